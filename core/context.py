@@ -1,0 +1,65 @@
+"""What every core operation works with: the open store, the clock, the folders, the settings."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from memvault.core.clock import Clock, format_time
+from memvault.core.errors import StoreUnavailable
+from memvault.core.paths import VaultPaths
+from memvault.core.settings import setting
+from memvault.core.store import settings_table
+from memvault.core.store.connection import Connection, OperationalError
+
+
+@dataclass
+class Context:
+    conn: Connection
+    paths: VaultPaths
+    clock: Clock
+    # One writer per process: SQLite serialises writers anyway; this keeps threads polite.
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def now(self) -> str:
+        return format_time(self.clock.now())
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A short write transaction, taken with BEGIN IMMEDIATE so it never upgrades mid-way."""
+        with self.lock:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except OperationalError as exc:
+                raise StoreUnavailable(f"the store is busy or unwritable ({exc})") from None
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A consistent read: one snapshot for the whole operation."""
+        with self.lock:
+            if self.conn.in_transaction:
+                yield self.conn
+                return
+            self.conn.execute("BEGIN")
+            try:
+                yield self.conn
+            finally:
+                self.conn.execute("COMMIT")
+
+    def setting(self, name: str) -> Any:
+        declared = setting(name)
+        from_env = declared.from_env()
+        if from_env is not None:
+            return from_env
+        with self.lock:
+            stored = settings_table.read(self.conn, name)
+        return declared.default if stored is None else stored

@@ -1,0 +1,52 @@
+"""Where memvault keeps things: one folder (MEMVAULT_HOME) holding the store and its companions."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+STORE_FILE = "memvault.db"
+KEY_FILE = "memvault.key.json"
+
+
+@dataclass(frozen=True)
+class VaultPaths:
+    home: Path
+
+    @classmethod
+    def from_env(cls, home: str | os.PathLike[str] | None = None) -> VaultPaths:
+        chosen = home or os.environ.get("MEMVAULT_HOME") or platformdirs.user_data_dir("memvault")
+        return cls(Path(chosen).expanduser().resolve())
+
+    @property
+    def store(self) -> Path:
+        return self.home / STORE_FILE
+
+    @property
+    def key_file(self) -> Path:
+        return self.home / KEY_FILE
+
+    @property
+    def exports(self) -> Path:
+        return self.home / "exports"
+
+    @property
+    def backups(self) -> Path:
+        return self.home / "backups"
+
+    @property
+    def logs(self) -> Path:
+        return self.home / "logs"
+
+    @property
+    def imports(self) -> Path:
+        return self.home / "imports"
+
+    def ensure(self) -> None:
+        """Create the folders private to the user (0700), tightening existing ones."""
+        for folder in (self.home, self.exports, self.backups, self.logs, self.imports):
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(folder, 0o700)

@@ -1,0 +1,112 @@
+"""Reading memories: one record with its history, pages of records, and the store's counts."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from memvault.core.context import Context
+from memvault.core.drafts import choice, domain_name, int_in, required_text
+from memvault.core.errors import InvalidArgument, NotFound
+from memvault.core.model import Caller, Memory, MemoryType, Status
+from memvault.core.store import memories, proposals
+from memvault.core.store.connection import Connection
+from memvault.core.store.visibility import visible_clause
+
+
+def history_of(conn: Connection, caller: Caller, record: Memory) -> list[Memory]:
+    """Older versions of a record, newest first, following `supersedes` back (visible ones only)."""
+    older: list[Memory] = []
+    seen = {record.id}
+    cursor = record.supersedes_id
+    while cursor and cursor not in seen:
+        seen.add(cursor)
+        previous = memories.fetch(conn, caller, cursor)
+        if previous is None:
+            break
+        older.append(previous)
+        cursor = previous.supersedes_id
+    return older
+
+
+def get(ctx: Context, caller: Caller, memory_id: Any) -> dict[str, Any]:
+    memory_id = required_text(memory_id, "id", max_chars=64)
+    with ctx.reading() as conn:
+        record = memories.fetch(conn, caller, memory_id)
+        if record is None:
+            raise NotFound("no such memory")
+        return {
+            "memory": record.to_dict(),
+            "history": [older.to_dict() for older in history_of(conn, caller, record)],
+            "links": [
+                {"type": link["type"], "target_id": link["target_id"]}
+                for link in memories.links_from(conn, caller, record.id)
+                if link["direction"] == "out"
+            ],
+            "entities": memories.entity_names(conn, record.id),
+        }
+
+
+def _encode_cursor(record: Memory) -> str:
+    return base64.urlsafe_b64encode(json.dumps([record.created_at, record.id]).encode()).decode()
+
+
+def _decode_cursor(cursor: Any) -> tuple[str, str]:
+    try:
+        created_at, memory_id = json.loads(base64.urlsafe_b64decode(str(cursor).encode()))
+        return str(created_at), str(memory_id)
+    except (ValueError, TypeError):
+        raise InvalidArgument("cursor: not a cursor this store gave out") from None
+
+
+def list_memories(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(args) - {"domain", "type", "status", "limit", "cursor"}
+    if unknown:
+        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
+    where, params = [], []
+    domain = domain_name(args.get("domain"))
+    if domain:
+        where.append("m.domain = ?")
+        params.append(domain)
+    if args.get("type") is not None:
+        where.append("m.type = ?")
+        params.append(choice(MemoryType, args.get("type"), "type").value)
+    where.append("m.status = ?")
+    params.append(choice(Status, args.get("status"), "status", Status.CURRENT).value)
+    limit = int_in(args.get("limit"), "limit", 50, 1, 200)
+    if args.get("cursor"):
+        created_at, memory_id = _decode_cursor(args["cursor"])
+        where.append("(m.created_at < ? OR (m.created_at = ? AND m.id < ?))")
+        params += [created_at, created_at, memory_id]
+    with ctx.reading() as conn:
+        page = memories.select(conn, caller, where, params, limit=limit + 1)
+    more = len(page) > limit
+    page = page[:limit]
+    return {"items": [r.to_dict() for r in page], "next_cursor": _encode_cursor(page[-1]) if more else None}
+
+
+def counts(conn: Connection, caller: Caller) -> dict[str, Any]:
+    clause, params = visible_clause(caller)
+    by_status = {status.value: 0 for status in Status}
+    for row in conn.execute(f"SELECT m.status, count(*) FROM memories m WHERE {clause} GROUP BY m.status", params):
+        by_status[row[0]] = row[1]
+    by_domain = {
+        row[0]: row[1]
+        for row in conn.execute(
+            f"SELECT m.domain, count(*) FROM memories m WHERE {clause}"
+            " AND m.status IN ('current', 'partial', 'disputed') GROUP BY m.domain ORDER BY m.domain",
+            params,
+        )
+    }
+    return {**by_status, "total": sum(by_status.values()), "by_domain": by_domain}
+
+
+def pending_count(conn: Connection, caller: Caller) -> int:
+    """Local callers see the whole inbox; others only what they proposed themselves."""
+    if caller.is_local:
+        return proposals.count_pending(conn)
+    row = conn.execute(
+        "SELECT count(*) FROM proposals WHERE status = 'pending' AND principal = ?", (caller.principal,)
+    ).fetchone()
+    return int(row[0])

@@ -1,0 +1,123 @@
+"""Every setting declared once: name, type, default, description, allowed values.
+
+Validation, `memvault config`, the docs and the settings window all come from
+this table. Values live in the store's `settings` table as JSON; an environment
+variable, where declared, overrides the stored value for that process.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from memvault.core.errors import InvalidArgument
+from memvault.core.model import KillSwitch, Scope, WriteMode
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    kind: type[Any]
+    default: Any
+    description: str
+    choices: tuple[str, ...] = ()
+    env: str | None = None
+    item_choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def parse(self, raw: Any) -> Any:
+        """Validate a value given by a person (CLI text) or a program (typed)."""
+        value: Any = raw
+        if self.kind is bool and isinstance(raw, str):
+            if raw.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise InvalidArgument(f"{self.name}: expected true or false")
+            value = raw.lower() in ("true", "1", "yes", "on")
+        elif self.kind is float and isinstance(raw, str | int) and not isinstance(raw, bool):
+            try:
+                value = float(raw)
+            except ValueError:
+                raise InvalidArgument(f"{self.name}: expected a number") from None
+        elif self.kind is list and isinstance(raw, str):
+            value = [item.strip() for item in raw.split(",") if item.strip()]
+        if not isinstance(value, self.kind) or (self.kind is float and isinstance(value, bool)):
+            raise InvalidArgument(f"{self.name}: expected {self.kind.__name__}")
+        if self.choices and value not in self.choices:
+            raise InvalidArgument(f"{self.name}: expected one of {', '.join(self.choices)}")
+        if self.kind is list and (
+            not all(isinstance(v, str) for v in value)
+            or (self.item_choices and not set(value) <= set(self.item_choices))
+        ):
+            raise InvalidArgument(f"{self.name}: expected a list of {', '.join(self.item_choices) or 'names'}")
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidArgument(f"{self.name}: at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidArgument(f"{self.name}: at most {self.maximum}")
+        return value
+
+    def from_env(self) -> Any | None:
+        if self.env and os.environ.get(self.env):
+            return self.parse(os.environ[self.env])
+        return None
+
+
+SETTINGS: dict[str, Setting] = {
+    s.name: s
+    for s in (
+        Setting(
+            "write_mode",
+            str,
+            WriteMode.REVIEW_BEFORE_WRITE.value,
+            "What assistants' writes do: nothing, wait in the approval inbox, or commit "
+            "non-sensitive high-confidence writes within approved domains and scopes.",
+            choices=tuple(m.value for m in WriteMode),
+            env="MEMVAULT_WRITE_MODE",
+        ),
+        Setting(
+            "kill_switch",
+            str,
+            KillSwitch.OFF.value,
+            "off; remote: every remote or workspace call is refused; all: local MCP calls too.",
+            choices=tuple(k.value for k in KillSwitch),
+        ),
+        Setting(
+            "auto_write_min_confidence",
+            float,
+            0.8,
+            "Automatic mode commits only writes at least this confident.",
+            minimum=0.0,
+            maximum=1.0,
+        ),
+        Setting(
+            "auto_write_domains",
+            list,
+            [],
+            "Domains where automatic mode may commit; empty means every domain that already "
+            "exists (a write that would open a new domain waits for review).",
+        ),
+        Setting(
+            "auto_write_scopes",
+            list,
+            [Scope.LOCAL_ONLY.value],
+            "Access scopes automatic mode may commit without review.",
+            item_choices=tuple(s.value for s in Scope),
+        ),
+        Setting("default_search_limit", float, 8.0, "Records a search returns unless asked.", minimum=1, maximum=50),
+        Setting(
+            "packet_max_tokens",
+            float,
+            1200.0,
+            "Token budget of a search packet unless asked.",
+            minimum=50,
+            maximum=20000,
+        ),
+    )
+}
+
+
+def setting(name: str) -> Setting:
+    try:
+        return SETTINGS[name]
+    except KeyError:
+        raise InvalidArgument(f"unknown setting {name!r}; known: {', '.join(SETTINGS)}") from None

@@ -1,0 +1,79 @@
+"""The one place that opens the store: key, cipher settings and pragmas.
+
+Everything else asks this module for a connection; nothing else imports the driver.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import sqlcipher3
+from sqlcipher3 import dbapi2
+
+from memvault.core.errors import StoreUnavailable, WrongPassphrase
+
+log = logging.getLogger("memvault.store")
+
+if TYPE_CHECKING:  # sqlcipher3 ships no type hints; its API is the standard library's sqlite3
+    from sqlite3 import Connection as Connection
+    from sqlite3 import DatabaseError as DatabaseError
+    from sqlite3 import IntegrityError as IntegrityError
+    from sqlite3 import OperationalError as OperationalError
+    from sqlite3 import complete_statement as complete_statement
+else:
+    Connection = dbapi2.Connection
+    DatabaseError = dbapi2.DatabaseError
+    IntegrityError = dbapi2.IntegrityError
+    OperationalError = dbapi2.OperationalError
+    complete_statement = dbapi2.complete_statement
+
+BUSY_TIMEOUT_MS = 10_000
+PLAINTEXT_HEADER = b"SQLite format 3\x00"
+
+
+def _apply_key(conn: Connection, key: bytes) -> None:
+    # Silence SQLCipher's own stderr lines on a wrong key; we raise a clear error instead.
+    conn.execute("PRAGMA cipher_log_level = NONE")
+    # A raw 32-byte key skips SQLCipher's KDF: the key is already random.
+    conn.execute(f"PRAGMA key = \"x'{key.hex()}'\"")
+
+
+def open_connection(path: Path, key: bytes, *, create: bool = False) -> Connection:
+    """Open (or create) the encrypted store with every pragma memvault relies on."""
+    if len(key) != 32:
+        raise StoreUnavailable("the store key has the wrong length")
+    if not create and not path.exists():
+        raise StoreUnavailable(f"no store at {path}: run `memvault init` first")
+    if create and not path.exists():
+        # Create the file private to the user before SQLite writes a byte into it.
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    conn: Connection = sqlcipher3.connect(
+        str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
+    try:
+        _apply_key(conn, key)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except DatabaseError:
+        conn.close()
+        raise WrongPassphrase(
+            "the store could not be decrypted with this key (wrong passphrase or not a memvault store)"
+        ) from None
+    for pragma in (
+        "PRAGMA journal_mode = WAL",
+        "PRAGMA synchronous = NORMAL",
+        "PRAGMA foreign_keys = ON",
+        f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+        "PRAGMA secure_delete = ON",
+        "PRAGMA temp_store = MEMORY",
+    ):
+        conn.execute(pragma)
+    conn.row_factory = dbapi2.Row
+    return conn
+
+
+def is_encrypted_file(path: Path) -> bool:
+    with path.open("rb") as handle:
+        return handle.read(len(PLAINTEXT_HEADER)) != PLAINTEXT_HEADER

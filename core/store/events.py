@@ -1,0 +1,30 @@
+"""The append-only event log: who did what to which record, when; never memory text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memvault.core.model import Caller
+from memvault.core.store.connection import Connection
+
+
+def record(
+    conn: Connection, caller: Caller, action: str, now: str, memory_id: str | None = None, **details: Any
+) -> None:
+    conn.execute(
+        "INSERT INTO events (time, principal, surface, action, memory_id, details) VALUES (?, ?, ?, ?, ?, ?)",
+        (now, caller.principal, caller.surface.value, action, memory_id, json.dumps(details, sort_keys=True)),
+    )
+
+
+def for_memory(conn: Connection, memory_id: str) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        "SELECT id, time, principal, surface, action, memory_id, details FROM events WHERE memory_id = ? ORDER BY id",
+        (memory_id,),
+    ).fetchall()
+    return [{**dict(row), "details": json.loads(row["details"])} for row in rows]
+
+
+def count(conn: Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])

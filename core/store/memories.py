@@ -1,0 +1,235 @@
+"""SQL for memory rows and what hangs off them (usage, FTS, entities, links, projects)."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from memvault.core.model import (
+    Caller,
+    Explicitness,
+    Memory,
+    MemoryId,
+    MemoryType,
+    Scope,
+    Sensitivity,
+    Status,
+)
+from memvault.core.store.connection import Connection
+from memvault.core.store.visibility import visible_clause
+
+MEMORY_COLUMNS = (
+    "m.id, m.domain, m.type, m.statement, m.status, m.confidence, m.importance, m.explicitness,"
+    " m.sensitivity, m.access_scope, m.tags, m.source, m.source_reference, m.evidence, m.event_time,"
+    " m.learned_at, m.observed_at, m.valid_from, m.valid_until, m.last_confirmed_at, m.created_at,"
+    " m.updated_at, m.supersedes_id, m.superseded_by_id, m.archived_reason,"
+    " coalesce(u.retrieval_count, 0) AS retrieval_count, u.last_retrieved_at, m.revision, m.due_at,"
+    " m.authorized_principal_id, m.authorized_workspace_id"
+)
+USAGE_JOIN = "LEFT JOIN memory_usage u ON u.memory_id = m.id"
+FROM_MEMORIES = f"memories m {USAGE_JOIN}"
+
+
+def new_id(prefix: str = "m") -> str:
+    return prefix + secrets.token_hex(6)
+
+
+def row_to_memory(row: Any) -> Memory:
+    data = dict(row)
+    return Memory(
+        **{
+            **data,
+            "type": MemoryType(data["type"]),
+            "status": Status(data["status"]),
+            "explicitness": Explicitness(data["explicitness"]),
+            "sensitivity": Sensitivity(data["sensitivity"]),
+            "access_scope": Scope(data["access_scope"]),
+            "tags": json.loads(data["tags"]),
+        }
+    )
+
+
+def fetch(conn: Connection, caller: Caller, memory_id: str) -> Memory | None:
+    clause, params = visible_clause(caller)
+    row = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE m.id = ? AND {clause}",
+        [memory_id, *params],
+    ).fetchone()
+    return row_to_memory(row) if row else None
+
+
+def fetch_many(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str, Memory]:
+    if not ids:
+        return {}
+    clause, params = visible_clause(caller)
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE m.id IN ({marks}) AND {clause}",
+        [*ids, *params],
+    ).fetchall()
+    return {row["id"]: row_to_memory(row) for row in rows}
+
+
+def select(
+    conn: Connection,
+    caller: Caller,
+    where: Iterable[str] = (),
+    params: Iterable[object] = (),
+    *,
+    order: str = "m.created_at DESC, m.id DESC",
+    limit: int | None = None,
+) -> list[Memory]:
+    """Visible memories matching extra conditions (fragments written in this package only)."""
+    clause, visible_params = visible_clause(caller)
+    conditions = [clause, *where]
+    sql = f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE {' AND '.join(conditions)} ORDER BY {order}"
+    args: list[object] = [*visible_params, *params]
+    if limit is not None:
+        sql += " LIMIT ?"
+        args.append(limit)
+    return [row_to_memory(row) for row in conn.execute(sql, args).fetchall()]
+
+
+def find_duplicate(conn: Connection, caller: Caller, norm_key: str, domain: str, type_: str) -> Memory | None:
+    found = select(
+        conn,
+        caller,
+        ["m.norm_key = ?", "m.domain = ?", "m.type = ?", "m.status IN ('current', 'partial', 'disputed')"],
+        [norm_key, domain, type_],
+        limit=1,
+    )
+    return found[0] if found else None
+
+
+def insert(conn: Connection, values: dict[str, Any]) -> None:
+    columns = ", ".join(values)
+    marks = ", ".join("?" * len(values))
+    conn.execute(f"INSERT INTO memories ({columns}) VALUES ({marks})", list(values.values()))
+    conn.execute("INSERT INTO memory_usage (memory_id) VALUES (?)", (values["id"],))
+
+
+_UPDATABLE = frozenset(
+    {
+        "status",
+        "valid_until",
+        "superseded_by_id",
+        "superseded_at",
+        "archived_reason",
+        "archived_at",
+        "status_before_archive",
+        "last_confirmed_at",
+        "domain",
+        "tags",
+        "importance",
+        "confidence",
+    }
+)
+
+
+def update(conn: Connection, memory_id: str, now: str, **changes: Any) -> None:
+    """Change a record's own row: its revision grows and updated_at moves with every change."""
+    if not changes or not set(changes) <= _UPDATABLE:
+        raise ValueError(f"not updatable: {sorted(set(changes) - _UPDATABLE)}")
+    assignments = ", ".join(f"{name} = ?" for name in changes)
+    conn.execute(
+        f"UPDATE memories SET {assignments}, revision = revision + 1, updated_at = ? WHERE id = ?",
+        [*changes.values(), now, memory_id],
+    )
+
+
+def status_of(conn: Connection, memory_id: str) -> tuple[str, int] | None:
+    row = conn.execute("SELECT status, revision FROM memories WHERE id = ?", (memory_id,)).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def rowid_of(conn: Connection, memory_id: str) -> int:
+    return int(conn.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()[0])
+
+
+def index_text(conn: Connection, memory_id: str) -> None:
+    """(Re)write the lexical index entry of one memory from its statement, tags and entities."""
+    rowid = rowid_of(conn, memory_id)
+    row = conn.execute("SELECT statement, tags FROM memories WHERE id = ?", (memory_id,)).fetchone()
+    names = " ".join(entity_names(conn, memory_id))
+    tags = " ".join(json.loads(row["tags"]))
+    conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
+    conn.execute(
+        "INSERT INTO memory_fts (rowid, statement, tags, entities) VALUES (?, ?, ?, ?)",
+        (rowid, row["statement"], tags, names),
+    )
+    conn.execute("DELETE FROM memory_trigram WHERE rowid = ?", (rowid,))
+    conn.execute("INSERT INTO memory_trigram (rowid, statement) VALUES (?, ?)", (rowid, row["statement"]))
+
+
+def _norm_name(name: str) -> str:
+    return re.sub(r"\s+", " ", name).strip().casefold()
+
+
+def attach_entities(conn: Connection, memory_id: str, names: Iterable[str], now: str) -> None:
+    for name in names:
+        norm = _norm_name(name)
+        row = conn.execute("SELECT id FROM entities WHERE norm_name = ?", (norm,)).fetchone()
+        entity_id = row[0] if row else new_id("e")
+        if not row:
+            conn.execute(
+                "INSERT INTO entities (id, name, norm_name, created_at) VALUES (?, ?, ?, ?)",
+                (entity_id, name, norm, now),
+            )
+        conn.execute(
+            "INSERT OR IGNORE INTO memory_entities (memory_id, entity_id) VALUES (?, ?)", (memory_id, entity_id)
+        )
+
+
+def entity_names(conn: Connection, memory_id: str) -> list[str]:
+    rows = conn.execute(
+        "SELECT e.name FROM entities e JOIN memory_entities me ON me.entity_id = e.id"
+        " WHERE me.memory_id = ? ORDER BY e.name",
+        (memory_id,),
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def add_link(conn: Connection, from_id: str, to_id: str, link_type: str, now: str, weight: float = 1.0) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO links (from_id, to_id, type, weight, created_at) VALUES (?, ?, ?, ?, ?)",
+        (from_id, to_id, link_type, weight, now),
+    )
+
+
+def links_from(conn: Connection, caller: Caller, memory_id: str) -> list[dict[str, Any]]:
+    """Links of a record in both directions, to records the caller may see."""
+    clause, params = visible_clause(caller)
+    rows = conn.execute(
+        f"SELECT l.type, l.to_id AS target_id, l.weight, 'out' AS direction FROM links l"
+        f" JOIN memories m ON m.id = l.to_id WHERE l.from_id = ? AND {clause}"
+        f" UNION ALL SELECT l.type, l.from_id, l.weight, 'in' FROM links l"
+        f" JOIN memories m ON m.id = l.from_id WHERE l.to_id = ? AND {clause}",
+        [memory_id, *params, memory_id, *params],
+    ).fetchall()
+    return [dict(row) for row in rows]
+
+
+def ensure_project(conn: Connection, name: str, now: str) -> str:
+    norm = _norm_name(name)
+    row = conn.execute("SELECT id FROM projects WHERE norm_name = ?", (norm,)).fetchone()
+    if row:
+        return str(row[0])
+    project_id = new_id("p")
+    conn.execute(
+        "INSERT INTO projects (id, name, norm_name, created_at) VALUES (?, ?, ?, ?)", (project_id, name, norm, now)
+    )
+    return project_id
+
+
+def ensure_domain(conn: Connection, name: str, now: str) -> None:
+    conn.execute("INSERT OR IGNORE INTO domains (name, created_at, updated_at) VALUES (?, ?, ?)", (name, now, now))
+
+
+def record_usage(conn: Connection, ids: Sequence[MemoryId], now: str) -> None:
+    conn.executemany(
+        "UPDATE memory_usage SET retrieval_count = retrieval_count + 1, last_retrieved_at = ? WHERE memory_id = ?",
+        [(now, memory_id) for memory_id in ids],
+    )

@@ -1,0 +1,81 @@
+"""SQL for the approval inbox."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memvault.core.model import Caller
+from memvault.core.store.connection import Connection
+from memvault.core.store.memories import new_id
+
+
+def stage(
+    conn: Connection,
+    caller: Caller,
+    kind: str,
+    payload: dict[str, Any],
+    now: str,
+    *,
+    target_id: str | None = None,
+    norm_key: str | None = None,
+    reason: str | None = None,
+) -> str:
+    proposal_id = new_id("pr")
+    conn.execute(
+        "INSERT INTO proposals (id, kind, status, target_id, norm_key, payload, principal, surface, reason,"
+        " created_at) VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)",
+        (
+            proposal_id,
+            kind,
+            target_id,
+            norm_key,
+            json.dumps(payload),
+            caller.principal,
+            caller.surface.value,
+            reason,
+            now,
+        ),
+    )
+    return proposal_id
+
+
+def pending_same(conn: Connection, caller: Caller, kind: str, norm_key: str, domain: str | None) -> str | None:
+    """The caller's own pending proposal that would write the same statement (no duplicates in the inbox)."""
+    for row in conn.execute(
+        "SELECT id, payload FROM proposals WHERE status = 'pending' AND kind = ? AND norm_key = ? AND principal = ?",
+        (kind, norm_key, caller.principal),
+    ):
+        if json.loads(row["payload"])["draft"].get("domain") == domain:
+            return str(row["id"])
+    return None
+
+
+def fetch(conn: Connection, proposal_id: str) -> dict[str, Any] | None:
+    row = conn.execute("SELECT * FROM proposals WHERE id = ?", (proposal_id,)).fetchone()
+    return _shape(row) if row else None
+
+
+def list_by_status(conn: Connection, status: str, limit: int) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        "SELECT * FROM proposals WHERE status = ? ORDER BY created_at, id LIMIT ?", (status, limit)
+    ).fetchall()
+    return [_shape(row) for row in rows]
+
+
+def count_pending(conn: Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM proposals WHERE status = 'pending'").fetchone()[0])
+
+
+def decide(conn: Connection, proposal_id: str, status: str, now: str, result_id: str | None = None) -> None:
+    conn.execute(
+        "UPDATE proposals SET status = ?, decided_at = ?, result_id = ? WHERE id = ? AND status = 'pending'",
+        (status, now, result_id, proposal_id),
+    )
+
+
+def _shape(row: Any) -> dict[str, Any]:
+    data = dict(row)
+    data["payload"] = json.loads(data["payload"])
+    data.pop("norm_key", None)
+    return data

@@ -1,0 +1,171 @@
+"""`Vault`: the one facade every front end (CLI, desktop, MCP) uses.
+
+Every call names its `Caller`. The facade opens and migrates the store, checks
+the kill switch on each call, and hands the work to the module that owns it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from typing import Any
+
+from memvault import __version__
+from memvault.core import keys, reads, writes
+from memvault.core.access import check_kill_switch, require_owner
+from memvault.core.clock import Clock, SystemClock
+from memvault.core.context import Context
+from memvault.core.errors import InvalidArgument, StoreUnavailable
+from memvault.core.export import export_markdown
+from memvault.core.model import Caller, KillSwitch
+from memvault.core.paths import VaultPaths
+from memvault.core.retrieval.lexical import LexicalRetriever, Retriever
+from memvault.core.retrieval.request import parse_search
+from memvault.core.settings import SETTINGS, setting
+from memvault.core.store import events, migrations, proposals, settings_table
+from memvault.core.store.connection import open_connection
+
+log = logging.getLogger("memvault.vault")
+
+
+class Vault:
+    def __init__(self, ctx: Context, retriever: Retriever | None = None) -> None:
+        self.ctx = ctx
+        self.retriever: Retriever = retriever or LexicalRetriever()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        home: str | os.PathLike[str] | None = None,
+        *,
+        create: bool = False,
+        clock: Clock | None = None,
+        scrypt_n: int | None = None,
+    ) -> Vault:
+        """Open the store in `home` (MEMVAULT_HOME by default); with `create`, make it first if absent."""
+        paths = VaultPaths.from_env(home)
+        if not paths.store.exists():
+            if not create:
+                raise StoreUnavailable(f"no memvault store in {paths.home}: run `memvault init`")
+            paths.ensure()
+            if paths.key_file.exists():
+                raise StoreUnavailable(f"{paths.key_file} exists but the store does not: refusing to overwrite a key")
+            key = keys.create_key(paths.key_file, uuid.uuid4().hex, **({"scrypt_n": scrypt_n} if scrypt_n else {}))
+        else:
+            key = keys.load_key(paths.key_file)
+        conn = open_connection(paths.store, key, create=create)
+        try:
+            migrations.migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(Context(conn=conn, paths=paths, clock=clock or SystemClock()))
+
+    def close(self) -> None:
+        with self.ctx.lock:
+            self.ctx.conn.close()
+
+    def __enter__(self) -> Vault:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def paths(self) -> VaultPaths:
+        return self.ctx.paths
+
+    def _guard(self, caller: Caller) -> None:
+        check_kill_switch(self.ctx.setting("kill_switch"), caller)
+
+    # -- the contract's required operations --------------------------------------------------
+    def add(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return writes.add(self.ctx, caller, args)
+
+    def get(self, caller: Caller, memory_id: str) -> dict[str, Any]:
+        self._guard(caller)
+        return reads.get(self.ctx, caller, memory_id)
+
+    def list_memories(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return reads.list_memories(self.ctx, caller, args)
+
+    def search(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return self.retriever.search(self.ctx, caller, parse_search(args))
+
+    def correct(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return writes.correct(self.ctx, caller, args)
+
+    def archive(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return writes.archive(self.ctx, caller, args)
+
+    def restore(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return writes.restore(self.ctx, caller, args)
+
+    def export_markdown(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return export_markdown(self.ctx, caller, args)
+
+    def status(self, caller: Caller) -> dict[str, Any]:
+        self._guard(caller)
+        with self.ctx.reading() as conn:
+            return {
+                "version": __version__,
+                "contract": 1,
+                "store": {"encrypted": True, "schema_version": migrations.current_version(conn)},
+                "counts": reads.counts(conn, caller),
+                "write_mode": self.ctx.setting("write_mode"),
+                "kill_switch": self.ctx.setting("kill_switch"),
+                "embeddings": "off",
+                "pending_proposals": reads.pending_count(conn, caller),
+            }
+
+    def events_for(self, caller: Caller, memory_id: str) -> list[dict[str, Any]]:
+        """The event history of a record the caller may see (ids and actions, no text)."""
+        self.get(caller, memory_id)  # not_found for what the caller may not see
+        with self.ctx.reading() as conn:
+            return events.for_memory(conn, memory_id)
+
+    # -- approval inbox ----------------------------------------------------------------------
+    def proposals(self, caller: Caller, status: str = "pending", limit: int = 100) -> list[dict[str, Any]]:
+        require_owner(caller, "reading the approval inbox")
+        if status not in ("pending", "approved", "rejected"):
+            raise InvalidArgument("status: expected pending, approved or rejected")
+        with self.ctx.reading() as conn:
+            return proposals.list_by_status(conn, status, limit)
+
+    def approve(self, caller: Caller, proposal_id: str) -> dict[str, Any]:
+        return writes.approve(self.ctx, caller, proposal_id)
+
+    def reject(self, caller: Caller, proposal_id: str, reason: str | None = None) -> dict[str, Any]:
+        return writes.reject(self.ctx, caller, proposal_id, reason)
+
+    # -- settings and the kill switch --------------------------------------------------------
+    def get_setting(self, name: str) -> Any:
+        return self.ctx.setting(name)
+
+    def settings(self) -> dict[str, Any]:
+        return {name: self.ctx.setting(name) for name in SETTINGS}
+
+    def set_setting(self, caller: Caller, name: str, value: Any) -> Any:
+        require_owner(caller, "changing settings")
+        parsed = setting(name).parse(value)
+        with self.ctx.transaction() as conn:
+            settings_table.write(conn, name, parsed)
+            events.record(conn, caller, "setting_changed", self.ctx.now(), None, name=name)
+        return parsed
+
+    def set_kill_switch(self, caller: Caller, position: str) -> str:
+        aliases = {"on": KillSwitch.REMOTE.value}
+        return str(self.set_setting(caller, "kill_switch", aliases.get(position, position)))
+
+
+def store_exists(home: str | os.PathLike[str] | None = None) -> bool:
+    return VaultPaths.from_env(home).store.exists()

@@ -1,0 +1,1 @@
+"""Sub-commands of `memvault`, one module per group."""

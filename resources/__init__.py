@@ -1,0 +1,1 @@
+"""Data files shipped with memvault: fictional fixtures, icons, vendored model files."""

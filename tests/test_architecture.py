@@ -1,0 +1,62 @@
+"""Layer boundaries, checked by parsing imports: core knows no Qt and no MCP; mcp_bridge knows no desktop."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FORBIDDEN = {
+    "core": ("PySide6", "mcp", "memvault.mcp_bridge", "memvault.desktop", "sqlite3", "sqlcipher3"),
+    "mcp_bridge": ("PySide6", "memvault.desktop", "sqlcipher3", "sqlite3"),
+    "desktop": ("sqlcipher3", "sqlite3"),
+}
+# The one module that opens connections may import the driver (and sqlite3 for its type hints).
+DRIVER_ALLOWED = {Path("core/store/connection.py")}
+
+
+def imported_modules(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def sources(layer: str) -> list[Path]:
+    return sorted((ROOT / layer).rglob("*.py"))
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_layers_import_only_downwards(layer: str) -> None:
+    offences = []
+    for path in sources(layer):
+        for module in imported_modules(path):
+            for banned in FORBIDDEN[layer]:
+                if path.relative_to(ROOT) in DRIVER_ALLOWED and banned in ("sqlite3", "sqlcipher3"):
+                    continue
+                if module == banned or module.startswith(banned + "."):
+                    offences.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert offences == []
+
+
+def test_repository_imports_go_through_the_memvault_namespace() -> None:
+    """`import core` from the repo root would load a second copy of the package."""
+    offences = []
+    for layer in ("core", "mcp_bridge", "desktop", "tests"):
+        for path in sources(layer):
+            for module in imported_modules(path):
+                if module.split(".")[0] in ("core", "mcp_bridge", "desktop"):
+                    offences.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert offences == []
+
+
+def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from PySide6.QtWidgets import QWidget\nimport mcp.server\n")
+    assert imported_modules(bad) == ["PySide6.QtWidgets", "mcp.server"]
