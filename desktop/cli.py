@@ -10,14 +10,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import pkgutil
 import sys
 from collections.abc import Sequence
 
 from memvault import __version__
 from memvault.core.errors import EnvironmentProblem, MemvaultError
-
-# Command groups, in the order `memvault --help` lists them.
-COMMAND_MODULES = ("setup",)
+from memvault.desktop import commands
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # the request was refused (bad input, not found, conflict...)
@@ -34,8 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"memvault.desktop.commands.{name}").register(subparsers)
+    # Every module in desktop/commands with a `register(subparsers)` adds its group of commands.
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        if hasattr(module, "register"):
+            module.register(subparsers)
     return parser
 
 
