@@ -71,7 +71,13 @@ def _has_card_number(text: str) -> bool:
 def _has_iban(text: str) -> bool:
     from stdnum import iban  # noqa: PLC0415
 
-    return any(iban.is_valid(m.group()) for m in _IBAN_CANDIDATE.finditer(text.upper()))
+    # The candidate pattern is greedy and runs on into the next word ("... 32 MONTHLY"):
+    # try every shorter ending too (an IBAN has at least 15 characters).
+    return any(
+        iban.is_valid(m.group()[:end])
+        for m in _IBAN_CANDIDATE.finditer(text.upper())
+        for end in range(len(m.group()), 14, -1)
+    )
 
 
 def _has_random_token(text: str) -> bool:
