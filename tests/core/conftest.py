@@ -1,0 +1,34 @@
+"""Fixtures for the core tests (helpers live in corekit.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from memvault.core.model import OWNER, Caller
+from memvault.core.vault import Vault
+
+Adder = Callable[..., str]
+
+
+def _adder(vault: Vault) -> Adder:
+    def _add(statement: str, caller: Caller = OWNER, **fields: Any) -> str:
+        answer = vault.add(caller, statement=statement, **fields)
+        assert answer["outcome"] == "added", answer
+        return str(answer["id"])
+
+    return _add
+
+
+@pytest.fixture
+def add(vault: Vault) -> Adder:
+    """Add a record (as the person by default, a direct write) and return its id."""
+    return _adder(vault)
+
+
+@pytest.fixture
+def cadd(clocked_vault: Vault) -> Adder:
+    """`add` for the clocked vault."""
+    return _adder(clocked_vault)
