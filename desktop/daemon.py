@@ -1,0 +1,274 @@
+"""The tray daemon's serving core: one process per user and store that unlocks the store once and
+serves MCP to every `memvault mcp` bridge over a private Unix socket.
+
+- Single instance: an exclusive lock on a file next to the socket (it also records the pid);
+  a second daemon for the same store refuses to start.
+- The socket is 0600 inside a 0700 folder (see `mcp_bridge.relay.DaemonAddress`), and each
+  connection's peer must be this same user (SO_PEERCRED where the OS tells).
+- Each connection is one MCP session as the local assistant, run by the same server code as the
+  embedded bridge (`mcp_bridge.server.serve_streams`) over newline-delimited JSON-RPC.
+- SIGTERM, SIGINT or SIGHUP stop it cleanly: no new sessions, open ones are cancelled between
+  calls (a store call is synchronous, so no transaction is cut), the socket file is removed,
+  the store closed, the lock released.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import logging
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memvault.core.errors import EnvironmentProblem
+from memvault.core.model import LOCAL_ASSISTANT, Caller
+from memvault.core.paths import VaultPaths
+from memvault.mcp_bridge import relay
+from memvault.mcp_bridge.stdio import setup_logging
+
+if TYPE_CHECKING:
+    from anyio.abc import ByteStream, SocketStream
+
+    from memvault.core.vault import Vault
+
+log = logging.getLogger("memvault.daemon")
+
+# One JSON-RPC message per line; a line longer than this ends the session (it cannot be a sane request).
+MAX_LINE_BYTES = 16 * 1024 * 1024
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+SessionServer = Callable[["Vault", Caller, Any, Any], Awaitable[None]]
+
+
+class DaemonAlreadyRunning(EnvironmentProblem):
+    pass
+
+
+@dataclass
+class DaemonLock:
+    """An exclusive `flock` on the lock file, held for the daemon's whole life; the file records the pid."""
+
+    path: Path
+    fd: int
+
+    @classmethod
+    def acquire(cls, path: Path) -> DaemonLock:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            pid = read_pid(path)
+            raise DaemonAlreadyRunning(
+                f"a memvault daemon already serves this store (pid {pid or 'unknown'})"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return cls(path, fd)
+
+    def release(self) -> None:
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.fd, 0)
+        os.close(self.fd)
+
+
+def read_pid(path: Path) -> int | None:
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def running_pid(address: relay.DaemonAddress) -> int | None:
+    """The pid of the daemon holding this store's lock, or None when none runs."""
+    try:
+        fd = os.open(address.lock, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return read_pid(address.lock)
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+async def serve_socket_session(vault: Vault, caller: Caller, stream: ByteStream, serve: SessionServer) -> None:
+    """One MCP session over a byte stream carrying newline-delimited JSON-RPC."""
+    import anyio  # noqa: PLC0415 - the daemon's imports stay out of the CLI's start-up
+    import mcp_types  # noqa: PLC0415
+    from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
+    from mcp.shared.message import SessionMessage  # noqa: PLC0415
+
+    to_server, server_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    server_writes, from_server = anyio.create_memory_object_stream[SessionMessage](0)
+    lines = BufferedByteReceiveStream(stream)
+
+    async def read_lines() -> None:
+        async with to_server:
+            while True:
+                try:
+                    line = await lines.receive_until(b"\n", MAX_LINE_BYTES)
+                except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError):
+                    return
+                except anyio.DelimiterNotFound:
+                    log.warning("session: a message longer than %d bytes; closing the session", MAX_LINE_BYTES)
+                    return
+                if not line.strip():
+                    continue
+                try:
+                    message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                except Exception as exc:  # the server answers a parse error, as on stdio
+                    await to_server.send(exc)
+                    continue
+                await to_server.send(SessionMessage(message))
+
+    async def write_lines() -> None:
+        async with from_server:
+            async for item in from_server:
+                data = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                try:
+                    await stream.send(data.encode("utf-8") + b"\n")
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    return
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(read_lines)
+        group.start_soon(write_lines)
+        await serve(vault, caller, server_reads, server_writes)
+        # The server closed its write side; stop reading whatever the peer still sends.
+        group.cancel_scope.cancel()
+
+
+@dataclass
+class Daemon:
+    vault: Vault
+    address: relay.DaemonAddress
+    serve: SessionServer
+    caller: Caller = LOCAL_ASSISTANT
+    sessions_started: int = 0
+    sessions_open: int = 0
+    _stopping: bool = field(default=False, repr=False)
+
+    async def run(self, on_ready: Callable[[], None] | None = None) -> None:
+        """Listen until a stop signal arrives; then close every session and the listener."""
+        import anyio  # noqa: PLC0415
+
+        with contextlib.suppress(FileNotFoundError):
+            self.address.socket.unlink()  # stale: we hold the lock, so no live daemon owns it
+        old_umask = os.umask(0o177)
+        try:
+            listener = await anyio.create_unix_listener(self.address.socket)
+        finally:
+            os.umask(old_umask)
+        os.chmod(self.address.socket, 0o600)
+        try:
+            async with listener, anyio.create_task_group() as group:
+                group.start_soon(self._stop_on_signal, group.cancel_scope)
+                log.info("daemon: listening (pid %d)", os.getpid())
+                if on_ready is not None:
+                    on_ready()
+                await listener.serve(self._session, task_group=group)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                self.address.socket.unlink()
+            log.info("daemon: stopped after %d sessions", self.sessions_started)
+
+    async def _stop_on_signal(self, scope: Any) -> None:
+        import anyio  # noqa: PLC0415
+
+        with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+            async for signum in signals:
+                log.info("daemon: %s received, stopping", signal.Signals(signum).name)
+                self._stopping = True
+                scope.cancel()
+                return
+
+    async def _session(self, stream: SocketStream) -> None:
+        from anyio.abc import SocketAttribute  # noqa: PLC0415
+
+        async with stream:
+            uid = relay.peer_uid(stream.extra(SocketAttribute.raw_socket))  # noqa: S610 - anyio, not Django
+            if uid is not None and uid != os.getuid():
+                log.warning("daemon: refused a connection from another user (uid %d)", uid)
+                return
+            self.sessions_started += 1
+            self.sessions_open += 1
+            number = self.sessions_started
+            log.info("daemon: session %d opened (%d open)", number, self.sessions_open)
+            try:
+                await serve_socket_session(self.vault, self.caller, stream, self.serve)
+            except Exception as exc:
+                # Type and frames only: an exception's text could quote what a client sent.
+                frames = "".join(traceback.format_tb(exc.__traceback__))
+                log.error("daemon: session %d failed: %s\n%s", number, _kinds(exc), frames)
+            finally:
+                self.sessions_open -= 1
+                log.info("daemon: session %d closed (%d open)", number, self.sessions_open)
+
+
+def _kinds(exc: BaseException) -> str:
+    """The exception's type, or its leaves' types for an exception group."""
+    if isinstance(exc, BaseExceptionGroup):
+        return ", ".join(_kinds(inner) for inner in exc.exceptions)
+    return type(exc).__name__
+
+
+def default_server() -> SessionServer:
+    from memvault.mcp_bridge.server import serve_streams  # noqa: PLC0415
+
+    return serve_streams
+
+
+def run(home: str | os.PathLike[str] | None = None, *, headless: bool = True, verbose: bool = False) -> int:
+    """`memvault daemon`: serve until stopped. Returns the process exit code."""
+    import anyio  # noqa: PLC0415
+
+    from memvault.core.vault import Vault  # noqa: PLC0415
+
+    paths = VaultPaths.from_env(home)
+    setup_logging(paths, "daemon.log", verbose=verbose)
+    if not headless:
+        log.warning("daemon: the tray is not part of this build yet; running headless")
+    address = relay.DaemonAddress.for_home(paths.home)
+    address.ensure_folder()
+    lock = DaemonLock.acquire(address.lock)
+    try:
+        with Vault.open(paths.home) as vault:  # the one unlock of the daemon's life
+            daemon = Daemon(vault, address, default_server())
+            anyio.run(daemon.run, _announce(paths))
+    finally:
+        lock.release()
+    return 0
+
+
+def _announce(paths: VaultPaths) -> Callable[[], None]:
+    def ready() -> None:
+        print(f"memvault daemon: serving {paths.home} (pid {os.getpid()})", file=sys.stderr, flush=True)
+
+    return ready
+
+
+def stop(home: str | os.PathLike[str] | None = None) -> int | None:
+    """Ask this store's daemon to stop (SIGTERM); returns its pid, or None when none runs."""
+    address = relay.DaemonAddress.for_home(VaultPaths.from_env(home).home)
+    pid = running_pid(address)
+    if pid is not None:
+        os.kill(pid, signal.SIGTERM)
+    return pid
+
+
+def status(home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    address = relay.DaemonAddress.for_home(VaultPaths.from_env(home).home)
+    pid = running_pid(address)
+    return {"running": pid is not None, "pid": pid, "socket": str(address.socket)}

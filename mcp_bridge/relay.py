@@ -1,0 +1,155 @@
+"""The byte pipe between an MCP client's stdio and the tray daemon's Unix socket.
+
+`memvault mcp` runs this when the daemon answers: the client's newline-delimited
+JSON-RPC goes to the daemon unchanged and the daemon's answers come back
+unchanged, so the warm daemon serves the session. Only the standard library is
+imported here (no MCP SDK, no pydantic, no store): every client start pays for
+this module.
+
+The daemon's address is private to the user: a socket (0600) inside a folder
+(0700) under `$XDG_RUNTIME_DIR/memvault`, or `MEMVAULT_HOME/run` where there is
+no runtime folder. Its name carries a hash of the store's folder, so each store
+has its own daemon and two stores never meet on one socket.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import logging
+import os
+import socket
+import stat
+import struct
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger("memvault.relay")
+
+CHUNK = 64 * 1024
+# sockaddr_un holds 108 bytes on Linux (104 on the BSDs) including the final NUL.
+MAX_SOCKET_PATH = 100
+# After the client's stdin closes, how long the daemon may take to finish its answers.
+DRAIN_SECONDS = 30.0
+
+
+class UnsafeRuntimeDir(Exception):
+    """The runtime folder belongs to someone else or is open to others."""
+
+
+@dataclass(frozen=True)
+class DaemonAddress:
+    """Where the daemon of one store listens, and the lock that keeps it single."""
+
+    folder: Path
+    socket: Path
+    lock: Path
+
+    @classmethod
+    def for_home(cls, home: Path) -> DaemonAddress:
+        tag = hashlib.sha256(os.fsencode(home)).hexdigest()[:16]
+        folder = _runtime_folder(home)
+        if len(os.fsencode(folder / f"daemon-{tag}.sock")) > MAX_SOCKET_PATH:
+            folder = Path(tempfile.gettempdir()) / f"memvault-{os.getuid()}"
+        return cls(folder=folder, socket=folder / f"daemon-{tag}.sock", lock=folder / f"daemon-{tag}.lock")
+
+    def ensure_folder(self) -> None:
+        """Create the folder 0700, or check that an existing one is ours and closed to others."""
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = self.folder.lstat()
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            raise UnsafeRuntimeDir(f"{self.folder} is not a folder owned by this user")
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            os.chmod(self.folder, 0o700)
+
+
+def _runtime_folder(home: Path) -> Path:
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return Path(runtime) / "memvault"
+    return home / "run"
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The user id of the process at the other end (Linux), or None where the OS cannot tell."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return None
+    creds = sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    return int(struct.unpack("3i", creds)[1])
+
+
+def connect(address: DaemonAddress) -> socket.socket | None:
+    """A connection to a running daemon of this user, or None when none answers."""
+    if not address.socket.exists():
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(os.fspath(address.socket))
+    except OSError as exc:
+        sock.close()
+        if exc.errno not in (errno.ECONNREFUSED, errno.ENOENT):
+            log.warning("daemon socket unusable (%s): serving from the store", exc.strerror)
+        return None
+    uid = peer_uid(sock)
+    if uid is not None and uid != os.getuid():
+        sock.close()
+        log.warning("the process on the daemon socket runs as another user: not relaying")
+        return None
+    return sock
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _upstream(sock: socket.socket, in_fd: int, done: threading.Event) -> None:
+    """Client -> daemon, until the client closes its end; then half-close towards the daemon."""
+    try:
+        while data := os.read(in_fd, CHUNK):
+            sock.sendall(data)
+    except OSError as exc:
+        log.info("relay: client side ended (%s)", exc.strerror)
+    finally:
+        done.set()
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_WR)
+
+
+def pipe(sock: socket.socket, in_fd: int = 0, out_fd: int = 1) -> int:
+    """Relay bytes both ways until the daemon closes the session; returns the bytes sent to the client."""
+    client_done = threading.Event()
+    threading.Thread(target=_upstream, args=(sock, in_fd, client_done), name="relay-up", daemon=True).start()
+    sock.settimeout(1.0)
+    sent = 0
+    deadline: float | None = None
+    try:
+        while True:
+            try:
+                data = sock.recv(CHUNK)
+            except TimeoutError:
+                if client_done.is_set():
+                    # The client is gone: give the daemon a bounded time to answer what it already has.
+                    deadline = deadline or time.monotonic() + DRAIN_SECONDS
+                    if time.monotonic() > deadline:
+                        log.warning(
+                            "relay: the daemon did not finish within %.0f s after the client left", DRAIN_SECONDS
+                        )
+                        break
+                continue
+            if not data:
+                break
+            _write_all(out_fd, data)
+            sent += len(data)
+    except OSError as exc:
+        log.info("relay: session ended (%s)", exc.strerror)
+    finally:
+        sock.close()
+    return sent
