@@ -1,0 +1,82 @@
+"""The memvault MCP server: the contract's tools over one `Vault`, each call acting as one caller.
+
+- `build_server(vault, caller)`: a server whose every call is `caller` (stdio, a
+  relayed socket session: the local surface).
+- `create_server(vault, caller_of, limiter)`: the general form, where the caller
+  comes from each request (the HTTP transport reads it from the bearer token).
+- `serve_streams(...)` runs one session over given anyio streams; `run_stdio(...)`
+  serves stdin/stdout.
+
+Tools live in `tools/<group>.py`, each module listing its `TOOLS`.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import anyio
+from anyio.abc import ObjectReceiveStream, ObjectSendStream
+from mcp.server.mcpserver import Context, MCPServer
+
+from memvault import __version__
+from memvault.core.model import Caller
+from memvault.core.vault import Vault
+from memvault.mcp_bridge.ratelimit import RateLimiter
+from memvault.mcp_bridge.tools import export, records, search, writes
+from memvault.mcp_bridge.tools.base import CallerSource, Gate, ToolSpec, make_tool
+
+TOOL_MODULES: tuple[ModuleType, ...] = (search, records, writes, export)
+
+INSTRUCTIONS = (
+    "memvault is the person's private, local long-term memory. Before answering anything that depends on "
+    "who they are, what they decided, prefer or are working on, call memory_search and cite records by [id]. "
+    "Store durable facts, decisions and corrections with memory_add / memory_correct (never secrets or chatter); "
+    "writes may wait for the person's approval. You only ever see what this connection is allowed to see."
+)
+
+
+def tool_specs() -> list[ToolSpec]:
+    return [spec for module in TOOL_MODULES for spec in module.TOOLS]
+
+
+def create_server(vault: Vault, caller_of: CallerSource, limiter: RateLimiter | None = None) -> MCPServer:
+    gate = Gate(vault, caller_of, limiter)
+    return MCPServer(
+        "memvault",
+        title="memvault",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        tools=[make_tool(spec, gate) for spec in tool_specs()],
+        log_level="WARNING",
+    )
+
+
+def build_server(vault: Vault, caller: Caller) -> MCPServer:
+    """A server whose every tool call acts as `caller`."""
+
+    def fixed(_context: Context | None) -> Caller:
+        return caller
+
+    return create_server(vault, fixed)
+
+
+async def run_session(server: MCPServer, read_stream: Any, write_stream: Any) -> None:
+    """One MCP session of `server` over a pair of anyio streams of SessionMessage."""
+    lowlevel = server._lowlevel_server  # the SDK exposes the low-level server only privately (2.3)
+    await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
+async def serve_streams(
+    vault: Vault,
+    caller: Caller,
+    read_stream: ObjectReceiveStream[Any],
+    write_stream: ObjectSendStream[Any],
+) -> None:
+    """Run one MCP session as `caller` over the given streams (stdio's, or a socket adapter's)."""
+    await run_session(build_server(vault, caller), read_stream, write_stream)
+
+
+def run_stdio(vault: Vault, caller: Caller) -> None:
+    """Serve one session on stdin/stdout until the client closes it. Nothing else may write to stdout."""
+    anyio.run(build_server(vault, caller).run_stdio_async)

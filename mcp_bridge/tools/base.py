@@ -1,0 +1,162 @@
+"""How a memvault tool is declared and run.
+
+A tool is a plain function `fn(vault, caller, **arguments) -> dict` plus its
+contract facts (name, annotations, output schema, local-only). `ContractTool`
+registers it with the SDK so that the SDK publishes the input schema derived
+from the function's signature, while every call goes through `Gate.call`:
+
+    caller from the connection -> kill switch -> local-only -> rate limit
+    -> argument validation -> Vault (in a worker thread) -> one JSON object
+
+Every failure becomes a contract error result; nothing raises into the SDK.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio.to_thread
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_metadata
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from memvault.core.access import check_kill_switch, require_local
+from memvault.core.errors import InvalidArgument
+from memvault.core.model import Caller
+from memvault.core.vault import Vault
+from memvault.mcp_bridge.errors import ok_result, result_for
+from memvault.mcp_bridge.ratelimit import RateLimiter
+
+log = logging.getLogger("memvault.mcp")
+
+ToolFn = Callable[..., dict[str, Any]]
+CallerSource = Callable[[Context | None], Caller]
+INJECTED = ("vault", "caller")
+
+
+def read_only() -> ToolAnnotations:
+    return ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+
+def mutating(*, destructive: bool, idempotent: bool) -> ToolAnnotations:
+    return ToolAnnotations(
+        read_only_hint=False, destructive_hint=destructive, idempotent_hint=idempotent, open_world_hint=False
+    )
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    fn: ToolFn
+    description: str
+    annotations: ToolAnnotations
+    output_schema: dict[str, Any] | None = None
+    local_only: bool = False
+    title: str | None = None
+
+
+class Gate:
+    """Runs every call of one server: who is calling, what they may do, and the answer's shape."""
+
+    def __init__(self, vault: Vault, caller_of: CallerSource, limiter: RateLimiter | None = None) -> None:
+        self.vault = vault
+        self.caller_of = caller_of
+        self.limiter = limiter
+
+    async def call(self, tool: ContractTool, arguments: Any, context: Context | None) -> CallToolResult:
+        spec: ToolSpec = tool.spec
+        started = time.perf_counter()
+        try:
+            caller = self.caller_of(context)
+            data = await anyio.to_thread.run_sync(self._run, tool, caller, arguments)
+            result = ok_result(data, structured=spec.output_schema is not None)
+            principal = caller.principal
+        except Exception as exc:  # every failure is an answer, never a crash of the session
+            result = result_for(exc, spec.name)
+            principal = "?"
+        log.info(
+            "tool %s principal=%s error=%s ms=%.1f",
+            spec.name,
+            principal,
+            bool(result.is_error),
+            (time.perf_counter() - started) * 1000,
+        )
+        return result
+
+    def _run(self, tool: ContractTool, caller: Caller, arguments: Any) -> dict[str, Any]:
+        spec: ToolSpec = tool.spec
+        check_kill_switch(self.vault.get_setting("kill_switch"), caller)
+        if spec.local_only:
+            require_local(caller, spec.name)
+        if self.limiter is not None and not caller.is_local:
+            self.limiter.check(caller.principal)
+        return spec.fn(self.vault, caller, **validate_arguments(tool, arguments))
+
+
+def validate_arguments(tool: Tool, arguments: Any) -> dict[str, Any]:
+    """The SDK's argument model, strict about unknown names, its errors turned into invalid_argument."""
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise InvalidArgument("arguments: expected an object")
+    known = {field.alias or name for name, field in tool.fn_metadata.arg_model.model_fields.items()}
+    unknown = sorted(str(key) for key in arguments if key not in known)
+    if unknown:
+        raise InvalidArgument(f"unknown argument(s): {', '.join(unknown)[:200]}")
+    try:
+        return tool.fn_metadata.validate_arguments(arguments)
+    except ValidationError as exc:
+        raise InvalidArgument(describe(exc)) from None
+
+
+def describe(exc: ValidationError) -> str:
+    """Field names and what was expected, never the rejected values (they are the caller's data)."""
+    parts = []
+    for error in exc.errors()[:3]:
+        where = ".".join(str(part) for part in error["loc"]) or "arguments"
+        parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)[:500]
+
+
+class ContractTool(Tool):
+    """An SDK tool whose calls go through the gate."""
+
+    spec: Any = Field(default=None, exclude=True)
+    gate: Any = Field(default=None, exclude=True)
+
+    async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+        return await self.gate.call(self, arguments, context)
+
+
+@functools.cache
+def _metadata(fn: ToolFn, output_schema_json: str | None) -> FuncMetadata:
+    """The argument model of a tool function, built once per process (pydantic models are costly)."""
+    metadata = func_metadata(fn, skip_names=INJECTED, structured_output=False)
+    metadata.output_schema = None if output_schema_json is None else json.loads(output_schema_json)
+    return metadata
+
+
+def make_tool(spec: ToolSpec, gate: Gate) -> ContractTool:
+    schema_json = None if spec.output_schema is None else json.dumps(spec.output_schema, sort_keys=True)
+    metadata = _metadata(spec.fn, schema_json)
+    return ContractTool(
+        fn=spec.fn,
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        parameters=metadata.arg_model.model_json_schema(by_alias=True),
+        fn_metadata=metadata,
+        is_async=False,
+        context_kwarg=None,
+        annotations=spec.annotations,
+        spec=spec,
+        gate=gate,
+    )

@@ -1,0 +1,38 @@
+"""memory_export_markdown (local only): readable Markdown views in the export folder."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from memvault.core.model import Caller
+from memvault.core.vault import Vault
+from memvault.mcp_bridge.tools import schemas
+from memvault.mcp_bridge.tools.base import ToolSpec, mutating
+
+
+def memory_export_markdown(
+    vault: Vault,
+    caller: Caller,
+    domain: Annotated[str | None, Field(description="only this domain")] = None,
+    include_history: Annotated[bool, Field(description="also superseded and historical records")] = False,
+) -> dict[str, Any]:
+    return vault.export_markdown(caller, domain=domain, include_history=include_history)
+
+
+TOOLS = [
+    ToolSpec(
+        name="memory_export_markdown",
+        title="Export memory as Markdown",
+        fn=memory_export_markdown,
+        description=(
+            "Write readable, generated Markdown views (one file per domain) into memvault's export folder on "
+            "this machine. Local callers only."
+        ),
+        # It writes files (replacing the previous export of the same domain) but changes no memory.
+        annotations=mutating(destructive=False, idempotent=True),
+        output_schema=schemas.EXPORT,
+        local_only=True,
+    )
+]

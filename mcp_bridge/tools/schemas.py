@@ -1,0 +1,158 @@
+"""The output schemas the tools declare (JSON Schema), written from mcp-contract.md.
+
+They describe the answer's shape without over-promising: fields the contract
+names are listed with their types; `required` holds only what every answer
+carries. Answers are checked against them by the SDK's client in the tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memvault.core.model import Explicitness, MemoryType, Scope, Sensitivity, Status
+
+Schema = dict[str, Any]
+
+STR: Schema = {"type": "string"}
+INT: Schema = {"type": "integer"}
+NUM: Schema = {"type": "number"}
+BOOL: Schema = {"type": "boolean"}
+
+
+def nullable(schema: Schema) -> Schema:
+    kind = schema["type"]
+    return {**schema, "type": [kind, "null"] if isinstance(kind, str) else [*kind, "null"]}
+
+
+def obj(properties: dict[str, Schema], required: tuple[str, ...] = ()) -> Schema:
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+def array(items: Schema) -> Schema:
+    return {"type": "array", "items": items}
+
+
+def enum(values: list[str]) -> Schema:
+    return {"type": "string", "enum": values}
+
+
+RECORD: Schema = obj(
+    {
+        "id": STR,
+        "domain": STR,
+        "type": enum([t.value for t in MemoryType]),
+        "statement": STR,
+        "status": enum([s.value for s in Status]),
+        "confidence": NUM,
+        "importance": NUM,
+        "explicitness": enum([e.value for e in Explicitness]),
+        "sensitivity": enum([s.value for s in Sensitivity]),
+        "access_scope": enum([s.value for s in Scope]),
+        "tags": array(STR),
+        **{
+            name: nullable(STR)
+            for name in (
+                "source",
+                "source_reference",
+                "evidence",
+                "event_time",
+                "learned_at",
+                "observed_at",
+                "valid_from",
+                "valid_until",
+                "last_confirmed_at",
+                "created_at",
+                "updated_at",
+                "supersedes_id",
+                "superseded_by_id",
+                "archived_reason",
+                "last_retrieved_at",
+                "due_at",
+            )
+        },
+        "retrieval_count": INT,
+        "revision": INT,
+    },
+    ("id", "domain", "type", "statement", "status", "access_scope", "revision"),
+)
+
+HIT: Schema = {
+    **RECORD,
+    "properties": {**RECORD["properties"], "score": NUM, "why": array(STR), "tier": enum(["hot", "warm", "cold"])},
+    "required": [*RECORD["required"], "score", "why", "tier"],
+}
+
+# One schema for both answers of memory_search: the full one and, with shadow, {shadow, retrieved, latency_ms}.
+SEARCH: Schema = obj(
+    {
+        "query": STR,
+        "skipped": BOOL,
+        "reason": STR,
+        "domains": array(obj({"name": STR, "weight": NUM}, ("name", "weight"))),
+        "results": array(HIT),
+        "packet": STR,
+        "budget": obj(
+            {"records": INT, "tokens": INT, "latency_ms": NUM, "truncated": BOOL},
+            ("records", "tokens", "latency_ms", "truncated"),
+        ),
+        "shadow": BOOL,
+        "retrieved": INT,
+        "latency_ms": NUM,
+    }
+)
+
+GET: Schema = obj(
+    {
+        "memory": RECORD,
+        "history": array(RECORD),
+        "links": array(obj({"type": STR, "target_id": STR}, ("type", "target_id"))),
+        "entities": array(STR),
+    },
+    ("memory", "history", "links", "entities"),
+)
+
+LIST: Schema = obj({"items": array(RECORD), "next_cursor": nullable(STR)}, ("items", "next_cursor"))
+
+STATUS: Schema = obj(
+    {
+        "version": STR,
+        "contract": INT,
+        "store": obj({"encrypted": BOOL, "schema_version": INT}, ("encrypted", "schema_version")),
+        "counts": {
+            **obj({"by_domain": {"type": "object", "additionalProperties": INT}}, ("by_domain",)),
+            "additionalProperties": True,
+        },
+        "write_mode": STR,
+        "kill_switch": enum(["off", "remote", "all"]),
+        "embeddings": enum(["local", "off"]),
+        "pending_proposals": INT,
+    },
+    ("version", "contract", "store", "counts", "write_mode", "kill_switch", "embeddings", "pending_proposals"),
+)
+
+ADD: Schema = obj(
+    {
+        "outcome": enum(["added", "staged", "duplicate", "rejected"]),
+        "id": nullable(STR),
+        "proposal_id": nullable(STR),
+        "duplicate_of": nullable(STR),
+        "reason": nullable(STR),
+    },
+    ("outcome",),
+)
+
+CORRECT: Schema = obj(
+    {
+        "outcome": enum(["superseded", "staged"]),
+        "id": nullable(STR),
+        "supersedes_id": nullable(STR),
+        "proposal_id": nullable(STR),
+    },
+    ("outcome",),
+)
+
+ARCHIVE: Schema = obj({"outcome": enum(["archived", "staged"]), "id": STR, "proposal_id": nullable(STR)}, ("outcome",))
+
+RESTORE: Schema = obj({"outcome": enum(["restored"]), "id": STR}, ("outcome", "id"))
+
+EXPORT: Schema = obj({"files": array(STR), "records": INT}, ("files", "records"))
