@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from corekit import Adder
 
 from memvault.core.model import OWNER, Caller
 from memvault.core.vault import Vault
-
-Adder = Callable[..., str]
 
 
 def _adder(vault: Vault) -> Adder:

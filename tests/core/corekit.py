@@ -7,6 +7,7 @@ test can prove that a refused call changed nothing at all.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ OTHER_REMOTE = Caller(principal="other-remote", surface=Surface.REMOTE)
 WORKSPACE_A = Caller(principal="team-bot", surface=Surface.WORKSPACE, workspace_id="ws-alpha")
 WORKSPACE_B = Caller(principal="team-bot-b", surface=Surface.WORKSPACE, workspace_id="ws-beta")
 ASSISTANT = LOCAL_ASSISTANT
+# `add(statement, caller=OWNER, **fields) -> id` (fixtures in conftest.py)
+Adder = Callable[..., str]
 
 __all__ = ["ASSISTANT", "OTHER_REMOTE", "OWNER", "REMOTE", "WORKSPACE_A", "WORKSPACE_B", "count", "dump"]
 

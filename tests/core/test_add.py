@@ -1,0 +1,150 @@
+"""memory_add, memory_get, memory_list and memory_status on a real store."""
+
+from __future__ import annotations
+
+import pytest
+from corekit import OWNER, Adder, count
+
+from memvault.core.clock import FixedClock
+from memvault.core.errors import InvalidArgument, NotFound
+from memvault.core.model import Memory
+from memvault.core.vault import Vault
+
+NOW = "2026-03-01T09:30:00Z"
+
+
+def test_add_stores_every_field_and_get_returns_the_contract_record(clocked_vault: Vault) -> None:
+    answer = clocked_vault.add(
+        OWNER,
+        statement="Ines runs the Friday pottery class at the community hall",
+        type="WORKFLOW",
+        domain="Community",
+        tags=["pottery", "project:hall-renovation"],
+        importance=0.7,
+        confidence=0.95,
+        source="conversation",
+        source_reference="chat 2026-02-28",
+        evidence="Ines mentioned it while we were booking the hall",
+        event_time="2026-02-20",
+        entities=["Ines", "community hall"],
+    )
+    assert answer == {"outcome": "added", "id": answer["id"], "proposal_id": None, "duplicate_of": None, "reason": None}
+    got = clocked_vault.get(OWNER, answer["id"])
+    record = got["memory"]
+    assert set(record) == set(Memory.CONTRACT_FIELDS)
+    assert record["statement"] == "Ines runs the Friday pottery class at the community hall"
+    assert (record["type"], record["domain"], record["status"]) == ("WORKFLOW", "community", "current")
+    assert (record["importance"], record["confidence"]) == (0.7, 0.95)
+    assert record["access_scope"] == "local_only"  # a local write is local_only unless asked otherwise
+    assert (record["explicitness"], record["sensitivity"]) == ("explicit", "normal")
+    assert record["tags"] == ["pottery", "project:hall-renovation"]
+    assert record["event_time"] == record["valid_from"] == "2026-02-20T00:00:00Z"
+    assert record["learned_at"] == record["created_at"] == record["last_confirmed_at"] == NOW
+    assert record["valid_until"] is None and record["supersedes_id"] is None
+    assert (record["revision"], record["retrieval_count"]) == (1, 0)
+    assert got["history"] == [] and got["links"] == []
+    assert got["entities"] == ["Ines", "community hall"]
+    assert count(clocked_vault, "projects") == 1
+
+
+def test_defaults_of_a_plain_add(clocked_vault: Vault) -> None:
+    record = clocked_vault.get(OWNER, clocked_vault.add(OWNER, statement="The spare bike pump is in the shed")["id"])
+    memory = record["memory"]
+    assert (memory["type"], memory["domain"]) == ("FACT", "general")
+    assert (memory["importance"], memory["confidence"]) == (0.5, 0.8)
+    assert memory["valid_from"] == NOW
+
+
+def test_links_point_at_visible_records_and_show_in_get(vault: Vault, add: Adder) -> None:
+    target = add("The hall renovation depends on the roof survey", domain="community")
+    linked = add(
+        "The roof survey is booked for April", domain="community", links=[{"type": "depends_on", "target_id": target}]
+    )
+    assert vault.get(OWNER, linked)["links"] == [{"type": "depends_on", "target_id": target}]
+
+
+def test_a_link_to_a_missing_record_is_not_found_and_stores_nothing(vault: Vault) -> None:
+    before = count(vault, "memories")
+    with pytest.raises(NotFound):
+        vault.add(
+            OWNER,
+            statement="Something linked to nothing at all",
+            links=[{"type": "relates_to", "target_id": "mffffff"}],
+        )
+    assert count(vault, "memories") == before
+
+
+def test_get_of_an_unknown_id_is_not_found(vault: Vault) -> None:
+    with pytest.raises(NotFound, match="no such memory"):
+        vault.get(OWNER, "m000000000000")
+
+
+def _fill(vault: Vault, clock: FixedClock, n: int, **fields: object) -> list[str]:
+    ids = []
+    for i in range(n):
+        ids.append(
+            vault.add(OWNER, statement=f"Garden bed number {i} holds {['kale', 'leeks', 'beans'][i % 3]}", **fields)[
+                "id"
+            ]
+        )
+        clock.advance(minutes=1)
+    return ids
+
+
+def test_list_pages_newest_first_with_a_cursor(clocked_vault: Vault, clock: FixedClock) -> None:
+    ids = _fill(clocked_vault, clock, 7, domain="garden")
+    seen, cursor, pages = [], None, 0
+    while True:
+        args = {"limit": 3, **({"cursor": cursor} if cursor else {})}
+        page = clocked_vault.list_memories(OWNER, **args)
+        seen += [item["id"] for item in page["items"]]
+        pages += 1
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert pages == 3
+    assert seen == list(reversed(ids))
+
+
+def test_list_cursor_is_stable_when_records_share_a_timestamp(clocked_vault: Vault) -> None:
+    ids = [
+        clocked_vault.add(OWNER, statement=f"Jar {i} of plum jam is on the top shelf", domain="pantry")["id"]
+        for i in range(5)
+    ]
+    first = clocked_vault.list_memories(OWNER, limit=2)
+    rest = clocked_vault.list_memories(OWNER, limit=10, cursor=first["next_cursor"])
+    got = [i["id"] for i in first["items"] + rest["items"]]
+    assert sorted(got) == sorted(ids) and len(set(got)) == 5
+
+
+def test_list_filters_by_domain_type_and_status_default_current(vault: Vault, add: Adder) -> None:
+    kale = add("The kale bed needs netting", domain="garden", type="NEXT_ACTION")
+    leeks = add("Leeks go in after the beans", domain="garden")
+    bus = add("The number 12 bus stops at the library", domain="travel")
+    vault.archive(OWNER, id=leeks)
+    new_bus = vault.correct(OWNER, id=bus, statement="The number 14 bus stops at the library")["id"]
+    assert {i["id"] for i in vault.list_memories(OWNER)["items"]} == {kale, new_bus}
+    assert {i["id"] for i in vault.list_memories(OWNER, domain="garden")["items"]} == {kale}
+    assert {i["id"] for i in vault.list_memories(OWNER, type="NEXT_ACTION")["items"]} == {kale}
+    assert {i["id"] for i in vault.list_memories(OWNER, status="archived")["items"]} == {leeks}
+    assert {i["id"] for i in vault.list_memories(OWNER, status="superseded")["items"]} == {bus}
+    assert vault.list_memories(OWNER, domain="travel", type="NEXT_ACTION")["items"] == []
+
+
+def test_list_rejects_a_forged_cursor(vault: Vault) -> None:
+    with pytest.raises(InvalidArgument, match="cursor"):
+        vault.list_memories(OWNER, cursor="not-a-cursor")
+
+
+def test_status_counts_follow_the_records(vault: Vault, add: Adder) -> None:
+    before = vault.status(OWNER)
+    assert before["contract"] == 1 and before["store"]["encrypted"] is True
+    assert before["counts"]["total"] == 0 and before["pending_proposals"] == 0
+    a = add("The kale bed needs netting", domain="garden")
+    add("Leeks go in after the beans", domain="garden")
+    c = add("The number 12 bus stops at the library", domain="travel")
+    vault.archive(OWNER, id=a)
+    vault.correct(OWNER, id=c, statement="The number 14 bus stops at the library")
+    counts = vault.status(OWNER)["counts"]
+    assert (counts["current"], counts["archived"], counts["superseded"], counts["total"]) == (2, 1, 1, 4)
+    assert counts["by_domain"] == {"garden": 1, "travel": 1}

@@ -1,0 +1,108 @@
+"""The event log: append-only by trigger, one event per state change, never any memory text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from corekit import ASSISTANT, OWNER, REMOTE, Adder, actions, events
+
+from memvault.core.store.connection import DatabaseError
+from memvault.core.vault import Vault
+
+STATEMENTS = {
+    "first": "Marisol prefers the Zephyrine notebook for sketching",
+    "corrected": "Marisol now prefers the Thistlewick notebook for sketching",
+    "proposed": "Marisol waters the Lorrimore ferns on Sundays",
+    "rejected": "Marisol collects Quenderby postcards from harbour towns",
+}
+DISTINCT_WORDS = ("Marisol", "Zephyrine", "Thistlewick", "Lorrimore", "Quenderby", "sketching", "postcards")
+
+
+def test_events_cannot_be_updated(vault: Vault, add: Adder) -> None:
+    add(STATEMENTS["first"], domain="hobbies")
+    before = events(vault)
+    with pytest.raises(DatabaseError, match="append-only"):
+        vault.ctx.conn.execute("UPDATE events SET action = 'tampered'")
+    with pytest.raises(DatabaseError, match="append-only"):
+        vault.ctx.conn.execute("UPDATE events SET details = '{}' WHERE id = ?", (before[0]["id"],))
+    assert events(vault) == before
+
+
+def test_events_cannot_be_deleted(vault: Vault, add: Adder) -> None:
+    add(STATEMENTS["first"], domain="hobbies")
+    before = events(vault)
+    with pytest.raises(DatabaseError, match="append-only"):
+        vault.ctx.conn.execute("DELETE FROM events")
+    assert events(vault) == before
+
+
+def _step(vault: Vault, expected: list[str]) -> None:
+    """The actions written since the last step are exactly `expected`."""
+    seen = actions(vault)
+    done = getattr(vault, "_test_seen", 0)
+    assert seen[done:] == expected
+    vault._test_seen = len(seen)  # type: ignore[attr-defined]
+
+
+def test_every_state_change_writes_an_event(vault: Vault) -> None:
+    _step(vault, [])
+    first = vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies")["id"]
+    _step(vault, ["added"])
+    assert vault.add(OWNER, statement=STATEMENTS["first"].upper(), domain="hobbies")["outcome"] == "duplicate"
+    _step(vault, ["confirmed"])
+    new = vault.correct(OWNER, id=first, statement=STATEMENTS["corrected"], reason="changed her mind")["id"]
+    _step(vault, ["added", "superseded"])
+    vault.archive(OWNER, id=new, reason="no longer relevant")
+    _step(vault, ["archived"])
+    vault.restore(OWNER, id=new)
+    _step(vault, ["restored"])
+    staged = vault.add(ASSISTANT, statement=STATEMENTS["proposed"], domain="hobbies")
+    _step(vault, ["proposed"])
+    vault.approve(OWNER, staged["proposal_id"])
+    _step(vault, ["added", "approved"])
+    other = vault.add(ASSISTANT, statement=STATEMENTS["rejected"], domain="hobbies")
+    _step(vault, ["proposed"])
+    vault.reject(OWNER, other["proposal_id"], reason="not worth keeping")
+    _step(vault, ["rejected"])
+    vault.set_setting(OWNER, "write_mode", "retrieval-only")
+    _step(vault, ["setting_changed"])
+    vault.set_kill_switch(OWNER, "remote")
+    _step(vault, ["setting_changed"])
+    vault.set_kill_switch(OWNER, "off")
+    vault.set_setting(OWNER, "write_mode", "review-before-write")
+    _step(vault, ["setting_changed", "setting_changed"])
+    staged_archive = vault.archive(ASSISTANT, id=new, reason="assistant thinks it is stale")
+    _step(vault, ["proposed"])
+    vault.approve(OWNER, staged_archive["proposal_id"])
+    _step(vault, ["archived", "approved"])
+
+
+def test_events_name_who_and_which_record(vault: Vault) -> None:
+    staged = vault.add(ASSISTANT, statement=STATEMENTS["proposed"], domain="hobbies")
+    approved = vault.approve(OWNER, staged["proposal_id"])
+    log = events(vault)
+    proposed, added, decided = log[-3:]
+    assert (proposed["action"], proposed["principal"], proposed["surface"]) == ("proposed", "local", "local")
+    assert (added["action"], added["principal"], added["memory_id"]) == ("added", "local", approved["id"])
+    assert (decided["action"], decided["principal"], decided["memory_id"]) == ("approved", "owner", approved["id"])
+    assert json.loads(decided["details"])["proposal_id"] == staged["proposal_id"]
+    assert [e["action"] for e in vault.events_for(OWNER, approved["id"])] == ["added", "approved"]
+
+
+def test_no_event_and_no_retrieval_log_contains_memory_text(vault: Vault) -> None:
+    first = vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies", evidence="Marisol said so at lunch")
+    vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies")
+    vault.correct(OWNER, id=first["id"], statement=STATEMENTS["corrected"], reason="Marisol corrected it")
+    staged = vault.add(ASSISTANT, statement=STATEMENTS["proposed"], domain="hobbies", access_scope="remote_allowed")
+    vault.approve(OWNER, staged["proposal_id"])
+    vault.reject(OWNER, vault.add(ASSISTANT, statement=STATEMENTS["rejected"])["proposal_id"], reason="Quenderby no")
+    vault.add(REMOTE, statement="Marisol visits the Lorrimore gardens in May")
+    vault.search(OWNER, query="Marisol Zephyrine notebook")
+    vault.search(REMOTE, query="Lorrimore ferns")
+    rows = [json.dumps(e) for e in events(vault)]
+    rows += [json.dumps(dict(r)) for r in vault.ctx.conn.execute("SELECT * FROM retrieval_log")]
+    assert len(rows) >= 10
+    for row in rows:
+        for word in DISTINCT_WORDS:
+            assert word.lower() not in row.lower(), f"{word!r} leaked into {row[:80]}"
