@@ -23,7 +23,7 @@ setup(
     package_data={
         "memvault": ["py.typed"],
         "memvault.core.store": ["migrations/*.sql"],
-        "memvault.resources": ["*.json", "*.jsonl", "*.txt", "*.md", "*.svg", "*.png", "models/*"],
+        "memvault.resources": ["*.json", "*.jsonl", "*.txt", "*.md", "*.svg", "*.png", "models/*", "demo/*.jsonl"],
     },
     include_package_data=False,
 )
