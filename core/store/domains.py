@@ -1,0 +1,202 @@
+"""SQL for domains (regions): their rows, what they hold, and moving records between them.
+
+Domain management is the person's (local) business; the reads used on the search
+path (`version`, `visible_counts`) apply the caller's visibility.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from memvault.core.model import Caller
+from memvault.core.store.connection import Connection
+from memvault.core.store.visibility import visible_clause
+
+LIVE = "m.status IN ('current', 'partial', 'disputed')"
+DOMAIN_COLUMNS = (
+    "name, description, keywords, related, priority, depth, token_share, centroid, pinned, created_at, updated_at"
+)
+_EDITABLE = frozenset({"description", "keywords", "related", "priority", "depth", "token_share", "centroid", "pinned"})
+
+
+def version(conn: Connection) -> tuple[int, int]:
+    """A cheap stamp that moves whenever records or domains change (every change writes an event)
+    or new vectors arrive. Both parts are index look-ups, not scans."""
+    row = conn.execute(
+        "SELECT (SELECT coalesce(max(id), 0) FROM events), (SELECT coalesce(max(rowid), 0) FROM memory_vectors)"
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def _decode(row: Any) -> dict[str, Any]:
+    data = dict(row)
+    data["keywords"] = json.loads(data["keywords"] or "[]")
+    data["related"] = json.loads(data["related"] or "[]")
+    data["pinned"] = bool(data["pinned"])
+    return data
+
+
+def all_domains(conn: Connection) -> list[dict[str, Any]]:
+    rows = conn.execute(f"SELECT {DOMAIN_COLUMNS} FROM domains ORDER BY name").fetchall()
+    return [_decode(row) for row in rows]
+
+
+def fetch(conn: Connection, name: str) -> dict[str, Any] | None:
+    row = conn.execute(f"SELECT {DOMAIN_COLUMNS} FROM domains WHERE name = ?", (name,)).fetchone()
+    return _decode(row) if row else None
+
+
+def visible_counts(conn: Connection, caller: Caller) -> dict[str, int]:
+    """Live records per domain that this caller may see (domains with none are absent)."""
+    clause, params = visible_clause(caller)
+    rows = conn.execute(
+        f"SELECT m.domain, count(*) FROM memories m WHERE {LIVE} AND {clause} GROUP BY m.domain", params
+    ).fetchall()
+    return {row[0]: int(row[1]) for row in rows}
+
+
+def counts_by_status(conn: Connection) -> dict[str, dict[str, int]]:
+    """Every record per domain and status (the person's view; no visibility filter)."""
+    result: dict[str, dict[str, int]] = {}
+    for row in conn.execute("SELECT domain, status, count(*) FROM memories GROUP BY domain, status"):
+        result.setdefault(row[0], {})[row[1]] = int(row[2])
+    return result
+
+
+def statements(conn: Connection, domain: str, limit: int = 400) -> list[str]:
+    """The most recent live statements of a domain (for term profiles; never leaves core)."""
+    rows = conn.execute(
+        f"SELECT m.statement, m.tags FROM memories m WHERE m.domain = ? AND {LIVE} ORDER BY m.learned_at DESC LIMIT ?",
+        (domain, limit),
+    ).fetchall()
+    return [row[0] + " " + " ".join(json.loads(row[1])) for row in rows]
+
+
+def live_records(conn: Connection) -> list[dict[str, Any]]:
+    """Every live record's id, domain, text and vector (None without one), oldest first."""
+    rows = conn.execute(
+        f"SELECT m.id, m.domain, m.statement, m.tags, v.vector FROM memories m"
+        f" LEFT JOIN memory_vectors v ON v.memory_id = m.id WHERE {LIVE} ORDER BY m.learned_at, m.id"
+    ).fetchall()
+    return [
+        {
+            "id": row[0],
+            "domain": row[1],
+            "text": row[2] + " " + " ".join(json.loads(row[3])),
+            "vector": row[4],
+        }
+        for row in rows
+    ]
+
+
+def domain_vectors(conn: Connection, domain: str) -> list[bytes]:
+    rows = conn.execute(
+        f"SELECT v.vector FROM memories m JOIN memory_vectors v ON v.memory_id = m.id WHERE m.domain = ? AND {LIVE}",
+        (domain,),
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def insert(conn: Connection, name: str, now: str, **fields: Any) -> None:
+    conn.execute("INSERT INTO domains (name, created_at, updated_at) VALUES (?, ?, ?)", (name, now, now))
+    if fields:
+        update(conn, name, now, **fields)
+
+
+def update(conn: Connection, name: str, now: str, **fields: Any) -> None:
+    if not fields or not set(fields) <= _EDITABLE:
+        raise ValueError(f"not editable: {sorted(set(fields) - _EDITABLE)}")
+    values = [json.dumps(v) if k in ("keywords", "related") else v for k, v in fields.items()]
+    assignments = ", ".join(f"{k} = ?" for k in fields)
+    conn.execute(f"UPDATE domains SET {assignments}, updated_at = ? WHERE name = ?", [*values, now, name])
+
+
+def rename(conn: Connection, old: str, new: str, now: str) -> None:
+    """Rename in place: memories follow through ON UPDATE CASCADE; related lists are rewritten."""
+    conn.execute("UPDATE domains SET name = ?, updated_at = ? WHERE name = ?", (new, now, old))
+    replace_in_related(conn, old, new, now)
+
+
+def replace_in_related(conn: Connection, old: str, new: str | None, now: str) -> None:
+    for row in conn.execute("SELECT name, related FROM domains").fetchall():
+        related = json.loads(row[1] or "[]")
+        if old not in related:
+            continue
+        changed = [r for r in related if r != old]
+        if new and new != row[0] and new not in changed:
+            changed.append(new)
+        update(conn, row[0], now, related=changed)
+
+
+def delete(conn: Connection, name: str) -> None:
+    conn.execute("DELETE FROM domains WHERE name = ?", (name,))
+
+
+def record_count(conn: Connection, domain: str) -> int:
+    return int(conn.execute("SELECT count(*) FROM memories WHERE domain = ?", (domain,)).fetchone()[0])
+
+
+def ids_in(conn: Connection, domain: str) -> list[str]:
+    return [row[0] for row in conn.execute("SELECT id FROM memories WHERE domain = ? ORDER BY id", (domain,))]
+
+
+def ids_matching(conn: Connection, domain: str, fts_match: str) -> list[str]:
+    """Records of a domain (any status) whose statement, tags or entities match an escaped FTS query."""
+    rows = conn.execute(
+        "SELECT m.id FROM memory_fts f JOIN memories m ON m.rowid = f.rowid"
+        " WHERE memory_fts MATCH ? AND m.domain = ? ORDER BY m.id",
+        (fts_match, domain),
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def with_history(conn: Connection, ids: Sequence[str]) -> list[str]:
+    """The given records plus every older version they supersede (so a chain moves together)."""
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(
+        f"WITH RECURSIVE chain(id) AS (SELECT id FROM memories WHERE id IN ({marks})"
+        " UNION SELECT m.supersedes_id FROM memories m JOIN chain c ON m.id = c.id"
+        " WHERE m.supersedes_id IS NOT NULL) SELECT id FROM chain ORDER BY id",
+        list(ids),
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def move(conn: Connection, ids: Iterable[str], domain: str, now: str) -> int:
+    """Put records in another domain; each moved record's revision grows. Returns how many moved."""
+    moved = 0
+    for memory_id in ids:
+        cursor = conn.execute(
+            "UPDATE memories SET domain = ?, revision = revision + 1, updated_at = ? WHERE id = ? AND domain != ?",
+            (domain, now, memory_id, domain),
+        )
+        moved += cursor.rowcount
+    return moved
+
+
+def move_all(conn: Connection, source: str, target: str, now: str) -> int:
+    cursor = conn.execute(
+        "UPDATE memories SET domain = ?, revision = revision + 1, updated_at = ? WHERE domain = ?",
+        (target, now, source),
+    )
+    return int(cursor.rowcount)
+
+
+def assigned_ids(conn: Connection) -> set[str]:
+    """Records whose domain memvault chose (not the person): their last domain event says so."""
+    rows = conn.execute(
+        "SELECT e.memory_id, e.action, e.details FROM events e"
+        " WHERE e.action IN ('domain_assigned', 'domain_moved') AND e.memory_id IS NOT NULL ORDER BY e.id"
+    ).fetchall()
+    chosen: set[str] = set()
+    for memory_id, action, details in rows:
+        automatic = action == "domain_assigned" or bool(json.loads(details).get("automatic"))
+        if automatic:
+            chosen.add(memory_id)
+        else:
+            chosen.discard(memory_id)
+    return chosen

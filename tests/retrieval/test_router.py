@@ -1,0 +1,141 @@
+"""The router on real encrypted stores: the right domains wake, unrelated ones stay dormant."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from regions_data import fill
+
+from memvault.core.model import OWNER, Caller, Surface
+from memvault.core.retrieval.router import RouteDecision, route
+from memvault.core.vault import Vault
+
+REMOTE = Caller(principal="remote-bot", surface=Surface.REMOTE)
+
+
+def _route(vault: Vault, text: str, caller: Caller = OWNER, vector: np.ndarray | None = None) -> RouteDecision:
+    with vault.ctx.reading() as conn:
+        return route(conn, caller, text, vector)
+
+
+def test_an_empty_store_routes_nowhere(vault: Vault) -> None:
+    decision = _route(vault, "what is growing in the greenhouse?")
+    assert decision.active == ()
+    assert decision.dormant == ()
+    assert decision.broad
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("when should I water the tomato seedlings in the greenhouse?", "garden"),
+        ("what is my monthly grocery budget?", "finance"),
+        ("how is the knee physiotherapy going?", "health"),
+        ("which database does the web service backend use?", "software"),
+    ],
+)
+def test_a_single_domain_request_wakes_that_domain_alone(vault: Vault, query: str, expected: str) -> None:
+    fill(vault)
+    decision = _route(vault, query)
+    assert decision.names[0] == expected, decision
+    assert decision.weight(expected) > 0.6
+    assert not decision.broad
+    for other in {"garden", "finance", "health", "software"} - {expected}:
+        assert decision.weight(other) < 0.25, decision
+
+
+def test_a_cross_domain_request_wakes_each_relevant_domain(vault: Vault) -> None:
+    fill(vault)
+    decision = _route(vault, "can the running plan fit around the knee physiotherapy and the monthly budget?")
+    assert {"health", "finance"} <= set(decision.names)
+    assert "garden" in decision.dormant
+    assert sum(decision.weights.values()) == pytest.approx(1.0)
+
+
+def test_weights_sum_to_one_and_dormant_domains_are_disjoint(vault: Vault) -> None:
+    fill(vault)
+    decision = _route(vault, "greenhouse seedlings and the tax return")
+    assert sum(decision.weights.values()) == pytest.approx(1.0)
+    assert not set(decision.names) & set(decision.dormant)
+    assert set(decision.names) | set(decision.dormant) == {"garden", "finance", "health", "software"}
+    assert decision.as_contract()[0]["weight"] >= decision.as_contract()[-1]["weight"]
+
+
+def test_a_request_matching_nothing_searches_broadly(vault: Vault) -> None:
+    fill(vault)
+    decision = _route(vault, "zzyzx quorble")
+    assert decision.broad
+    assert set(decision.names) == {"garden", "finance", "health", "software"}
+    assert sum(decision.weights.values()) == pytest.approx(1.0)
+
+
+def test_history_questions_route_deep(vault: Vault) -> None:
+    fill(vault)
+    assert _route(vault, "how has the pension contribution changed over time?").depth == "deep"
+    assert _route(vault, "what is the pension contribution?").depth == "normal"
+
+
+def test_a_domain_the_caller_cannot_see_is_neither_active_nor_dormant(vault: Vault) -> None:
+    fill(vault)  # every record local_only
+    vault.add(
+        OWNER,
+        statement="Shared gardening tips go to the allotment group",
+        domain="garden",
+        access_scope="remote_allowed",
+    )
+    decision = _route(vault, "what is my monthly grocery budget and the tax return?", caller=REMOTE)
+    assert "finance" not in decision.names and "finance" not in decision.dormant
+    assert set(decision.names) | set(decision.dormant) == {"garden"}
+
+
+def test_priority_and_keywords_steer_the_router(vault: Vault) -> None:
+    fill(vault)
+    with vault.ctx.transaction() as conn:
+        conn.execute("UPDATE domains SET keywords = '[\"allotment\"]' WHERE name = 'garden'")
+        vault.ctx.conn.execute(
+            "INSERT INTO events (time, principal, surface, action, details) VALUES ('2026-01-01T00:00:00Z',"
+            " 'owner', 'local', 'domain_updated', '{}')"
+        )
+    assert _route(vault, "allotment plans").names == ("garden",)
+
+
+def test_centroids_decide_when_words_do_not_match(vault: Vault) -> None:
+    fill(vault)
+    rng = np.random.default_rng(7)
+    axes = {name: rng.normal(size=384).astype(np.float32) for name in ("garden", "finance", "health", "software")}
+    with vault.ctx.transaction() as conn:
+        for name, axis in axes.items():
+            conn.execute(
+                "UPDATE domains SET centroid = ? WHERE name = ?", ((axis / np.linalg.norm(axis)).tobytes(), name)
+            )
+        conn.execute(
+            "INSERT INTO events (time, principal, surface, action, details) VALUES ('2026-01-01T00:00:00Z',"
+            " 'owner', 'local', 'domain_updated', '{}')"
+        )
+    query = axes["health"] + 0.3 * rng.normal(size=384).astype(np.float32)
+    decision = _route(vault, "zzyzx quorble", vector=query / np.linalg.norm(query))
+    assert decision.names == ("health",), decision
+    assert decision.active[0].semantic is not None
+
+
+def test_routing_twenty_domains_is_fast(vault: Vault) -> None:
+    with vault.ctx.transaction() as conn:
+        now = "2026-01-01T00:00:00Z"
+        for i in range(20):
+            conn.execute(
+                "INSERT INTO domains (name, keywords, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                (f"region-{i}", f'["topic{i}", "subject{i}", "theme{i}"]', now, now),
+            )
+    for i in range(20):
+        for j in range(5):
+            vault.add(OWNER, statement=f"Note {j} about topic{i} and subject{i}", domain=f"region-{i}")
+    vector = np.ones(384, dtype=np.float32) / np.sqrt(384)
+    _route(vault, "warm the cache", vector=vector)
+    started = time.perf_counter()
+    for _ in range(200):
+        decision = _route(vault, "what about topic7 and theme12 lately?", vector=vector)
+    per_call_ms = (time.perf_counter() - started) * 1000 / 200
+    assert set(decision.names) == {"region-7", "region-12"}
+    assert per_call_ms < 2.0, per_call_ms
