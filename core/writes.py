@@ -73,7 +73,7 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
     if refused:
         return _answer("rejected", reason=refused)
     with ctx.transaction() as conn:
-        draft = replace(draft, domain=draft.domain or assign_domain(conn, draft.statement), access_scope=scope)
+        draft = replace(draft, domain=draft.domain or assign_domain(conn, draft.statement, caller), access_scope=scope)
         assert draft.domain is not None
         norm = normalize_statement(draft.statement)
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)
@@ -115,6 +115,7 @@ def commit_draft(
     *,
     supersedes: str | None = None,
     import_batch_id: str | None = None,
+    principal_binding: str | None = None,
 ) -> MemoryId:
     """Store a validated, screened draft (inside the caller's transaction) with all it implies."""
     assert draft.domain is not None and draft.access_scope is not None
@@ -137,6 +138,7 @@ def commit_draft(
             "sensitivity": draft.sensitivity.value,
             "access_scope": draft.access_scope.value,
             "authorized_workspace_id": workspace,
+            "authorized_principal_id": principal_binding,
             "tags": json.dumps(draft.tags),
             "source": draft.source,
             "source_reference": draft.source_reference,
@@ -264,7 +266,15 @@ def apply_correction(
         sensitivity=old.sensitivity,
         entities=memories.entity_names(conn, old.id),
     )
-    new_id = commit_draft(conn, caller, draft, old.authorized_workspace_id, now, supersedes=old.id)
+    new_id = commit_draft(
+        conn,
+        caller,
+        draft,
+        old.authorized_workspace_id,
+        now,
+        supersedes=old.id,
+        principal_binding=old.authorized_principal_id,  # a correction is as private as the record
+    )
     memories.update(
         conn,
         old.id,
