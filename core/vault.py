@@ -12,7 +12,7 @@ import uuid
 from typing import Any
 
 from memvault import __version__
-from memvault.core import keys, reads, writes
+from memvault.core import keys, principals, reads, writes
 from memvault.core.access import check_kill_switch, require_owner
 from memvault.core.clock import Clock, SystemClock
 from memvault.core.context import Context
@@ -165,6 +165,22 @@ class Vault:
     def set_kill_switch(self, caller: Caller, position: str) -> str:
         aliases = {"on": KillSwitch.REMOTE.value}
         return str(self.set_setting(caller, "kill_switch", aliases.get(position, position)))
+
+    # -- principals and tokens (remote and workspace callers) --------------------------------
+    def create_token(
+        self, caller: Caller, principal: str, surface: str, workspace: str | None = None
+    ) -> dict[str, Any]:
+        return principals.create_token(self.ctx, caller, principal, surface, workspace)
+
+    def revoke_principal(self, caller: Caller, principal: str) -> dict[str, Any]:
+        return principals.revoke(self.ctx, caller, principal)
+
+    def list_principals(self, caller: Caller) -> list[dict[str, Any]]:
+        return principals.list_principals(self.ctx, caller)
+
+    def authenticate(self, token: str) -> Caller | None:
+        """The caller a bearer token stands for (None: unknown or revoked); read from the store on every call."""
+        return principals.authenticate(self.ctx, token)
 
 
 def store_exists(home: str | os.PathLike[str] | None = None) -> bool:

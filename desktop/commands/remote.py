@@ -1,0 +1,120 @@
+"""Remote access: `memvault serve --http`, `memvault token ...` and `memvault kill-switch ...`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from memvault.core.errors import InvalidArgument
+from memvault.core.model import OWNER, KillSwitch
+from memvault.desktop.commands.common import add_command, emit, open_vault
+
+# What `kill-switch status` prints for each stored position.
+POSITION_WORDS = {KillSwitch.OFF.value: "off", KillSwitch.REMOTE.value: "on", KillSwitch.ALL.value: "all"}
+
+
+def parse_listen(value: str) -> tuple[str, int]:
+    """`127.0.0.1:8765` or `[::1]:8765`."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise InvalidArgument("--http: expected ADDRESS:PORT, e.g. 127.0.0.1:8765")
+    return host.strip("[]"), int(port)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from memvault.mcp_bridge import http  # noqa: PLC0415 (the SDK loads only when serving)
+
+    host, port = parse_listen(args.http)
+    sock = http.bind(host, port, args.allow_address)
+    bound_host, bound_port = sock.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    with open_vault(args) as vault:
+        print(f"memvault: serving MCP at http://{shown}:{bound_port}{http.MCP_PATH}", file=sys.stderr, flush=True)
+        http.serve_http(vault, sock, max_body=args.max_body, calls_per_minute=args.calls_per_minute, burst=args.burst)
+    return 0
+
+
+def _token_create(args: argparse.Namespace) -> int:
+    with open_vault(args) as vault:
+        made = vault.create_token(OWNER, args.principal, args.surface, args.workspace)
+    # The token alone on stdout, once; everything else on stderr.
+    print(made["token"], flush=True)
+    where = f" (workspace {made['workspace_id']})" if made["workspace_id"] else ""
+    print(
+        f"memvault: token for {made['principal']}, surface {made['surface']}{where}; it is shown only now",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _token_revoke(args: argparse.Namespace) -> int:
+    with open_vault(args) as vault:
+        done = vault.revoke_principal(OWNER, args.name)
+    emit(args, done, lambda d: f"revoked {d['principal']} ({d['revoked_tokens']} token(s))")
+    return 0
+
+
+def _token_list(args: argparse.Namespace) -> int:
+    with open_vault(args) as vault:
+        rows = vault.list_principals(OWNER)
+    emit(args, rows, _principals_text)
+    return 0
+
+
+def _principals_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "no principals"
+    lines = []
+    for row in rows:
+        where = f" workspace={row['workspace_id']}" if row["workspace_id"] else ""
+        state = f"revoked {row['revoked_at']}" if row["revoked_at"] else f"{row['live_tokens']} live token(s)"
+        lines.append(f"{row['name']}  {row['surface']}{where}  {state}")
+    return "\n".join(lines)
+
+
+def _kill_switch(args: argparse.Namespace) -> int:
+    with open_vault(args) as vault:
+        if args.position != "status":
+            vault.set_kill_switch(OWNER, args.position)
+        print(POSITION_WORDS[str(vault.get_setting("kill_switch"))])
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    serve = add_command(
+        subparsers,
+        "serve",
+        _serve,
+        "serve MCP over loopback HTTP (streamable HTTP at /mcp); every request needs a bearer token",
+    )
+    serve.add_argument("--http", required=True, metavar="ADDRESS:PORT", help="e.g. 127.0.0.1:8765 (port 0: any)")
+    serve.add_argument(
+        "--allow-address",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="allow this non-loopback address (repeatable); without it only loopback is accepted",
+    )
+    serve.add_argument("--max-body", type=int, default=1024 * 1024, help="largest request body in bytes")
+    serve.add_argument("--calls-per-minute", type=float, default=120.0, help="tool calls a minute per principal")
+    serve.add_argument("--burst", type=int, default=30, help="tool calls at once per principal")
+
+    token = add_command(subparsers, "token", lambda a: a.token_parser.print_help(), "bearer tokens for remote access")
+    token.set_defaults(token_parser=token)
+    actions = token.add_subparsers(dest="token_command", metavar="ACTION")
+    create = add_command(actions, "create", _token_create, "make a token (printed once, alone on stdout)")
+    create.add_argument("--principal", required=True, help="a name for who will use it, e.g. chatgpt")
+    create.add_argument("--surface", required=True, choices=("remote", "workspace"))
+    create.add_argument("--workspace", help="the workspace id (workspace surface only)")
+    revoke = add_command(actions, "revoke", _token_revoke, "revoke a principal and all its tokens")
+    revoke.add_argument("name")
+    add_command(actions, "list", _token_list, "principals and how many live tokens each has (never the tokens)")
+
+    switch = add_command(
+        subparsers,
+        "kill-switch",
+        _kill_switch,
+        "stop remote access (on), all assistant access (all), or resume (off); status prints off, on or all",
+    )
+    switch.add_argument("position", choices=("on", "off", "all", "status"))
