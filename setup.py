@@ -16,6 +16,9 @@ for top in TOP_LEVEL:
     for sub in find_packages(top):
         packages.append(f"memvault.{top}.{sub}")
         package_dir[f"memvault.{top}.{sub}"] = f"{top}/{sub.replace('.', '/')}"
+# What `memvault install codex|claude` puts in place (the Codex skill...).
+packages.append("memvault.client_templates")
+package_dir["memvault.client_templates"] = "packaging/clients"
 
 setup(
     packages=packages,
@@ -23,6 +26,7 @@ setup(
     package_data={
         "memvault": ["py.typed"],
         "memvault.core.store": ["migrations/*.sql"],
+        "memvault.client_templates": ["**/*.md"],
         "memvault.resources": ["*.json", "*.jsonl", "*.txt", "*.md", "*.svg", "*.png", "models/*", "demo/*.jsonl"],
     },
     include_package_data=False,
