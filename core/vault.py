@@ -18,6 +18,10 @@ from memvault.core.clock import Clock, SystemClock
 from memvault.core.context import Context
 from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.export import export_markdown
+from memvault.core.maintenance import backup as maintenance_backup
+from memvault.core.maintenance import purge
+from memvault.core.maintenance import restore as maintenance_restore
+from memvault.core.maintenance import schedule as maintenance_schedule
 from memvault.core.model import Caller, KillSwitch
 from memvault.core.paths import VaultPaths
 from memvault.core.retrieval.lexical import LexicalRetriever, Retriever
@@ -181,6 +185,39 @@ class Vault:
     def authenticate(self, token: str) -> Caller | None:
         """The caller a bearer token stands for (None: unknown or revoked); read from the store on every call."""
         return principals.authenticate(self.ctx, token)
+
+    # -- backups, restore and purge (core/maintenance) ---------------------------------------
+    def backup(self, caller: Caller, to: str | None = None) -> dict[str, Any]:
+        self._guard(caller)
+        return maintenance_backup.make_backup(self.ctx, caller, to=to).to_dict()
+
+    def scheduled_backup(self, caller: Caller) -> dict[str, Any]:
+        """The daemon's daily backup with retention (7 daily, 4 weekly); cheap when already done today."""
+        return maintenance_schedule.run_scheduled(self.ctx, caller)
+
+    def list_backups(self, caller: Caller) -> list[dict[str, Any]]:
+        return maintenance_backup.list_backups(self.ctx, caller)
+
+    @staticmethod
+    def restore_backup(backup: str | os.PathLike[str], home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Replace the store in `home` by a verified backup (no Vault may be open on it in this process)."""
+        return maintenance_restore.restore_backup(backup, home)
+
+    def request_purge(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return purge.request(self.ctx, caller, args)
+
+    def preview_purge(self, caller: Caller, request_id: str) -> dict[str, Any]:
+        return purge.preview(self.ctx, caller, request_id)
+
+    def confirm_purge(self, caller: Caller, request_id: str) -> dict[str, Any]:
+        return purge.confirm(self.ctx, caller, request_id)
+
+    def reject_purge(self, caller: Caller, request_id: str) -> dict[str, Any]:
+        return purge.reject(self.ctx, caller, request_id)
+
+    def list_purge_requests(self, caller: Caller, status: str | None = "pending") -> list[dict[str, Any]]:
+        return purge.list_requests(self.ctx, caller, status)
 
 
 def store_exists(home: str | os.PathLike[str] | None = None) -> bool:

@@ -1,0 +1,210 @@
+"""Purge: a person-confirmed, irreversible removal of a record's content, everywhere memvault keeps it.
+
+Two steps, never bundled with archive:
+
+1. `request` (any caller who may see the record; import batches: local callers)
+   files a proposal of kind `purge` and answers `confirmation_required`.
+2. `confirm` (the person only) removes the content from the store (the record,
+   its FTS and trigram entries, vectors, links, entities no other record uses,
+   feedback, usage, retrieval-log rows listing it, proposals carrying its text),
+   leaves a content-free tombstone, merges the text indexes, checkpoints and
+   truncates the WAL and VACUUMs, then reaches the exports and every known
+   backup (see `purge_reach`). The answer reports what was cleaned and what
+   memvault cannot reach.
+
+By default a purge takes the named record only; its neighbours in the
+supersession chain stay and lose their pointer to it. With `whole_history`
+every version before and after it in the chain goes too.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from memvault.core.access import require_local, require_owner
+from memvault.core.context import Context
+from memvault.core.drafts import required_text, text
+from memvault.core.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.maintenance import purge_reach
+from memvault.core.model import Caller
+from memvault.core.store import events, memories, proposals
+from memvault.core.store import maintenance as sql
+
+log = logging.getLogger("memvault.maintenance")
+
+REASON_CATEGORIES = ("privacy", "incorrect", "sensitive", "obsolete", "legal", "other")
+MAX_REASON = 500
+CHECKPOINT_TRIES = 20
+
+
+def reason_category(reason: str | None) -> str:
+    """The tombstone keeps only a category: the first word of the reason when it names one."""
+    first = (reason or "").strip().split(maxsplit=1)[0].rstrip(":,.").lower() if (reason or "").strip() else ""
+    return first if first in REASON_CATEGORIES else "other"
+
+
+def request(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(args) - {"id", "batch_id", "reason", "whole_history"}
+    if unknown:
+        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
+    if (args.get("id") is None) == (args.get("batch_id") is None):
+        raise InvalidArgument("name exactly one of id or batch_id")
+    reason = text(args.get("reason"), "reason", max_chars=MAX_REASON)
+    whole_history = args.get("whole_history", False)
+    if not isinstance(whole_history, bool):
+        raise InvalidArgument("whole_history: expected true or false")
+    with ctx.transaction() as conn:
+        if args.get("id") is not None:
+            memory_id = required_text(args["id"], "id", max_chars=64)
+            if memories.fetch(conn, caller, memory_id) is None:
+                raise NotFound("no such memory")
+            target: dict[str, Any] = {"memory_id": memory_id}
+        else:
+            require_local(caller, "purging an import batch")
+            batch_id = required_text(args["batch_id"], "batch_id", max_chars=64)
+            if not sql.batch_exists(conn, batch_id):
+                raise NotFound("no such import batch")
+            target = {"batch_id": batch_id}
+        payload = {**target, "whole_history": whole_history, "reason_category": reason_category(reason)}
+        now = ctx.now()
+        request_id = proposals.stage(
+            conn, caller, "purge", payload, now, target_id=target.get("memory_id"), reason=reason
+        )
+        events.record(
+            conn,
+            caller,
+            "purge_requested",
+            now,
+            target.get("memory_id"),
+            request_id=request_id,
+            **{k: v for k, v in payload.items() if k != "memory_id"},
+        )
+    return {"outcome": "confirmation_required", "request_id": request_id}
+
+
+def list_requests(ctx: Context, caller: Caller, status: str | None = "pending") -> list[dict[str, Any]]:
+    require_owner(caller, "reading purge requests")
+    if status not in (None, "pending", "approved", "rejected"):
+        raise InvalidArgument("status: expected pending, approved or rejected")
+    with ctx.reading() as conn:
+        return sql.purge_requests(conn, status)
+
+
+def _pending_request(conn: Any, request_id: Any) -> dict[str, Any]:
+    request_id = required_text(request_id, "request_id", max_chars=64)
+    found = proposals.fetch(conn, request_id)
+    if found is None or found["kind"] != "purge":
+        raise NotFound("no such purge request")
+    if found["status"] != "pending":
+        raise Conflict(f"the purge request was already {found['status']}")
+    return found
+
+
+def _targets(conn: Any, payload: dict[str, Any]) -> list[str]:
+    if payload.get("batch_id"):
+        start = sql.batch_members(conn, payload["batch_id"])
+    else:
+        start = sql.existing_ids(conn, [payload["memory_id"]])
+    if not payload.get("whole_history"):
+        return start
+    seen, queue = set(start), deque(start)
+    while queue:
+        for neighbour in sql.chain_neighbours(conn, queue.popleft()):
+            if neighbour not in seen:
+                seen.add(neighbour)
+                queue.append(neighbour)
+    return sorted(seen)
+
+
+def preview(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
+    """What confirming `request_id` would remove, for the person to check first."""
+    require_owner(caller, "confirming a purge")
+    with ctx.reading() as conn:
+        found = _pending_request(conn, request_id)
+        ids = _targets(conn, found["payload"])
+        texts = sql.statements_of(conn, ids)
+    return {"request_id": found["id"], "ids": ids, "statements": texts, "payload": found["payload"]}
+
+
+def reject(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
+    require_owner(caller, "rejecting a purge request")
+    with ctx.transaction() as conn:
+        found = _pending_request(conn, request_id)
+        now = ctx.now()
+        proposals.decide(conn, found["id"], "rejected", now)
+        events.record(conn, caller, "rejected", now, found["target_id"], proposal_id=found["id"], kind="purge")
+    return {"request_id": found["id"], "outcome": "rejected"}
+
+
+def confirm(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
+    """Carry out a pending purge request; the answer says what was cleaned and what could not be."""
+    require_owner(caller, "confirming a purge")
+    with ctx.transaction() as conn:
+        found = _pending_request(conn, request_id)
+        payload = found["payload"]
+        category = str(payload.get("reason_category") or "other")
+        ids = _targets(conn, payload)
+        texts = list(sql.statements_of(conn, ids).values())
+        recipients = purge_reach.recipients(conn, ids)
+        now = ctx.now()
+        counts = sql.purge_records(conn, ids, now, category)
+        counts["proposals"] = counts.get("proposals", 0) + sql.purge_texts(conn, texts)
+        if payload.get("batch_id"):
+            counts["conversations"] = sql.purge_batch_rows(conn, payload["batch_id"])
+        closed = {k: v for k, v in payload.items() if k != "reason_category"}
+        sql.close_purge_request(conn, found["id"], now, category, {**closed, "purged_ids": ids})
+        _close_duplicates(conn, ids, found["id"], now, category)
+        for memory_id in ids:
+            events.record(conn, caller, "purged", now, memory_id, request_id=found["id"], reason_category=category)
+        if not ids:
+            events.record(conn, caller, "purged", now, None, request_id=found["id"], count=0)
+        sql.optimize_text_indexes(conn)
+    store = {"removed_rows": {k: v for k, v in counts.items() if v}, **flush(ctx)}
+    log.info("purge %s removed %d records", found["id"], len(ids))
+    reach = purge_reach.reach_everywhere(ctx, ids, texts, payload.get("batch_id"), category)
+    return {
+        "request_id": found["id"],
+        "outcome": "purged",
+        "purged_ids": ids,
+        "tombstones": len(ids),
+        "store": store,
+        **reach,
+        "not_cleaned": purge_reach.not_cleaned(recipients) + reach.pop("plaintext_copies"),
+    }
+
+
+def _close_duplicates(conn: Any, ids: list[str], request_id: str, now: str, category: str) -> None:
+    """Other pending purge requests for the same records are fulfilled by this one."""
+    for other in sql.purge_requests(conn, "pending"):
+        if other["id"] != request_id and other["target_id"] in ids:
+            payload = {"memory_id": other["target_id"], "fulfilled_by": request_id}
+            sql.close_purge_request(conn, other["id"], now, category, payload)
+
+
+def flush(ctx: Context) -> dict[str, Any]:
+    """Make freed pages leave the files: checkpoint and truncate the WAL, VACUUM, truncate again."""
+    with ctx.lock:
+        checkpointed = _checkpoint(ctx)
+        sql.vacuum(ctx.conn)
+        checkpointed = _checkpoint(ctx) and checkpointed
+    return {"secure_delete": True, "vacuumed": True, "wal_truncated": checkpointed}
+
+
+def _checkpoint(ctx: Context) -> bool:
+    for _ in range(CHECKPOINT_TRIES):
+        if sql.checkpoint_truncate(ctx.conn):
+            return True
+        time.sleep(0.1)  # another process is reading; its snapshot ends soon
+    log.warning("the WAL could not be truncated: another process kept reading")
+    return False
+
+
+def describe_request(found: dict[str, Any]) -> str:
+    payload = found["payload"]
+    what = f"record {payload['memory_id']}" if payload.get("memory_id") else f"import batch {payload.get('batch_id')}"
+    history = " and its whole history" if payload.get("whole_history") else ""
+    return f"{found['id']}: purge {what}{history} ({json.dumps(payload.get('reason_category', 'other'))})"

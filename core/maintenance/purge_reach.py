@@ -1,0 +1,166 @@
+"""After the store: a purge reaches the exports, every known backup and, by report, the rest.
+
+Backups are rewritten, not deleted: each is attached with the store's key, the
+purged records (and every record the store's tombstones name, so an earlier
+purge interrupted half-way is finished too) are removed inside it with the
+same statements as in the store, its text indexes are merged and it is
+VACUUMed; its size and sha256 are updated in `backups`. A backup that cannot be
+opened with the key is deleted (it may hold the text, and memvault cannot
+restore it anyway) and reported. Exports are plaintext views: any file in
+exports/ that names a purged id or carries a purged statement is deleted (make
+fresh ones with `memvault export`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memvault.core.context import Context
+from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
+from memvault.core.store import maintenance as sql
+from memvault.core.store.connection import Connection, DatabaseError
+
+log = logging.getLogger("memvault.maintenance")
+SCAN_LIMIT_BYTES = 256 * 1024 * 1024
+
+
+def recipients(conn: Connection, ids: Sequence[str]) -> dict[str, str]:
+    """principal -> surface, for everyone a search result listing these records went to."""
+    surfaces = sql.principal_surfaces(conn)
+    return {name: surfaces.get(name, "local") for name in sql.recipients(conn, ids)}
+
+
+def not_cleaned(recipients_by_surface: dict[str, str]) -> list[str]:
+    notes = [
+        "copies memvault does not know of: files you copied or moved out of memvault's folders, "
+        "file-system snapshots and the disk blocks of replaced files",
+    ]
+    if recipients_by_surface:
+        names = ", ".join(f"{name} ({surface})" for name, surface in sorted(recipients_by_surface.items()))
+        notes.append(
+            f"search results that listed it already went to: {names}; what an assistant received "
+            "may remain in its conversation history, which memvault cannot reach"
+        )
+    return notes
+
+
+def apply_tombstones(conn: Connection, now: str, schema: str = "main") -> list[str]:
+    """Purge, inside `schema`, every record its tombstones name (in the caller's transaction)."""
+    pairs = sql.tombstoned_present(conn, schema)
+    ids = [memory_id for memory_id, _ in pairs]
+    texts = sql.statements_of(conn, ids, schema)
+    by_category: dict[str, list[str]] = defaultdict(list)
+    for memory_id, category in pairs:
+        by_category[category].append(memory_id)
+    for category, group in by_category.items():
+        sql.purge_records(conn, group, now, category, schema)
+    sql.purge_texts(conn, texts.values(), schema)
+    return ids
+
+
+def clean_exports(folder: Path, ids: Sequence[str], texts: Sequence[str]) -> list[str]:
+    needles = [f"`{i}`".encode() for i in ids] + [t.encode("utf-8") for t in texts if t]
+    removed: list[str] = []
+    if not folder.is_dir() or not needles:
+        return removed
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        if path.stat().st_size <= SCAN_LIMIT_BYTES and any(n in path.read_bytes() for n in needles):
+            path.unlink()
+            removed.append(str(path))
+    return removed
+
+
+def _rewrite_backup(
+    conn: Connection,
+    path: Path,
+    ids: Sequence[str],
+    texts: Sequence[str],
+    batch_id: str | None,
+    category: str,
+    now: str,
+) -> str:
+    sql.attach(conn, path)
+    try:
+        if not sql.attached_readable(conn) or not sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES:
+            return "unreadable"
+        sql.secure_delete_on(conn, sql.ALIAS)
+        conn.execute("BEGIN")
+        try:
+            extra = sql.batch_members(conn, batch_id, sql.ALIAS) if batch_id else []
+            own_texts = sql.statements_of(conn, [*ids, *extra], sql.ALIAS)
+            sql.purge_records(conn, [*ids, *extra], now, category, sql.ALIAS)
+            sql.copy_tombstones(conn, sql.ALIAS)
+            apply_tombstones(conn, now, sql.ALIAS)
+            sql.purge_texts(conn, {*texts, *own_texts.values()}, sql.ALIAS)
+            if batch_id:
+                sql.purge_batch_rows(conn, batch_id, sql.ALIAS)
+            sql.optimize_text_indexes(conn, sql.ALIAS)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        sql.vacuum(conn, sql.ALIAS)
+    finally:
+        sql.detach(conn)
+    return "rewritten"
+
+
+def clean_backups(
+    ctx: Context, ids: Sequence[str], texts: Sequence[str], batch_id: str | None, category: str
+) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = {"rewritten": [], "deleted": [], "missing": [], "failed": []}
+    with ctx.reading() as conn:
+        rows = sql.known_backups(conn)
+    now = ctx.now()
+    for row in rows:
+        path = Path(row["path"])
+        if not path.is_file():
+            result["missing"].append(str(path))
+            continue
+        with ctx.lock:
+            try:
+                outcome = _rewrite_backup(ctx.conn, path, ids, texts, batch_id, category, now)
+            except DatabaseError as exc:
+                log.warning("a backup could not be rewritten: %s", type(exc).__name__)
+                outcome = "unreadable"
+        if outcome == "unreadable":
+            remove_with_sides(path)
+            result["deleted"].append(str(path))
+        else:
+            fsync_file(path)
+            result["rewritten"].append(str(path))
+    with ctx.transaction() as conn:
+        for gone in result["deleted"] + result["missing"]:
+            sql.mark_backup_removed(conn, gone, now)
+        for done in result["rewritten"]:
+            sql.update_backup_digest(conn, done, Path(done).stat().st_size, sha256_of(Path(done)))
+    return result
+
+
+def scan_plaintext(ctx: Context, texts: Sequence[str], skip: set[Path]) -> list[str]:
+    """Files under MEMVAULT_HOME, other than the encrypted store and backups, that still carry a text."""
+    needles = [t.encode("utf-8") for t in texts if t]
+    found: list[str] = []
+    if not needles:
+        return found
+    for path in sorted(p for p in ctx.paths.home.rglob("*") if p.is_file()):
+        if path in skip or path.stat().st_size > SCAN_LIMIT_BYTES:
+            continue
+        if any(n in path.read_bytes() for n in needles):
+            found.append(f"{path} still contains the text: memvault did not make this file; delete it yourself")
+    return found
+
+
+def reach_everywhere(
+    ctx: Context, ids: Sequence[str], texts: Sequence[str], batch_id: str | None, category: str
+) -> dict[str, Any]:
+    exports = clean_exports(ctx.paths.exports, ids, texts)
+    backups = clean_backups(ctx, ids, texts, batch_id, category)
+    skip = {ctx.paths.store, *side_files(ctx.paths.store)}
+    for kept in backups["rewritten"]:
+        skip |= {Path(kept), *side_files(Path(kept))}
+    return {"exports_removed": exports, "backups": backups, "plaintext_copies": scan_plaintext(ctx, texts, skip)}

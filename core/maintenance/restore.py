@@ -1,0 +1,246 @@
+"""Restore the store from a backup: verify first, keep the current store, then swap atomically.
+
+1. The candidate is copied beside the store (a private file) and that copy is
+   verified: it opens with this store's key, passes PRAGMA integrity_check,
+   has memvault's tables and a schema this memvault understands. A random
+   file, a plaintext SQLite file, a store under another key or a newer schema
+   is refused and nothing else is touched.
+2. The current store is kept as a `pre-restore` backup (an encrypted export;
+   if it cannot be opened, its bytes are moved into backups/ as they are).
+3. The current store's WAL is checkpointed and the store switched out of WAL
+   mode under an exclusive lock (refused while another process holds it), then
+   the verified copy is renamed over it (fsync, rename, fsync the folder);
+   stale -wal/-shm files are moved aside first, never replayed into the new file.
+4. The restored store is migrated to this memvault's schema, learns the
+   backups the old store knew of, and every record the old store's tombstones
+   name is purged again: a restore never brings back what was purged.
+A kill at any point leaves either the old store or the restored one in place.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from memvault.core import keys
+from memvault.core.clock import SystemClock, format_time
+from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
+from memvault.core.maintenance import purge_reach
+from memvault.core.maintenance.files import (
+    copy_private,
+    create_private,
+    fsync_dir,
+    fsync_file,
+    remove_with_sides,
+    sha256_of,
+    side_files,
+)
+from memvault.core.model import OWNER
+from memvault.core.paths import VaultPaths
+from memvault.core.store import events, migrations
+from memvault.core.store import maintenance as sql
+from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
+
+log = logging.getLogger("memvault.maintenance")
+STAGED_PREFIX = "memvault.db.restore-"
+
+
+def verify(path: Path, key: bytes) -> dict[str, Any]:
+    """Check a file is a sound memvault store under `key` that this memvault can open.
+
+    Opens the file for writing (journal mode changes): call it on a private copy.
+    """
+    try:
+        conn = open_connection(path, key)
+    except WrongPassphrase:
+        raise InvalidArgument("not a memvault backup of this store: it does not open with this store's key") from None
+    try:
+        problems = sql.integrity(conn)
+        if problems:
+            raise InvalidArgument(f"the backup is damaged (integrity check: {problems[0][:120]})")
+        if not sql.table_names(conn) >= sql.REQUIRED_TABLES:
+            raise InvalidArgument("the file opens with this key but is not a memvault store")
+        version = sql.schema_version(conn) or 0
+        if version > migrations.LATEST:
+            raise StoreTooNew(
+                f"the backup has schema {version}, newer than this memvault understands ({migrations.LATEST})"
+            )
+        records = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        sql.journal_mode(conn, "delete")
+    except DatabaseError as exc:
+        raise InvalidArgument(f"the backup is damaged ({exc})") from None
+    finally:
+        conn.close()
+    return {"schema_version": version, "records": records}
+
+
+def _stage(paths: VaultPaths, source: Path) -> Path:
+    staged = paths.home / f"{STAGED_PREFIX}{secrets.token_hex(4)}.tmp"
+    copy_private(source, staged)
+    return staged
+
+
+def _hold(paths: VaultPaths, key: bytes) -> Connection | None:
+    """Open the current store alone: WAL checkpointed and switched off; None if it cannot be opened."""
+    if not paths.store.exists():
+        return None
+    try:
+        holder = open_connection(paths.store, key)
+    except (WrongPassphrase, DatabaseError):
+        return None
+    try:
+        sql.checkpoint_truncate(holder)
+        if sql.journal_mode(holder, "delete") != "delete":
+            raise OperationalError("still in WAL mode")
+    except OperationalError:
+        holder.close()
+        raise StoreUnavailable(
+            "another memvault process has the store open (the app or the daemon): close it and restore again"
+        ) from None
+    return holder
+
+
+def _keep_current(
+    paths: VaultPaths, holder: Connection | None, stamp: str
+) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """Back up the current store before it is replaced; return that backup and what the store knew."""
+    paths.ensure()
+    target = paths.backups / f"memvault-{stamp}-pre-restore.db"
+    n = 2
+    while target.exists():
+        target = paths.backups / f"memvault-{stamp}-pre-restore-{n}.db"
+        n += 1
+    nothing: dict[str, Any] = {"backups": [], "tombstones": []}
+    if holder is None:
+        return (_move_damaged(paths, target) if paths.store.exists() else None), nothing
+    known = {"backups": sql.known_backups(holder, include_removed=True), "tombstones": sql.tombstone_ids(holder)}
+    create_private(target)
+    try:
+        sql.export_into(holder, target)
+        fsync_file(target)
+    except BaseException:
+        remove_with_sides(target)
+        raise
+    return _row(target, "pre-restore"), known
+
+
+def _move_damaged(paths: VaultPaths, target: Path) -> dict[str, Any]:
+    """A store that cannot be opened is kept as it is (it is encrypted), with its WAL beside it."""
+    damaged = target.with_name(target.stem + "-unopened.db")
+    for side in side_files(paths.store):
+        os.replace(side, Path(f"{damaged}{side.name[len(paths.store.name) :]}"))
+    os.replace(paths.store, damaged)
+    return _row(damaged, "pre-restore")
+
+
+def _row(path: Path, kind: str) -> dict[str, Any]:
+    return {
+        "path": str(path),
+        "created_at": format_time(SystemClock().now()),
+        "bytes": path.stat().st_size,
+        "sha256": sha256_of(path),
+        "kind": kind,
+        "removed_at": None,
+    }
+
+
+def _swap(paths: VaultPaths, holder: Connection | None, staged: Path) -> None:
+    """Rename the verified copy over the store while no other process can use the old one."""
+    if holder is not None:
+        try:
+            holder.execute("BEGIN EXCLUSIVE")
+        except OperationalError:
+            raise StoreUnavailable(
+                "another memvault process opened the store meanwhile: close it and restore again"
+            ) from None
+    for stale in side_files(paths.store):  # never let an old WAL be replayed into the new file
+        os.replace(stale, stale.with_name(stale.name + ".stale"))
+    os.replace(staged, paths.store)
+    fsync_dir(paths.home)
+    for stale in paths.home.glob(f"{paths.store.name}-*.stale"):
+        stale.unlink(missing_ok=True)
+
+
+def _settle(
+    paths: VaultPaths, key: bytes, pre: dict[str, Any] | None, known: dict[str, Any], source: Path
+) -> list[str]:
+    conn = open_connection(paths.store, key)
+    try:
+        migrations.migrate(conn)
+        now = format_time(SystemClock().now())
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            sql.merge_backup_rows(conn, [*known["backups"], *([pre] if pre else [])])
+            sql.add_tombstones(conn, known["tombstones"])
+            repurged = purge_reach.apply_tombstones(conn, now)
+            events.record(
+                conn,
+                OWNER,
+                "restored_from_backup",
+                now,
+                None,
+                repurged=len(repurged),
+                kept_as=pre["path"] if pre else None,
+                source_name=source.name,
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        if repurged:
+            sql.optimize_text_indexes(conn)
+            sql.vacuum(conn)
+            sql.checkpoint_truncate(conn)
+    finally:
+        conn.close()
+    return repurged
+
+
+def clean_stale(paths: VaultPaths) -> list[str]:
+    """Staged copies a killed restore left behind (they are encrypted; still, no clutter)."""
+    removed = []
+    for staged in paths.home.glob(f"{STAGED_PREFIX}*.tmp"):
+        removed += remove_with_sides(staged)
+    return removed
+
+
+def restore_backup(source: str | os.PathLike[str], home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    paths = VaultPaths.from_env(home)
+    chosen = Path(source).expanduser().resolve()
+    if not chosen.is_file():
+        raise InvalidArgument(f"{chosen} is not a file")
+    if chosen == paths.store:
+        raise InvalidArgument("that is the store itself")
+    key = keys.load_key(paths.key_file)
+    clean_stale(paths)
+    staged = _stage(paths, chosen)
+    try:
+        checked = verify(staged, key)
+        holder = _hold(paths, key)
+        try:
+            stamp = SystemClock().now().strftime("%Y%m%dT%H%M%SZ")
+            pre, known = _keep_current(paths, holder, stamp)
+            try:
+                _swap(paths, holder, staged)
+            except BaseException:
+                if pre is not None and holder is not None:
+                    remove_with_sides(Path(pre["path"]))
+                raise
+        finally:
+            if holder is not None:
+                holder.close()
+    except BaseException:
+        remove_with_sides(staged)
+        raise
+    repurged = _settle(paths, key, pre, known, chosen)
+    log.info("store restored from a backup (%d records, %d purged again)", checked["records"], len(repurged))
+    return {
+        "restored_from": str(chosen),
+        "records": checked["records"] - len(repurged),
+        "schema_version": max(checked["schema_version"], migrations.LATEST),
+        "previous_store_kept_as": pre["path"] if pre else None,
+        "purged_again": len(repurged),
+    }

@@ -1,0 +1,374 @@
+"""SQL for backups, restore checks and purge.
+
+Backups are made with SQLCipher's `sqlcipher_export` into a database attached
+without a KEY clause, which SQLCipher opens with the main database's key: the
+copy is encrypted from its first page, and the key never leaves the connection.
+
+The purge statements take a schema name ("main" for the store, an attached
+backup's alias otherwise); the alias is always one of ours, never input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from memvault.core.store.connection import Connection, DatabaseError
+
+ALIAS = "bk"
+_SCHEMA = re.compile(r"^(main|bk)$")
+# Tables every memvault store has since schema 1: a file without them is not ours.
+REQUIRED_TABLES = frozenset(
+    {"memories", "events", "proposals", "tombstones", "backups", "settings", "schema_version", "memory_fts"}
+)
+
+
+def _schema(name: str) -> str:
+    if not _SCHEMA.match(name):
+        raise ValueError(f"not a schema of ours: {name}")
+    return name
+
+
+# -- attaching and exporting -------------------------------------------------------------------
+def attach(conn: Connection, path: Path, alias: str = ALIAS) -> None:
+    """Attach `path` with the main database's key (no KEY clause: SQLCipher reuses it)."""
+    conn.execute(f"ATTACH DATABASE ? AS {_schema(alias)}", (str(path),))
+
+
+def detach(conn: Connection, alias: str = ALIAS) -> None:
+    conn.execute(f"DETACH DATABASE {_schema(alias)}")
+
+
+def export_into(conn: Connection, target: Path) -> None:
+    """Copy the whole store into the empty file `target`, encrypted with the same key.
+
+    The export runs inside one read transaction, so it is a consistent snapshot
+    even while other processes write (WAL readers never block writers).
+    """
+    attach(conn, target)
+    try:
+        conn.execute("BEGIN")
+        try:
+            conn.execute(f"SELECT sqlcipher_export('{ALIAS}')").fetchall()
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    finally:
+        detach(conn)
+
+
+def attached_readable(conn: Connection, alias: str = ALIAS) -> bool:
+    try:
+        conn.execute(f"SELECT count(*) FROM {_schema(alias)}.sqlite_master").fetchone()
+    except DatabaseError:
+        return False
+    return True
+
+
+# -- checks ------------------------------------------------------------------------------------
+def integrity(conn: Connection, schema: str = "main") -> list[str]:
+    """Problems PRAGMA integrity_check finds (empty when the file is sound)."""
+    rows = conn.execute(f"PRAGMA {_schema(schema)}.integrity_check").fetchall()
+    found = [str(row[0]) for row in rows]
+    return [] if found == ["ok"] else found
+
+
+def table_names(conn: Connection, schema: str = "main") -> set[str]:
+    rows = conn.execute(f"SELECT name FROM {_schema(schema)}.sqlite_master WHERE type = 'table'").fetchall()
+    return {str(row[0]) for row in rows}
+
+
+def schema_version(conn: Connection, schema: str = "main") -> int | None:
+    """The store's schema version without creating anything; None when it has no version table."""
+    if "schema_version" not in table_names(conn, schema):
+        return None
+    row = conn.execute(f"SELECT max(version) FROM {_schema(schema)}.schema_version").fetchone()
+    return int(row[0] or 0)
+
+
+def user_tables(conn: Connection, schema: str = "main") -> list[str]:
+    """Every ordinary table (FTS shadow tables included, virtual tables excluded), by name."""
+    rows = conn.execute(
+        f"SELECT name FROM {_schema(schema)}.sqlite_master WHERE type = 'table'"
+        " AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name"
+    ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+def table_rows(conn: Connection, table: str, schema: str = "main") -> list[tuple[Any, ...]]:
+    if table not in table_names(conn, schema):
+        raise ValueError(f"no table {table}")
+    quoted = '"' + table.replace('"', '""') + '"'
+    rows = conn.execute(f"SELECT * FROM {_schema(schema)}.{quoted}").fetchall()
+    return sorted((tuple(row) for row in rows), key=repr)
+
+
+# -- the backups table -------------------------------------------------------------------------
+def record_backup(conn: Connection, path: str, now: str, size: int, digest: str, kind: str) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO backups (path, created_at, bytes, sha256, kind, removed_at)"
+        " VALUES (?, ?, ?, ?, ?, NULL)",
+        (path, now, size, digest, kind),
+    )
+
+
+def known_backups(conn: Connection, *, include_removed: bool = False) -> list[dict[str, Any]]:
+    where = "" if include_removed else " WHERE removed_at IS NULL"
+    rows = conn.execute(
+        f"SELECT path, created_at, bytes, sha256, kind, removed_at FROM backups{where} ORDER BY created_at, path"
+    ).fetchall()
+    return [dict(row) for row in rows]
+
+
+def mark_backup_removed(conn: Connection, path: str, now: str) -> None:
+    conn.execute("UPDATE backups SET removed_at = ? WHERE path = ? AND removed_at IS NULL", (now, path))
+
+
+def update_backup_digest(conn: Connection, path: str, size: int, digest: str) -> None:
+    conn.execute("UPDATE backups SET bytes = ?, sha256 = ? WHERE path = ?", (size, digest, path))
+
+
+def merge_backup_rows(conn: Connection, rows: Iterable[dict[str, Any]]) -> None:
+    """Bring backup records from another copy of the store (restore keeps what the old store knew)."""
+    for row in rows:
+        conn.execute(
+            "INSERT INTO backups (path, created_at, bytes, sha256, kind, removed_at) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (path) DO UPDATE SET removed_at = coalesce(excluded.removed_at, backups.removed_at),"
+            " bytes = excluded.bytes, sha256 = excluded.sha256",
+            (row["path"], row["created_at"], row["bytes"], row["sha256"], row["kind"], row["removed_at"]),
+        )
+
+
+# -- purge requests ----------------------------------------------------------------------------
+def batch_exists(conn: Connection, batch_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM import_batches WHERE id = ?", (batch_id,)).fetchone() is not None
+
+
+def batch_members(conn: Connection, batch_id: str, schema: str = "main") -> list[str]:
+    rows = conn.execute(
+        f"SELECT id FROM {_schema(schema)}.memories WHERE import_batch_id = ? ORDER BY id", (batch_id,)
+    ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+def chain_neighbours(conn: Connection, memory_id: str, schema: str = "main") -> list[str]:
+    """The records directly before and after `memory_id` in its supersession chain."""
+    row = conn.execute(
+        f"SELECT supersedes_id, superseded_by_id FROM {_schema(schema)}.memories WHERE id = ?", (memory_id,)
+    ).fetchone()
+    found = [str(value) for value in (row or ()) if value]
+    found += [
+        str(r[0])
+        for r in conn.execute(
+            f"SELECT id FROM {_schema(schema)}.memories WHERE supersedes_id = ? OR superseded_by_id = ?",
+            (memory_id, memory_id),
+        )
+    ]
+    return found
+
+
+def purge_requests(conn: Connection, status: str | None = "pending") -> list[dict[str, Any]]:
+    sql = "SELECT id, status, target_id, payload, principal, surface, reason, created_at, decided_at FROM proposals"
+    sql += " WHERE kind = 'purge'"
+    params: list[object] = []
+    if status:
+        sql += " AND status = ?"
+        params.append(status)
+    rows = conn.execute(sql + " ORDER BY created_at, id", params).fetchall()
+    return [{**dict(row), "payload": json.loads(row["payload"])} for row in rows]
+
+
+def close_purge_request(conn: Connection, request_id: str, now: str, category: str, payload: dict[str, Any]) -> None:
+    """Mark a purge request done, keeping only ids and the reason's category (no free text)."""
+    conn.execute(
+        "UPDATE proposals SET status = 'approved', decided_at = ?, reason = ?, payload = ? WHERE id = ?",
+        (now, category, json.dumps(payload), request_id),
+    )
+
+
+# -- purging one schema ------------------------------------------------------------------------
+def statements_of(conn: Connection, ids: Sequence[str], schema: str = "main") -> dict[str, str]:
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(
+        f"SELECT id, statement FROM {_schema(schema)}.memories WHERE id IN ({marks})", list(ids)
+    ).fetchall()
+    return {str(row[0]): str(row[1]) for row in rows}
+
+
+def _delete_count(conn: Connection, sql: str, params: Sequence[object]) -> int:
+    return int(conn.execute(sql, params).rowcount or 0)
+
+
+def purge_records(
+    conn: Connection, ids: Sequence[str], now: str, category: str, schema: str = "main"
+) -> dict[str, int]:
+    """Remove the records `ids` and everything that carries their content, in the caller's transaction.
+
+    Leaves a content-free tombstone per id. Counts of removed rows come back by table.
+    """
+    s = _schema(schema)
+    counts: dict[str, int] = {}
+
+    def add(name: str, n: int) -> None:
+        counts[name] = counts.get(name, 0) + n
+
+    for memory_id in ids:
+        row = conn.execute(f"SELECT rowid, source_id FROM {s}.memories WHERE id = ?", (memory_id,)).fetchone()
+        if row is not None:
+            rowid, source_id = int(row[0]), row[1]
+            add("memory_fts", _delete_count(conn, f"DELETE FROM {s}.memory_fts WHERE rowid = ?", (rowid,)))
+            add("memory_trigram", _delete_count(conn, f"DELETE FROM {s}.memory_trigram WHERE rowid = ?", (rowid,)))
+            for table in ("memory_vectors", "memory_entities", "memory_usage", "feedback", "decisions"):
+                add(table, _delete_count(conn, f"DELETE FROM {s}.{table} WHERE memory_id = ?", (memory_id,)))
+            for table in ("unresolved_items", "project_states"):
+                add(table, _delete_count(conn, f"DELETE FROM {s}.{table} WHERE memory_id = ?", (memory_id,)))
+            add("links", _delete_count(conn, f"DELETE FROM {s}.links WHERE from_id = ? OR to_id = ?", [memory_id] * 2))
+            conn.execute(f"UPDATE {s}.memories SET supersedes_id = NULL WHERE supersedes_id = ?", (memory_id,))
+            conn.execute(f"UPDATE {s}.memories SET superseded_by_id = NULL WHERE superseded_by_id = ?", (memory_id,))
+            add("memories", _delete_count(conn, f"DELETE FROM {s}.memories WHERE id = ?", (memory_id,)))
+            if source_id:
+                _drop_orphan_source(conn, s, str(source_id))
+        add(
+            "retrieval_log",
+            _delete_count(conn, f"DELETE FROM {s}.retrieval_log WHERE instr(ids, ?) > 0", (f'"{memory_id}"',)),
+        )
+        add(
+            "proposals",
+            _delete_count(
+                conn,
+                f"DELETE FROM {s}.proposals WHERE kind != 'purge' AND (target_id = ? OR result_id = ?)",
+                [memory_id] * 2,
+            ),
+        )
+        conn.execute(
+            f"INSERT OR IGNORE INTO {s}.tombstones (memory_id, purged_at, reason_category) VALUES (?, ?, ?)",
+            (memory_id, now, category),
+        )
+    add(
+        "entities",
+        _delete_count(
+            conn, f"DELETE FROM {s}.entities WHERE id NOT IN (SELECT entity_id FROM {s}.memory_entities)", ()
+        ),
+    )
+    add(
+        "projects",
+        _delete_count(
+            conn,
+            f"DELETE FROM {s}.projects WHERE id NOT IN (SELECT project_id FROM {s}.memories"
+            f" WHERE project_id IS NOT NULL)",
+            (),
+        ),
+    )
+    return {name: n for name, n in counts.items() if n}
+
+
+def _drop_orphan_source(conn: Connection, s: str, source_id: str) -> None:
+    conn.execute(
+        f"DELETE FROM {s}.sources WHERE id = ? AND NOT EXISTS (SELECT 1 FROM {s}.memories WHERE source_id = ?)"
+        f" AND NOT EXISTS (SELECT 1 FROM {s}.conversations WHERE source_id = ?)",
+        (source_id, source_id, source_id),
+    )
+
+
+def purge_texts(conn: Connection, texts: Iterable[str], schema: str = "main") -> int:
+    """Remove proposals (other than purge requests) whose payload carries one of `texts`."""
+    s = _schema(schema)
+    removed = 0
+    for text in texts:
+        escaped = json.dumps(text)[1:-1]  # as the text appears inside a JSON payload
+        removed += _delete_count(
+            conn, f"DELETE FROM {s}.proposals WHERE kind != 'purge' AND instr(payload, ?) > 0", (escaped,)
+        )
+    return removed
+
+
+def purge_batch_rows(conn: Connection, batch_id: str, schema: str = "main") -> int:
+    """Conversations (titles, snippets) an import batch brought in."""
+    s = _schema(schema)
+    return _delete_count(conn, f"DELETE FROM {s}.conversations WHERE import_batch_id = ?", (batch_id,))
+
+
+def optimize_text_indexes(conn: Connection, schema: str = "main") -> None:
+    """Merge the FTS segments so deleted entries leave the index's blobs, not only its lookups."""
+    s = _schema(schema)
+    conn.execute(f"INSERT INTO {s}.memory_fts (memory_fts) VALUES ('optimize')")
+    conn.execute(f"INSERT INTO {s}.memory_trigram (memory_trigram) VALUES ('optimize')")
+
+
+def secure_delete_on(conn: Connection, schema: str = "main") -> None:
+    conn.execute(f"PRAGMA {_schema(schema)}.secure_delete = ON")
+
+
+def checkpoint_truncate(conn: Connection) -> bool:
+    """Copy the WAL into the store and truncate it to zero bytes; False if a reader kept it busy."""
+    busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return not busy
+
+
+def vacuum(conn: Connection, schema: str = "main") -> None:
+    conn.execute(f"VACUUM {_schema(schema)}")
+
+
+def tombstone_ids(conn: Connection) -> list[tuple[str, str, str]]:
+    rows = conn.execute("SELECT memory_id, purged_at, reason_category FROM tombstones ORDER BY purged_at").fetchall()
+    return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+def existing_ids(conn: Connection, ids: Sequence[str], schema: str = "main") -> list[str]:
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(f"SELECT id FROM {_schema(schema)}.memories WHERE id IN ({marks})", list(ids)).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+def journal_mode(conn: Connection, mode: str) -> str:
+    if mode not in ("wal", "delete"):
+        raise ValueError(mode)
+    return str(conn.execute(f"PRAGMA journal_mode = {mode}").fetchone()[0])
+
+
+def recipients(conn: Connection, ids: Sequence[str]) -> dict[str, int]:
+    """Which principals search results listing these records went to, and how often."""
+    found: dict[str, int] = {}
+    for memory_id in ids:
+        for row in conn.execute(
+            "SELECT principal, count(*) FROM retrieval_log WHERE instr(ids, ?) > 0 GROUP BY principal",
+            (f'"{memory_id}"',),
+        ):
+            found[str(row[0])] = found.get(str(row[0]), 0) + int(row[1])
+    return found
+
+
+def principal_surfaces(conn: Connection) -> dict[str, str]:
+    return {str(r[0]): str(r[1]) for r in conn.execute("SELECT name, surface FROM principals")}
+
+
+def copy_tombstones(conn: Connection, schema: str) -> None:
+    """Give an attached copy every tombstone the store has."""
+    conn.execute(
+        f"INSERT OR IGNORE INTO {_schema(schema)}.tombstones (memory_id, purged_at, reason_category)"
+        " SELECT memory_id, purged_at, reason_category FROM main.tombstones"
+    )
+
+
+def add_tombstones(conn: Connection, rows: Iterable[tuple[str, str, str]], schema: str = "main") -> None:
+    conn.executemany(
+        f"INSERT OR IGNORE INTO {_schema(schema)}.tombstones (memory_id, purged_at, reason_category) VALUES (?, ?, ?)",
+        list(rows),
+    )
+
+
+def tombstoned_present(conn: Connection, schema: str = "main") -> list[tuple[str, str]]:
+    """Records a copy still holds although its own tombstones say they were purged: (id, category)."""
+    s = _schema(schema)
+    rows = conn.execute(
+        f"SELECT m.id, t.reason_category FROM {s}.memories m JOIN {s}.tombstones t ON t.memory_id = m.id ORDER BY m.id"
+    ).fetchall()
+    return [(str(r[0]), str(r[1])) for r in rows]
