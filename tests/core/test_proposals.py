@@ -1,0 +1,91 @@
+"""The approval inbox: staged writes wait, approval carries them out as proposed, re-checked against now."""
+
+from __future__ import annotations
+
+import pytest
+from corekit import ASSISTANT, OWNER, REMOTE, Adder, count, dump
+
+from memvault.core.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.vault import Vault
+
+
+def test_the_same_pending_statement_is_staged_once(vault: Vault) -> None:
+    first = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    again = vault.add(ASSISTANT, statement="the dentist is Dr Abernathy on Kiln Road.", domain="health")
+    assert again["outcome"] == "staged" and again["proposal_id"] == first["proposal_id"]
+    assert len(vault.proposals(OWNER)) == 1
+
+
+def test_an_approved_proposal_cannot_be_decided_again(vault: Vault) -> None:
+    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    vault.approve(OWNER, staged["proposal_id"])
+    before = dump(vault)
+    with pytest.raises(Conflict, match="already approved"):
+        vault.approve(OWNER, staged["proposal_id"])
+    with pytest.raises(Conflict):
+        vault.reject(OWNER, staged["proposal_id"])
+    assert dump(vault) == before
+
+
+def test_a_rejected_proposal_cannot_be_approved(vault: Vault) -> None:
+    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    vault.reject(OWNER, staged["proposal_id"])
+    with pytest.raises(Conflict, match="already rejected"):
+        vault.approve(OWNER, staged["proposal_id"])
+    assert count(vault, "memories") == 0
+
+
+def test_unknown_and_malformed_proposal_ids(vault: Vault) -> None:
+    with pytest.raises(NotFound):
+        vault.approve(OWNER, "pr000000000000")
+    with pytest.raises(InvalidArgument):
+        vault.approve(OWNER, 42)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument):
+        vault.proposals(OWNER, status="maybe")
+
+
+def test_approving_an_add_that_became_a_duplicate_stores_nothing_new(vault: Vault, add: Adder) -> None:
+    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    existing = add("The dentist is Dr Abernathy on Kiln Road!", domain="health")
+    approved = vault.approve(OWNER, staged["proposal_id"])
+    assert approved["outcome"] == "duplicate" and approved["id"] == existing
+    assert count(vault, "memories") == 1
+
+
+def test_a_staged_correction_is_applied_on_approval(vault: Vault, add: Adder) -> None:
+    target = add("The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.correct(ASSISTANT, id=target, statement="The dentist is Dr Abernathy on Mill Road", reason="moved")
+    assert staged["outcome"] == "staged" and staged["supersedes_id"] == target and staged["id"] is None
+    assert vault.get(OWNER, target)["memory"]["status"] == "current"
+    approved = vault.approve(OWNER, staged["proposal_id"])
+    assert approved["outcome"] == "superseded" and approved["supersedes_id"] == target
+    assert vault.get(OWNER, target)["memory"]["status"] == "superseded"
+    assert vault.get(OWNER, approved["id"])["memory"]["statement"] == "The dentist is Dr Abernathy on Mill Road"
+
+
+def test_a_staged_change_of_a_record_that_moved_on_is_a_conflict(vault: Vault, add: Adder) -> None:
+    target = add("The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.archive(ASSISTANT, id=target, reason="old")
+    vault.correct(OWNER, id=target, statement="The dentist is Dr Abernathy on Mill Road")
+    before = dump(vault)
+    with pytest.raises(Conflict):
+        vault.approve(OWNER, staged["proposal_id"])
+    assert dump(vault) == before
+    assert [p["id"] for p in vault.proposals(OWNER)] == [staged["proposal_id"]]
+
+
+def test_a_staged_archive_is_applied_on_approval(vault: Vault, add: Adder) -> None:
+    target = add("The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.archive(ASSISTANT, id=target, reason="changed dentist")
+    assert staged["outcome"] == "staged"
+    assert vault.approve(OWNER, staged["proposal_id"])["outcome"] == "archived"
+    assert vault.get(OWNER, target)["memory"]["status"] == "archived"
+
+
+def test_an_approved_remote_proposal_keeps_the_proposers_scope_and_name(vault: Vault) -> None:
+    staged = vault.add(REMOTE, statement="The Kiln Road surgery closes at five", domain="health")
+    approved = vault.approve(OWNER, staged["proposal_id"])
+    record = vault.get(REMOTE, approved["id"])["memory"]
+    assert record["access_scope"] == "remote_allowed"
+    added = [e for e in vault.events_for(OWNER, approved["id"]) if e["action"] == "added"]
+    assert added[0]["principal"] == REMOTE.principal and added[0]["surface"] == "remote"

@@ -1,0 +1,149 @@
+"""The writer gate refuses secrets (all examples here are fictional or published examples).
+
+A refused write stores nothing anywhere (no memory, no proposal, no event) and the
+reason names the class of secret, never the secret itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from corekit import ASSISTANT, OWNER, REMOTE, Adder, dump
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memvault.core.errors import InvalidArgument
+from memvault.core.model import Caller
+from memvault.core.vault import Vault
+from memvault.core.writer.secrets import find_secrets
+
+# (statement, the secret inside it)
+SECRETS = {
+    "password in prose": ("My bank password is Tr0ub4dor&3 and I never share it", "Tr0ub4dor&3"),
+    "passphrase with colon": ("wifi passphrase: purple-otter-42-lantern", "purple-otter-42-lantern"),
+    "AWS access key": ("the deploy key is AKIAIOSFODNN7EXAMPLE for staging", "AKIAIOSFODNN7EXAMPLE"),
+    "AWS secret key": (
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    ),
+    "GitHub token": (
+        "the bot uses ghp_R2d2C3poR2d2C3poR2d2C3poR2d2C3po1234 to push",
+        "ghp_R2d2C3poR2d2C3poR2d2C3poR2d2C3po1234",
+    ),
+    "Slack token": (
+        "slack bot token xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    ),
+    "OpenAI-style key": (
+        "the assistant key is sk-proj-Xy7Qm2Lp8Rt4Vw6Yk3Nb7Hc5Jd1Fg0SaZx9Qm2Lp8Rt4V",
+        "sk-proj-Xy7Qm2Lp8Rt4Vw6Yk3Nb7Hc5Jd1Fg0SaZx9Qm2Lp8Rt4V",
+    ),
+    "private key block": (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAfictionalfictional\n-----END RSA PRIVATE KEY-----",
+        "MIIEpAIBAAKCAQEAfictionalfictional",
+    ),
+    "JWT": (
+        "session token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0"
+        "IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    ),
+    "card number": ("my card is 4111 1111 1111 1111 exp 12/29", "4111 1111 1111 1111"),
+    "card number, no spaces": ("pay with 5500005555555559 next time", "5500005555555559"),
+    "IBAN": ("rent goes to GB82 WEST 1234 5698 7654 32 monthly", "GB82 WEST 1234 5698 7654 32"),
+    "IBAN, compact": ("the landlord's account is DE89370400440532013000 for rent", "DE89370400440532013000"),
+    "one-time code": ("the verification code is 482913", "482913"),
+    "2FA code": ("my 2FA code is 771204 for the bank", "771204"),
+    "high-entropy string": ("keep this safe: Zx9Qm2Lp8Rt4Vw6Yk3Nb7Hc5Jd1Fg0Sa", "Zx9Qm2Lp8Rt4Vw6Yk3Nb7Hc5Jd1Fg0Sa"),
+    "hex key named a key": (
+        "the api key is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    ),
+}
+
+ORDINARY = [
+    "We upgraded the build to Python 3.12.4 and Node 20.11.1 on 2026-02-14",
+    "The regression was fixed in commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+    "The team of 12 meets at 09:30 in room 4.17 every Tuesday",
+    "Order reference 4111 1111 1111 1112 was shipped on 3 March",  # 16 digits failing Luhn
+    "The flat is 68.5 square metres and the rent rose 3% in 2025",
+    "Release v2.14.0-rc.1 ships the new sync engine",
+    "Call the plumber on 0161 496 0000 about the boiler",
+    "The password manager we use is the one built into the browser",
+]
+
+
+def _fragments(secret: str) -> list[str]:
+    """The secret and every 8-character window of it (so a partial echo is caught too)."""
+    compact = secret.replace(" ", "")
+    return [secret, compact] + [compact[i : i + 8] for i in range(0, max(1, len(compact) - 7))]
+
+
+def _assert_refused_silently(vault: Vault, caller: Caller, statement: str, secret: str, **fields: object) -> None:
+    before = dump(vault)
+    answer = vault.add(caller, statement=statement, domain="misc", **fields)
+    assert answer["outcome"] == "rejected", answer
+    assert answer["id"] is None and answer["proposal_id"] is None
+    assert "secret" in answer["reason"]
+    for fragment in _fragments(secret):
+        assert fragment not in answer["reason"]
+    assert dump(vault) == before  # no memory row, no proposal, no event, no index entry
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+def test_a_secret_is_refused_and_nothing_is_stored(vault: Vault, kind: str) -> None:
+    statement, secret = SECRETS[kind]
+    assert secret in statement
+    for caller in (OWNER, ASSISTANT, REMOTE):
+        _assert_refused_silently(vault, caller, statement, secret)
+
+
+@pytest.mark.parametrize("field", ["evidence", "source_reference", "tags", "entities"])
+def test_a_secret_in_another_field_is_refused_too(vault: Vault, field: str) -> None:
+    secret = "AKIAIOSFODNN7EXAMPLE"
+    value: object = [secret] if field in ("tags", "entities") else f"see key {secret}"
+    _assert_refused_silently(vault, OWNER, "The staging deploy uses the shared key", secret, **{field: value})
+
+
+def test_a_correction_holding_a_secret_is_refused_without_echo(vault: Vault, add: Adder) -> None:
+    target = add("The router admin login is on the sticker", domain="home")
+    before = dump(vault)
+    with pytest.raises(InvalidArgument) as raised:
+        vault.correct(OWNER, id=target, statement="The router admin password is Hunter2-Fict!0us")
+    assert "Hunter2" not in raised.value.message and "secret" in raised.value.message
+    assert dump(vault) == before
+
+
+@pytest.mark.parametrize("statement", ORDINARY)
+def test_ordinary_statements_with_numbers_are_accepted(vault: Vault, statement: str) -> None:
+    assert vault.add(OWNER, statement=statement, domain="misc")["outcome"] == "added"
+
+
+@pytest.mark.parametrize("statement", ["ok thanks", "   ", "lol", "thanks, bye!", "?!"])
+def test_chatter_is_refused(vault: Vault, statement: str) -> None:
+    before = dump(vault)
+    if not statement.strip():
+        with pytest.raises(InvalidArgument):
+            vault.add(OWNER, statement=statement)
+    else:
+        answer = vault.add(OWNER, statement=statement)
+        assert answer["outcome"] == "rejected" and "chatter" in answer["reason"]
+    assert dump(vault) == before
+
+
+def _luhn_digit(body: str) -> str:
+    total = 0
+    for i, ch in enumerate(reversed(body)):
+        d = int(ch) * (2 if i % 2 == 0 else 1)
+        total += d - 9 if d > 9 else d
+    return str((10 - total % 10) % 10)
+
+
+@settings(max_examples=80, deadline=None)
+@given(body=st.text(alphabet="0123456789", min_size=15, max_size=15).filter(lambda b: b[0] != "0"))
+def test_every_luhn_valid_16_digit_number_is_a_card_and_its_neighbours_are_not(body: str) -> None:
+    number = body + _luhn_digit(body)
+    grouped = " ".join(re.findall("....", number))
+    assert "card number" in find_secrets(f"card {grouped} for the hotel")
+    wrong = body + str((int(_luhn_digit(body)) + 1) % 10)
+    assert "card number" not in find_secrets(f"order {wrong} for the hotel")
