@@ -62,6 +62,45 @@ class Setting:
         return None
 
 
+def _weight(name: str, default: float, description: str, maximum: float = 5.0) -> Setting:
+    return Setting(name, float, default, description, minimum=0.0, maximum=maximum)
+
+
+# The retrieval brain's settings (docs/retrieval.md explains each). The ranking weights'
+# defaults were tuned on the evaluation set in tests/retrieval/ (tune_weights.py).
+RETRIEVAL_SETTINGS = (
+    Setting(
+        "embeddings",
+        str,
+        "local",
+        "local: embed records with the local ONNX model and search by meaning too; off: lexical only.",
+        choices=("local", "off"),
+        env="MEMVAULT_EMBEDDINGS",
+    ),
+    _weight("rank_w_lexical", 0.45, "Ranking: weight of word and trigram relevance."),
+    _weight("rank_w_semantic", 0.55, "Ranking: weight of embedding similarity."),
+    _weight("rank_w_graph", 0.3, "Ranking: weight of relevance passed along links and shared entities."),
+    _weight("rank_w_domain", 0.2, "Ranking: weight of the router's domain weight."),
+    _weight("rank_w_status", 0.25, "Ranking: weight of the record's status (current over partial over disputed)."),
+    _weight("rank_w_confidence", 0.1, "Ranking: weight of confidence."),
+    _weight("rank_w_importance", 0.15, "Ranking: weight of importance."),
+    _weight("rank_w_recency", 0.1, "Ranking: weight of valid-time recency (newer statements first)."),
+    _weight("rank_w_activation", 0.1, "Ranking: weight of activation (recent use and confirmation; the tiers)."),
+    _weight("rank_w_explicit", 0.05, "Ranking: weight of explicit over inferred statements."),
+    _weight("rank_w_feedback", 0.15, "Ranking: weight of the useful / not useful feedback balance."),
+    _weight("rank_min_relevance", 0.3, "Ranking: relevance below this is not a hit (nothing beats nothing).", 1.0),
+    _weight("rank_semantic_floor", 0.25, "Ranking: cosine similarity that counts as zero semantic relevance.", 1.0),
+    Setting(
+        "search_deadline_ms", float, 250.0, "A search returns its best so far after this long.", minimum=10, maximum=1e4
+    ),
+    _weight("domain_max_share", 0.6, "Packet: most of the token budget one domain may take when several match.", 1.0),
+    Setting("graph_max_depth", float, 2.0, "Hops of graph expansion at depth=deep.", minimum=0, maximum=3),
+    Setting("tier_half_life_days", float, 90.0, "Idle days that halve activation.", minimum=1, maximum=3650),
+    _weight("tier_hot", 0.6, "Activation at or above which a record is hot.", 1.0),
+    _weight("tier_cold", 0.15, "Activation below which a record is cold (only depth=deep reaches it).", 1.0),
+)
+
+
 SETTINGS: dict[str, Setting] = {
     s.name: s
     for s in (
@@ -112,6 +151,7 @@ SETTINGS: dict[str, Setting] = {
             minimum=50,
             maximum=20000,
         ),
+        *RETRIEVAL_SETTINGS,
     )
 }
 

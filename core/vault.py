@@ -12,7 +12,7 @@ import uuid
 from typing import Any
 
 from memvault import __version__
-from memvault.core import keys, principals, reads, writes
+from memvault.core import feedback, keys, principals, reads, views, writes
 from memvault.core.access import check_kill_switch, require_owner
 from memvault.core.clock import Clock, SystemClock
 from memvault.core.context import Context
@@ -24,7 +24,8 @@ from memvault.core.maintenance import restore as maintenance_restore
 from memvault.core.maintenance import schedule as maintenance_schedule
 from memvault.core.model import Caller, KillSwitch
 from memvault.core.paths import VaultPaths
-from memvault.core.retrieval.lexical import LexicalRetriever, Retriever
+from memvault.core.retrieval.governor import HybridRetriever
+from memvault.core.retrieval.lexical import Retriever
 from memvault.core.retrieval.request import parse_search
 from memvault.core.settings import SETTINGS, setting
 from memvault.core.store import events, migrations, proposals, settings_table
@@ -36,7 +37,7 @@ log = logging.getLogger("memvault.vault")
 class Vault:
     def __init__(self, ctx: Context, retriever: Retriever | None = None) -> None:
         self.ctx = ctx
-        self.retriever: Retriever = retriever or LexicalRetriever()
+        self.retriever: Retriever = retriever or HybridRetriever()
 
     # -- lifecycle ---------------------------------------------------------------------------
     @classmethod
@@ -84,10 +85,19 @@ class Vault:
     def _guard(self, caller: Caller) -> None:
         check_kill_switch(self.ctx.setting("kill_switch"), caller)
 
+    def _written(self, result: dict[str, Any]) -> dict[str, Any]:
+        """After a committed write: embed the new records (the retrieval brain's post-commit step)."""
+        self.retriever.after_write(self.ctx)
+        return result
+
+    def reindex(self, caller: Caller) -> dict[str, Any]:
+        require_owner(caller, "reindexing")
+        return self.retriever.reindex(self.ctx)
+
     # -- the contract's required operations --------------------------------------------------
     def add(self, caller: Caller, **args: Any) -> dict[str, Any]:
         self._guard(caller)
-        return writes.add(self.ctx, caller, args)
+        return self._written(writes.add(self.ctx, caller, args))
 
     def get(self, caller: Caller, memory_id: str) -> dict[str, Any]:
         self._guard(caller)
@@ -103,7 +113,7 @@ class Vault:
 
     def correct(self, caller: Caller, **args: Any) -> dict[str, Any]:
         self._guard(caller)
-        return writes.correct(self.ctx, caller, args)
+        return self._written(writes.correct(self.ctx, caller, args))
 
     def archive(self, caller: Caller, **args: Any) -> dict[str, Any]:
         self._guard(caller)
@@ -117,6 +127,31 @@ class Vault:
         self._guard(caller)
         return export_markdown(self.ctx, caller, args)
 
+    # -- the contract's advanced views (core/views.py, core/feedback.py) ----------------------
+    def related(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return views.related(self.ctx, caller, args)
+
+    def timeline(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return views.timeline(self.ctx, caller, args)
+
+    def project_history(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return views.project_history(self.ctx, caller, args)
+
+    def decisions(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return views.decisions(self.ctx, caller, args)
+
+    def unresolved(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return views.unresolved(self.ctx, caller, args)
+
+    def record_feedback(self, caller: Caller, **args: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return feedback.record_feedback(self.ctx, caller, args)
+
     def status(self, caller: Caller) -> dict[str, Any]:
         self._guard(caller)
         with self.ctx.reading() as conn:
@@ -127,7 +162,7 @@ class Vault:
                 "counts": reads.counts(conn, caller),
                 "write_mode": self.ctx.setting("write_mode"),
                 "kill_switch": self.ctx.setting("kill_switch"),
-                "embeddings": "off",
+                "embeddings": self.ctx.setting("embeddings"),
                 "pending_proposals": reads.pending_count(conn, caller),
             }
 
@@ -146,7 +181,7 @@ class Vault:
             return proposals.list_by_status(conn, status, limit)
 
     def approve(self, caller: Caller, proposal_id: str) -> dict[str, Any]:
-        return writes.approve(self.ctx, caller, proposal_id)
+        return self._written(writes.approve(self.ctx, caller, proposal_id))
 
     def reject(self, caller: Caller, proposal_id: str, reason: str | None = None) -> dict[str, Any]:
         return writes.reject(self.ctx, caller, proposal_id, reason)

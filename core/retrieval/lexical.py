@@ -1,6 +1,8 @@
-"""The first retriever: FTS5 relevance blended with importance and confidence.
+"""The `Retriever` seam, and the first retriever: FTS5 relevance blended with importance and confidence.
 
-It sits behind the same seam (`Retriever.search`) as the full retrieval brain.
+The full retrieval brain (`governor.HybridRetriever`) sits behind the same seam and is
+what `Vault` uses; this one stays as the plain-lexical reference (and for tests that want
+a retriever with no model at all).
 """
 
 from __future__ import annotations
@@ -23,6 +25,14 @@ CANDIDATE_FACTOR = 4
 class Retriever(Protocol):
     def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> dict[str, Any]: ...
 
+    def after_write(self, ctx: Context) -> int:
+        """Called after every committed write (embed what is new); answers how many were embedded."""
+        ...
+
+    def reindex(self, ctx: Context) -> dict[str, Any]:
+        """Embed every record that has no vector yet (written while embeddings were off)."""
+        ...
+
 
 def _rank(candidates: list[tuple[Memory, float]]) -> list[tuple[Memory, float]]:
     if not candidates:
@@ -37,6 +47,12 @@ def _rank(candidates: list[tuple[Memory, float]]) -> list[tuple[Memory, float]]:
 
 
 class LexicalRetriever:
+    def after_write(self, ctx: Context) -> int:
+        return 0
+
+    def reindex(self, ctx: Context) -> dict[str, Any]:
+        return {"embedded": 0, "missing": 0, "embeddings": "off"}
+
     def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> dict[str, Any]:
         started = time.perf_counter()
         match = fts_query(request.query)

@@ -1,10 +1,27 @@
-"""The packet: compact lines for the model, each citing its record's id, inside a token budget."""
+"""The packet: compact lines for the model, each citing its record's id, inside the budgets.
+
+Budgets: at most `max_records` lines and `max_tokens` tokens (counted with the embedding
+model's own word-piece tokenizer, the nearest stand-in for an assistant's). When records of
+several domains compete, one domain may take at most `domain_share` of the tokens in a
+first pass; a second pass fills what is left best-first, so the cap only stops one domain
+from crowding the others out. The newest authoritative current constraint among the
+ranked records (explicit, current, type CONSTRAINT) is never dropped, whatever the budget.
+
+Labels tell the model how far to trust a line: disputed, partial, historical, superseded
+(with when and by what), conflicts with [id], valid until, due, uncertain.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from memvault.core.model import Memory, MemoryType, Status
+from memvault.core.model import Explicitness, Memory, MemoryType, Status
+from memvault.core.retrieval.embeddings import token_counter
+
+log = logging.getLogger("memvault.retrieval")
+Counter = Callable[[str], int]
 
 
 def estimate_tokens(text: str) -> int:
@@ -12,18 +29,33 @@ def estimate_tokens(text: str) -> int:
     return len(text) // 4 + 1
 
 
-def line_for(record: Memory) -> str:
+def default_counter() -> Counter:
+    """The tokenizer's count, or the estimate when the tokenizer file cannot be used."""
+    try:
+        return token_counter()
+    except Exception as exc:  # a missing or altered tokenizer must not stop search
+        log.warning("packet tokens estimated: tokenizer unavailable (%s)", type(exc).__name__)
+        return estimate_tokens
+
+
+def line_for(record: Memory, conflicts: Sequence[str] = ()) -> str:
     notes = []
-    if record.status is Status.SUPERSEDED and record.valid_until:
-        notes.append(f"superseded on {record.valid_until[:10]}")
+    if record.status is Status.SUPERSEDED:
+        when = f" on {record.valid_until[:10]}" if record.valid_until else ""
+        by = f" by [{record.superseded_by_id}]" if record.superseded_by_id else ""
+        notes.append(f"superseded{when}{by}")
     elif record.status is not Status.CURRENT:
         notes.append(record.status.value)
+    if conflicts:
+        notes.append("conflicts with " + ", ".join(f"[{other}]" for other in conflicts))
     if record.valid_until and record.status is not Status.SUPERSEDED:
         notes.append(f"valid until {record.valid_until[:10]}")
     if record.due_at:
         notes.append(f"due {record.due_at[:10]}")
     if record.confidence < 0.5:
         notes.append("uncertain")
+    if record.explicitness is Explicitness.INFERRED:
+        notes.append("inferred")
     suffix = f" ({'; '.join(notes)})" if notes else ""
     return f"[{record.id}] {record.domain}/{record.type.value.lower()}: {record.statement}{suffix}"
 
@@ -34,26 +66,61 @@ class Packet:
     records: list[Memory]
     tokens: int
     truncated: bool
+    tokens_by_domain: dict[str, int] = field(default_factory=dict)
 
 
-def compile_packet(ranked: list[Memory], max_records: int, max_tokens: int) -> Packet:
-    """Best first until a budget runs out; the newest current constraint is never dropped."""
+def must_keep(ranked: Sequence[Memory]) -> Memory | None:
+    """The newest authoritative current constraint among the ranked records."""
+    constraints = [
+        r
+        for r in ranked
+        if r.type is MemoryType.CONSTRAINT and r.status is Status.CURRENT and r.explicitness is Explicitness.EXPLICIT
+    ]
+    return max(constraints, key=lambda r: (r.valid_from or "", r.learned_at or ""), default=None)
+
+
+def compile_packet(
+    ranked: list[Memory],
+    max_records: int,
+    max_tokens: int,
+    *,
+    count: Counter | None = None,
+    domain_share: float = 1.0,
+    conflicts: Mapping[str, Sequence[str]] | None = None,
+) -> Packet:
+    """Best first until a budget runs out; see the module docstring for the rules."""
+    count = count or estimate_tokens
+    conflicts = conflicts or {}
+    keep = must_keep(ranked)
+    ordered = ([keep] if keep else []) + [r for r in ranked if r is not keep]
+    lines = {r.id: line_for(r, conflicts.get(r.id, ())) for r in ordered}
+    costs = {r.id: count(lines[r.id]) for r in ordered}
+    several = len({r.domain for r in ordered}) > 1
+    cap = max_tokens * domain_share if several and domain_share < 1.0 else float(max_tokens)
     chosen: list[Memory] = []
-    lines: list[str] = []
-    tokens = 0
-    truncated = False
-    constraints = [r for r in ranked if r.type is MemoryType.CONSTRAINT and r.status is Status.CURRENT]
-    must_keep = max(constraints, key=lambda r: r.learned_at or "", default=None)
-    ordered = ([must_keep] if must_keep else []) + [r for r in ranked if r is not must_keep]
+    used: dict[str, int] = {}
+    total = 0
+    deferred: list[Memory] = []
     for record in ordered:
-        line = line_for(record)
-        cost = estimate_tokens(line)
-        if len(chosen) >= max_records or (tokens + cost > max_tokens and record is not must_keep):
-            truncated = True
+        cost = costs[record.id]
+        forced = record is keep
+        if not forced and (len(chosen) >= max_records or total + cost > max_tokens):
+            continue
+        if not forced and used.get(record.domain, 0) + cost > cap:
+            deferred.append(record)
             continue
         chosen.append(record)
-        lines.append(line)
-        tokens += cost
+        used[record.domain] = used.get(record.domain, 0) + cost
+        total += cost
+    for record in deferred:  # second pass: what the other domains did not need
+        cost = costs[record.id]
+        if len(chosen) < max_records and total + cost <= max_tokens:
+            chosen.append(record)
+            used[record.domain] = used.get(record.domain, 0) + cost
+            total += cost
+    picked = {r.id for r in chosen}
+    truncated = any(r.id not in picked for r in ordered[:max_records])
     order = {r.id: i for i, r in enumerate(ranked)}
-    paired = sorted(zip(chosen, lines, strict=True), key=lambda pair: order[pair[0].id])
-    return Packet("\n".join(line for _, line in paired), [r for r, _ in paired], tokens, truncated)
+    chosen.sort(key=lambda r: order[r.id])
+    text = "\n".join(lines[r.id] for r in chosen)
+    return Packet(text, chosen, total, truncated, used)

@@ -1,18 +1,34 @@
-"""Turning user text into a safe FTS5 query: words only, each quoted, never FTS syntax."""
+"""Turning user text into safe FTS5 queries: words only, each quoted, never FTS syntax.
+
+Two indexes are queried: the word index (unicode61, diacritics removed) with a light
+suffix-stripping prefix match, and the trigram index for partial words and for
+scripts written without spaces (Japanese, Chinese). Every term is wrapped in double
+quotes with inner quotes doubled, so no user string is ever parsed as FTS5 syntax.
+"""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOPWORDS = frozenset(
     """
     a an and are as at be but by do does did for from has have how i if in into is it its me my no not of on or
     our so that the their them then there these they this to was we were what when where which who why will with
-    you your about should would could can
+    you your about should would could can am any all also been being had here just more most now only other out
+    over same some such than too very whom whose tell know remember anything something did said
     """.split()
 )
 MAX_TERMS = 32
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
+# Han, Hiragana, Katakana, Hangul: scripts where words are not separated by spaces.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def query_terms(text: str) -> list[str]:
@@ -25,9 +41,81 @@ def query_terms(text: str) -> list[str]:
     return seen[:MAX_TERMS]
 
 
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def stem(word: str) -> str:
+    """A crude suffix strip, enough for a prefix match to join plural, verb and noun forms."""
+    for suffix in _SUFFIXES:
+        if len(word) - len(suffix) >= 4 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
 def fts_query(text: str) -> str | None:
     """`"w1" OR "w2" ...`: every term quoted, so no user string is parsed as FTS syntax."""
     terms = query_terms(text)
     if not terms:
         return None
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+    return " OR ".join(_quote(term) for term in terms)
+
+
+def word_query(text: str) -> str | None:
+    """The word-index query: exact terms, plus a prefix match on the stem of longer words."""
+    parts: list[str] = []
+    for term in query_terms(text):
+        if _CJK.search(term):
+            continue  # the trigram index handles these
+        root = stem(term)
+        parts.append(_quote(root) + "*" if len(root) >= 4 else _quote(term))
+    return " OR ".join(parts) if parts else None
+
+
+def cjk_runs(text: str) -> list[str]:
+    runs: list[str] = []
+    current = ""
+    for char in text:
+        if _CJK.match(char):
+            current += char
+        else:
+            if current:
+                runs.append(current)
+            current = ""
+    if current:
+        runs.append(current)
+    return runs
+
+
+def trigram_terms(text: str) -> list[str]:
+    """Substrings to look up in the trigram index: CJK text as overlapping trigrams,
+    other words (at least 4 letters, not stopwords) whole, which finds them inside longer words."""
+    terms: list[str] = []
+    for run in cjk_runs(text):
+        if len(run) >= 3:
+            terms += [run[i : i + 3] for i in range(len(run) - 2)]
+    for word in query_terms(_CJK.sub(" ", text)):
+        folded = _fold(word)
+        if len(folded) >= 4 and not folded.isdigit():
+            terms.append(folded)
+    unique: list[str] = []
+    for term in terms:
+        if term not in unique:
+            unique.append(term)
+    return unique[:MAX_TERMS]
+
+
+def trigram_query(text: str) -> str | None:
+    terms = trigram_terms(text)
+    return " OR ".join(_quote(t) for t in terms) if terms else None
+
+
+def short_cjk_terms(text: str) -> list[str]:
+    """CJK runs of two characters: too short for the trigram index, matched with LIKE instead."""
+    return [run for run in cjk_runs(text) if len(run) == 2][:4]
+
+
+def like_pattern(term: str) -> str:
+    """A LIKE pattern matching `term` anywhere, with LIKE's own wildcards escaped (ESCAPE '\\')."""
+    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

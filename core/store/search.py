@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from memvault.core.model import Caller, Memory
 from memvault.core.retrieval.request import SearchRequest
 from memvault.core.store.connection import Connection
-from memvault.core.store.memories import MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
+from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
 from memvault.core.store.visibility import visible_clause
 
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
@@ -50,26 +51,139 @@ def filter_conditions(request: SearchRequest) -> tuple[list[str], list[object]]:
     return where, params
 
 
-def lexical_candidates(
-    conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int
-) -> list[tuple[Memory, float]]:
-    """Records matching an (already escaped) FTS5 query, with their bm25 (lower is better)."""
+def _conditions(caller: Caller, request: SearchRequest) -> tuple[list[str], list[object]]:
     clause, visible_params = visible_clause(caller)
     time_where, time_params = time_conditions(request)
     filter_where, filter_params = filter_conditions(request)
-    where = " AND ".join(["memory_fts MATCH ?", clause, *time_where, *filter_where])
-    rows = conn.execute(
-        f"SELECT {MEMORY_COLUMNS}, bm25(memory_fts) AS bm25 FROM memory_fts"
-        f" JOIN memories m ON m.rowid = memory_fts.rowid {USAGE_JOIN}"
-        f" WHERE {where} ORDER BY bm25 LIMIT ?",
-        [match, *visible_params, *time_params, *filter_params, limit],
-    ).fetchall()
+    return [clause, *time_where, *filter_where], [*visible_params, *time_params, *filter_params]
+
+
+def _with_score(rows: list[Any], column: str) -> list[tuple[Memory, float]]:
     result = []
     for row in rows:
         data = dict(row)
-        score = float(data.pop("bm25"))
+        score = float(data.pop(column))
         result.append((row_to_memory(data), score))
     return result
+
+
+def lexical_candidates(
+    conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int
+) -> list[tuple[Memory, float]]:
+    """Records matching an (already escaped) word-index query, with bm25 (lower is better).
+
+    Column weights: statement 1.0, tags 0.6, entity names 0.8.
+    """
+    where, params = _conditions(caller, request)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS}, bm25(memory_fts, 1.0, 0.6, 0.8) AS bm25 FROM memory_fts"
+        f" JOIN memories m ON m.rowid = memory_fts.rowid {USAGE_JOIN}"
+        f" WHERE memory_fts MATCH ? AND {' AND '.join(where)} ORDER BY bm25 LIMIT ?",
+        [match, *params, limit],
+    ).fetchall()
+    return _with_score(rows, "bm25")
+
+
+def plain_bm25(conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int) -> list[str]:
+    """The baseline: ids by plain FTS5 bm25 over the word index, no column weights, same filters."""
+    where, params = _conditions(caller, request)
+    rows = conn.execute(
+        f"SELECT m.id FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid"
+        f" WHERE memory_fts MATCH ? AND {' AND '.join(where)} ORDER BY bm25(memory_fts) LIMIT ?",
+        [match, *params, limit],
+    ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+def trigram_candidates(
+    conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int
+) -> list[tuple[Memory, float]]:
+    """Records matching an (already escaped) trigram query: partial words, CJK text."""
+    where, params = _conditions(caller, request)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS}, bm25(memory_trigram) AS bm25 FROM memory_trigram"
+        f" JOIN memories m ON m.rowid = memory_trigram.rowid {USAGE_JOIN}"
+        f" WHERE memory_trigram MATCH ? AND {' AND '.join(where)} ORDER BY bm25 LIMIT ?",
+        [match, *params, limit],
+    ).fetchall()
+    return _with_score(rows, "bm25")
+
+
+def substring_candidates(
+    conn: Connection, caller: Caller, patterns: Sequence[str], request: SearchRequest, limit: int
+) -> list[Memory]:
+    """Records whose statement contains one of the (escaped LIKE) patterns: two-character CJK words."""
+    if not patterns:
+        return []
+    where, params = _conditions(caller, request)
+    any_of = " OR ".join("m.statement LIKE ? ESCAPE '\\'" for _ in patterns)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE ({any_of}) AND {' AND '.join(where)} LIMIT ?",
+        [*patterns, *params, limit],
+    ).fetchall()
+    return [row_to_memory(row) for row in rows]
+
+
+def filtered(conn: Connection, caller: Caller, ids: Sequence[str], request: SearchRequest) -> dict[str, Memory]:
+    """The records among `ids` that this search may return (access, time, status, filters)."""
+    found: dict[str, Memory] = {}
+    where, params = _conditions(caller, request)
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        rows = conn.execute(
+            f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES}"
+            f" WHERE m.id IN ({','.join('?' * len(chunk))}) AND {' AND '.join(where)}",
+            [*chunk, *params],
+        ).fetchall()
+        found.update((row["id"], row_to_memory(row)) for row in rows)
+    return found
+
+
+def linked(conn: Connection, ids: Sequence[str]) -> list[tuple[str, str, str, float]]:
+    """Typed links touching `ids`, both directions: (seed, neighbour, type, weight).
+
+    Neighbours are ids only; callers pass them through `filtered` before using them.
+    """
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(
+        f"SELECT from_id, to_id, type, weight FROM links WHERE from_id IN ({marks})"
+        f" UNION ALL SELECT to_id, from_id, type, weight FROM links WHERE to_id IN ({marks})",
+        [*ids, *ids],
+    ).fetchall()
+    return [(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in rows]
+
+
+def shared_entities(conn: Connection, ids: Sequence[str], per_entity: int = 20) -> list[tuple[str, str, int]]:
+    """Records sharing entities with `ids`: (seed, neighbour, how many entities shared).
+
+    Entities attached to very many records (over `per_entity`) say little and are skipped.
+    """
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(
+        f"SELECT a.memory_id, b.memory_id, count(*) FROM memory_entities a"
+        f" JOIN memory_entities b ON b.entity_id = a.entity_id AND b.memory_id != a.memory_id"
+        f" WHERE a.memory_id IN ({marks})"
+        f" AND (SELECT count(*) FROM memory_entities c WHERE c.entity_id = a.entity_id) <= ?"
+        f" GROUP BY a.memory_id, b.memory_id",
+        [*ids, per_entity],
+    ).fetchall()
+    return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+
+def feedback_balance(conn: Connection, ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """(useful, not useful) counts of feedback on each record that has any."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        f"SELECT memory_id, sum(useful), sum(1 - useful) FROM feedback"
+        f" WHERE memory_id IN ({','.join('?' * len(ids))}) GROUP BY memory_id",
+        list(ids),
+    ).fetchall()
+    return {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
 
 
 def log_retrieval(

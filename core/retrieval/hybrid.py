@@ -1,0 +1,222 @@
+"""Candidates and fusion: lexical (words + trigrams), semantic (embeddings), graph neighbours.
+
+Each stage adds records (already filtered by access, time, status and the request's
+filters, all in SQL) and signals; `ranking` turns signals into one score. The stages
+run cheapest first and stop at the deadline, keeping what they found.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memvault.core.clock import parse_time
+from memvault.core.model import Caller, Memory
+from memvault.core.retrieval import query as q
+from memvault.core.retrieval.ranking import Signals, feedback_value, semantic_relevance
+from memvault.core.retrieval.request import SearchRequest
+from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_of
+from memvault.core.retrieval.vectors import VectorIndex
+from memvault.core.store import search as sql
+from memvault.core.store.connection import Connection
+
+LINK_TYPE_WEIGHT = {
+    "supersedes": 0.5,
+    "contradicts": 0.9,
+    "depends_on": 0.8,
+    "part_of_project": 0.7,
+    "failed_for": 0.8,
+    "relates_to": 0.6,
+    "mentions": 0.4,
+}
+HOP_DECAY = 0.6
+SEEDS = 8
+ENTITY_WEIGHT = 0.45  # per shared entity, capped at 1
+_FOLD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass
+class Found:
+    record: Memory
+    word_bm25: float | None = None
+    trigram_bm25: float | None = None
+    substring: bool = False
+    cosine: float | None = None
+    graph: float = 0.0
+    why: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Gathered:
+    found: dict[str, Found] = field(default_factory=dict)
+    truncated: bool = False
+
+    def add(self, record: Memory, signal: str) -> Found:
+        item = self.found.get(record.id)
+        if item is None:
+            item = self.found[record.id] = Found(record)
+        if signal not in item.why:
+            item.why.append(signal)
+        return item
+
+
+class Deadline:
+    def __init__(self, started: float, budget_ms: float) -> None:
+        self.started = started
+        self.budget_ms = budget_ms
+
+    def passed(self) -> bool:
+        return (time.perf_counter() - self.started) * 1000 > self.budget_ms
+
+
+def gather_lexical(conn: Connection, caller: Caller, request: SearchRequest, pool: int, out: Gathered) -> None:
+    words = q.word_query(request.query)
+    if words:
+        for record, bm25 in sql.lexical_candidates(conn, caller, words, request, pool):
+            out.add(record, "lexical").word_bm25 = bm25
+    trigrams = q.trigram_query(request.query)
+    if trigrams:
+        for record, bm25 in sql.trigram_candidates(conn, caller, trigrams, request, pool):
+            out.add(record, "lexical").trigram_bm25 = bm25
+    patterns = [q.like_pattern(t) for t in q.short_cjk_terms(request.query)]
+    for record in sql.substring_candidates(conn, caller, patterns, request, pool):
+        out.add(record, "lexical").substring = True
+
+
+def gather_semantic(
+    conn: Connection, caller: Caller, request: SearchRequest, index: VectorIndex, vector: Any, pool: int, out: Gathered
+) -> None:
+    hits = index.search(vector, pool)
+    allowed = sql.filtered(conn, caller, [memory_id for memory_id, _ in hits], request)
+    if len(allowed) < pool // 4 and len(index) > pool:  # narrow filters: look further down the list
+        hits = index.search(vector, pool * 8)
+        allowed = sql.filtered(conn, caller, [memory_id for memory_id, _ in hits], request)
+    for memory_id, cosine in hits:
+        record = allowed.get(memory_id)
+        if record is not None:
+            out.add(record, "semantic").cosine = cosine
+    missing = [memory_id for memory_id, item in out.found.items() if item.cosine is None]
+    for memory_id, cosine in index.similarity(vector, missing).items():
+        out.found[memory_id].cosine = cosine
+
+
+def gather_graph(
+    conn: Connection,
+    caller: Caller,
+    request: SearchRequest,
+    seeds: dict[str, float],
+    hops: int,
+    out: Gathered,
+    similarity: Callable[[list[str]], dict[str, float]] | None,
+) -> None:
+    """Neighbours of strong hits along typed links and shared entities, `hops` deep.
+
+    A neighbour's graph signal = the seed's relevance x link strength x hop decay.
+    """
+    frontier = dict(seeds)
+    for hop in range(1, hops + 1):
+        reached: dict[str, float] = {}
+        ids = list(frontier)
+        for seed, neighbour, link_type, weight in sql.linked(conn, ids):
+            value = frontier[seed] * weight * LINK_TYPE_WEIGHT.get(link_type, 0.5) * HOP_DECAY ** (hop - 1)
+            reached[neighbour] = max(reached.get(neighbour, 0.0), value)
+        for seed, neighbour, shared in sql.shared_entities(conn, ids):
+            value = frontier[seed] * min(1.0, ENTITY_WEIGHT * shared) * HOP_DECAY ** (hop - 1)
+            reached[neighbour] = max(reached.get(neighbour, 0.0), value)
+        reached = {k: v for k, v in reached.items() if k not in seeds or v > out.found[k].graph}
+        allowed = sql.filtered(conn, caller, list(reached), request)
+        new = [memory_id for memory_id in allowed if memory_id not in out.found]
+        for memory_id, record in allowed.items():
+            item = out.add(record, "graph")
+            item.graph = max(item.graph, reached[memory_id])
+        if similarity and new:
+            for memory_id, cosine in similarity(new).items():
+                out.found[memory_id].cosine = cosine
+        frontier = {k: reached[k] for k in allowed if k not in seeds}
+        if not frontier:
+            break
+
+
+def _coverage(terms: list[str], text: str) -> float:
+    """Share of query terms (stems) that begin some word of the text."""
+    if not terms:
+        return 0.0
+    words = {w.casefold() for w in _FOLD.findall(text)}
+    hits = sum(1 for t in terms if any(w.startswith(t) for w in words))
+    return hits / len(terms)
+
+
+def _trigram_coverage(terms: list[str], text: str) -> float:
+    if not terms:
+        return 0.0
+    folded = q._fold(text)
+    return sum(1 for t in terms if t in folded) / len(terms)
+
+
+def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, float]:
+    """Word relevance: half the bm25 relative to the best hit, half the share of query terms present."""
+    stems = [q.stem(t) for t in q.query_terms(request.query) if not q._CJK.search(t)]
+    trigrams = q.trigram_terms(request.query)
+    best_word = min((f.word_bm25 for f in gathered.found.values() if f.word_bm25 is not None), default=0.0)
+    best_tri = min((f.trigram_bm25 for f in gathered.found.values() if f.trigram_bm25 is not None), default=0.0)
+    result: dict[str, float] = {}
+    for memory_id, item in gathered.found.items():
+        text = " ".join([item.record.statement, *item.record.tags])
+        word = 0.0
+        if item.word_bm25 is not None and best_word:
+            word = 0.5 * item.word_bm25 / best_word + 0.5 * _coverage(stems, text)
+        tri = 0.0
+        if item.trigram_bm25 is not None and best_tri:
+            tri = 0.8 * (0.5 * item.trigram_bm25 / best_tri + 0.5 * _trigram_coverage(trigrams, item.record.statement))
+        result[memory_id] = max(word, tri, 0.6 if item.substring else 0.0)
+    return result
+
+
+def _years_since(moment: str | None, now: datetime) -> float:
+    if not moment:
+        return 1.0
+    return max(0.0, (now - parse_time(moment, "time")).total_seconds() / (365.25 * 86400))
+
+
+def signals_for(
+    request: SearchRequest,
+    gathered: Gathered,
+    domain_weights: dict[str, float],
+    feedback: dict[str, tuple[int, int]],
+    now: datetime,
+    rules: TierRules,
+    semantic_floor: float,
+    semantic_on: bool,
+) -> dict[str, tuple[Signals, str]]:
+    """Every candidate's signals and tier (cold ones only when the depth allows them: the caller decides)."""
+    lexical = lexical_signal(request, gathered)
+    top = max(domain_weights.values(), default=0.0)
+    out: dict[str, tuple[Signals, str]] = {}
+    for memory_id, item in gathered.found.items():
+        record = item.record
+        active = activation(record, now, rules)
+        semantic = None
+        if semantic_on:
+            semantic = 0.0 if item.cosine is None else semantic_relevance(item.cosine, semantic_floor)
+        useful, not_useful = feedback.get(memory_id, (0, 0))
+        signals = Signals(
+            lexical=lexical.get(memory_id, 0.0),
+            semantic=semantic,
+            graph=item.graph,
+            domain=(domain_weights.get(record.domain, 0.0) / top) if top else 0.5,
+            recency=0.5 ** _years_since(record.valid_from or record.learned_at, now),
+            activation=active,
+            feedback=feedback_value(useful, not_useful),
+            status_neutral=bool(request.as_of or request.known_at),
+            why=list(item.why),
+        )
+        out[memory_id] = (signals, tier_of(active, rules))
+    return out
+
+
+def without_cold(scored: dict[str, tuple[Signals, str]]) -> dict[str, tuple[Signals, str]]:
+    return {k: v for k, v in scored.items() if v[1] != COLD}

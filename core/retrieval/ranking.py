@@ -1,0 +1,123 @@
+"""The ranking formula: relevance decides whether a record is a hit, priors decide the order.
+
+    direct    = (w_lexical * lexical + w_semantic * semantic) / (w_lexical + w_semantic)
+                (lexical only, when no semantic score exists: embeddings off)
+    relevance = direct + w_graph * graph * (1 - direct)
+    score     = relevance * (1 + w_domain * domain + w_status * status + w_confidence * confidence
+                                 + w_importance * importance + w_recency * recency
+                                 + w_activation * activation + w_explicit * explicit
+                                 + w_feedback * feedback)
+
+A candidate whose relevance is below `rank_min_relevance` is not a hit, however important:
+the priors reorder relevant records, they never make an irrelevant one relevant.
+Every signal is in 0..1 (feedback in -1..1); docs/retrieval.md defines each one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from memvault.core.model import Explicitness, Memory, Status
+
+STATUS_VALUE = {
+    Status.CURRENT: 1.0,
+    Status.PARTIAL: 0.6,
+    Status.DISPUTED: 0.4,
+    Status.HISTORICAL: 0.2,
+    Status.SUPERSEDED: 0.0,
+    Status.ARCHIVED: 0.0,
+}
+EXPLICIT_VALUE = {Explicitness.EXPLICIT: 1.0, Explicitness.CONSOLIDATED: 0.5, Explicitness.INFERRED: 0.0}
+SEMANTIC_SPAN = 0.45  # cosine from floor to floor + span maps onto 0..1
+
+
+@dataclass(frozen=True)
+class Weights:
+    lexical: float = 0.45
+    semantic: float = 0.55
+    graph: float = 0.3
+    domain: float = 0.2
+    status: float = 0.25
+    confidence: float = 0.1
+    importance: float = 0.15
+    recency: float = 0.1
+    activation: float = 0.1
+    explicit: float = 0.05
+    feedback: float = 0.15
+    min_relevance: float = 0.3
+    semantic_floor: float = 0.25
+
+    @classmethod
+    def from_settings(cls, get: Callable[[str], Any]) -> Weights:
+        values = {}
+        for item in fields(cls):
+            name = item.name if item.name in ("min_relevance", "semantic_floor") else f"w_{item.name}"
+            values[item.name] = float(get(f"rank_{name}"))
+        return cls(**values)
+
+
+@dataclass
+class Signals:
+    """What the candidate stages found out about one record (all 0..1 unless noted)."""
+
+    lexical: float = 0.0
+    semantic: float | None = None  # None: no vector to compare (embeddings off or not yet embedded)
+    graph: float = 0.0
+    domain: float = 0.5
+    recency: float = 0.5
+    activation: float = 1.0
+    feedback: float = 0.0  # -1..1
+    status_neutral: bool = False  # as_of / known_at: the status now says nothing about then
+    why: list[str] = field(default_factory=list)
+
+
+def semantic_relevance(cosine: float, floor: float) -> float:
+    return min(1.0, max(0.0, (cosine - floor) / SEMANTIC_SPAN))
+
+
+def relevance(signals: Signals, weights: Weights) -> float:
+    if signals.semantic is None:
+        direct = signals.lexical
+    else:
+        total = weights.lexical + weights.semantic
+        direct = (weights.lexical * signals.lexical + weights.semantic * signals.semantic) / total if total else 0.0
+    return direct + weights.graph * signals.graph * (1.0 - direct)
+
+
+def prior(record: Memory, signals: Signals, weights: Weights) -> float:
+    status = 1.0 if signals.status_neutral else STATUS_VALUE[record.status]
+    return (
+        weights.domain * signals.domain
+        + weights.status * status
+        + weights.confidence * record.confidence
+        + weights.importance * record.importance
+        + weights.recency * signals.recency
+        + weights.activation * signals.activation
+        + weights.explicit * EXPLICIT_VALUE[record.explicitness]
+        + weights.feedback * signals.feedback
+    )
+
+
+def score(record: Memory, signals: Signals, weights: Weights) -> float | None:
+    """The record's score, or None when it is not relevant enough to be a hit."""
+    rel = relevance(signals, weights)
+    if rel < weights.min_relevance or rel <= 0:
+        return None
+    return rel * (1.0 + prior(record, signals, weights))
+
+
+def feedback_value(useful: int, not_useful: int) -> float:
+    """A damped balance: one vote moves it a third of the way, many votes approach +-1."""
+    return (useful - not_useful) / (useful + not_useful + 2)
+
+
+def rank(items: list[tuple[Memory, Signals]], weights: Weights) -> list[tuple[Memory, Signals, float]]:
+    scored = []
+    for record, signals in items:
+        value = score(record, signals, weights)
+        if value is not None:
+            scored.append((record, signals, value))
+    scored.sort(key=lambda item: (-item[2], item[0].id))
+    return scored

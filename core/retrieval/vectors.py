@@ -1,0 +1,152 @@
+"""The in-memory vector index: one float32 matrix, searched exactly, refreshed incrementally.
+
+Exact search (a matrix-vector product and a partial sort) was measured against the
+alternatives: ~0.4 ms at 10k and ~14 ms at 100k vectors on one core, so no approximate
+index is needed below a few hundred thousand records (sqlite-vec's vec0 is also a brute
+force scan and is not installed). The matrix is a cache of `memory_vectors`: rows are
+appended as new vectors appear (by rowid); a shrink (purge) triggers a full reload.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+from memvault.core.context import Context
+from memvault.core.store import vectors as vector_sql
+from memvault.core.store.connection import Connection
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from memvault.core.retrieval.embeddings import Embedder
+
+    Matrix = npt.NDArray[np.float32]
+else:
+    Matrix = Any
+
+log = logging.getLogger("memvault.retrieval")
+
+
+def to_blob(vector: Matrix) -> bytes:
+    import numpy as np  # noqa: PLC0415 - numpy only once vectors are used
+
+    return bytes(np.asarray(vector, dtype="<f4").tobytes())
+
+
+class VectorIndex:
+    """Exact cosine search over every stored vector of one model (vectors are L2-normalised)."""
+
+    def __init__(self, model: str, dimensions: int) -> None:
+        import numpy as np  # noqa: PLC0415
+
+        self._np = np
+        self.model = model
+        self.dimensions = dimensions
+        self._matrix: Matrix = np.zeros((0, dimensions), dtype=np.float32)
+        self._size = 0
+        self._ids: list[str] = []
+        self._row_of: dict[str, int] = {}
+        self._last_rowid = 0
+        self._seen_version = -1
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self._size
+
+    def refresh(self, conn: Connection, version: int) -> None:
+        """Bring the matrix up to the store (call with the current store_version)."""
+        with self._lock:
+            if version == self._seen_version:
+                return
+            if vector_sql.max_rowid(conn) < self._last_rowid or vector_sql.count(conn, self.model) < self._size:
+                self._reset()
+            while True:
+                rows = vector_sql.since(conn, self.model, self._last_rowid)
+                if not rows:
+                    break
+                self._append(rows)
+            self._seen_version = version
+
+    def _reset(self) -> None:
+        self._matrix = self._np.zeros((0, self.dimensions), dtype=self._np.float32)
+        self._size = 0
+        self._ids = []
+        self._row_of = {}
+        self._last_rowid = 0
+
+    def _append(self, rows: list[tuple[int, str, bytes]]) -> None:
+        np = self._np
+        fresh = [(memory_id, blob) for _, memory_id, blob in rows if len(blob) == 4 * self.dimensions]
+        needed = self._size + len(fresh)
+        if needed > len(self._matrix):
+            grown = np.zeros((max(needed, 2 * len(self._matrix), 1024), self.dimensions), dtype=np.float32)
+            grown[: self._size] = self._matrix[: self._size]
+            self._matrix = grown
+        for memory_id, blob in fresh:
+            vector = np.frombuffer(blob, dtype="<f4")
+            row = self._row_of.get(memory_id)
+            if row is None:
+                row = self._size
+                self._size += 1
+                self._ids.append(memory_id)
+                self._row_of[memory_id] = row
+            self._matrix[row] = vector
+        self._last_rowid = rows[-1][0]
+
+    def search(self, query: Matrix, k: int) -> list[tuple[str, float]]:
+        """The k most similar stored records (id, cosine), best first."""
+        np = self._np
+        with self._lock:
+            if self._size == 0 or k <= 0:
+                return []
+            sims = self._matrix[: self._size] @ np.asarray(query, dtype=np.float32)
+            k = min(k, self._size)
+            top = np.argpartition(-sims, k - 1)[:k]
+            top = top[np.argsort(-sims[top])]
+            return [(self._ids[i], float(sims[i])) for i in top]
+
+    def similarity(self, query: Matrix, ids: list[str]) -> dict[str, float]:
+        """Cosine of the query with specific records (those that have a vector)."""
+        np = self._np
+        with self._lock:
+            rows = [(i, self._row_of[i]) for i in ids if i in self._row_of]
+            if not rows:
+                return {}
+            sims = self._matrix[[r for _, r in rows]] @ np.asarray(query, dtype=np.float32)
+            return {memory_id: float(s) for (memory_id, _), s in zip(rows, sims, strict=True)}
+
+    def vector_of(self, memory_id: str) -> Matrix | None:
+        with self._lock:
+            row = self._row_of.get(memory_id)
+            return None if row is None else self._matrix[row].copy()
+
+
+def backfill(
+    ctx: Context, embedder: Embedder, *, after: int = 0, limit: int | None = None, batch: int = 64
+) -> tuple[int, int]:
+    """Embed records (rowid > `after`) that have no vector of the embedder's model, in batches.
+
+    Each batch is read, embedded outside any transaction, then written in one short
+    transaction, so a long backfill never holds the store. Answers (how many were embedded,
+    the rowid up to which every record now has a vector).
+    """
+    done = 0
+    while limit is None or done < limit:
+        size = batch if limit is None else min(batch, limit - done)
+        with ctx.reading() as conn:
+            top = vector_sql.max_memory_rowid(conn)
+            rows = vector_sql.missing(conn, embedder.model_id, after, size)
+        if not rows:
+            after = max(after, top)
+            break
+        matrix = embedder.embed([statement for _, _, statement in rows])
+        with ctx.transaction() as conn:
+            vector_sql.put(conn, embedder.model_id, [(r[1], to_blob(v)) for r, v in zip(rows, matrix, strict=True)])
+        after = rows[-1][0]
+        done += len(rows)
+    if done:
+        log.info("embedded %d record(s)", done)
+    return done, after
