@@ -1,0 +1,195 @@
+"""SQL for the contract's views: the link graph, timelines, projects, decisions, unresolved items, feedback.
+
+Every query limits memory rows with the caller's visibility (`visible_clause`) and
+leaves archived records out: the views never reach them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memvault.core.model import Caller, Memory
+from memvault.core.store.connection import Connection
+from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, row_to_memory
+from memvault.core.store.visibility import visible_clause
+
+NOT_ARCHIVED = "m.status != 'archived'"
+LIVE = "m.status IN ('current', 'partial', 'disputed')"
+
+
+def _visible(caller: Caller, alias: str) -> tuple[str, list[object]]:
+    clause, params = visible_clause(caller, alias)
+    return f"{clause} AND {alias}.status != 'archived'", params
+
+
+def links_touching(conn: Connection, caller: Caller, ids: Sequence[str], types: Sequence[str]) -> list[dict[str, Any]]:
+    """Links with one end in `ids` and both ends visible to the caller and not archived."""
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    a_clause, a_params = _visible(caller, "a")
+    b_clause, b_params = _visible(caller, "b")
+    type_sql, type_params = "", []
+    if types:
+        type_sql = f" AND l.type IN ({','.join('?' * len(types))})"
+        type_params = list(types)
+    rows = conn.execute(
+        f"SELECT l.from_id, l.to_id, l.type, l.weight FROM links l"
+        f" JOIN memories a ON a.id = l.from_id JOIN memories b ON b.id = l.to_id"
+        f" WHERE (l.from_id IN ({marks}) OR l.to_id IN ({marks})) AND {a_clause} AND {b_clause}{type_sql}"
+        f" ORDER BY l.weight DESC, l.created_at, l.from_id, l.to_id",
+        [*ids, *ids, *a_params, *b_params, *type_params],
+    ).fetchall()
+    return [{"from": r[0], "to": r[1], "type": r[2], "weight": float(r[3])} for r in rows]
+
+
+def timeline_records(
+    conn: Connection,
+    caller: Caller,
+    *,
+    fts_match: str | None,
+    domain: str | None,
+    entity: str | None,
+    limit: int,
+) -> list[tuple[Memory, str | None]]:
+    """Visible, non-archived records (every version) matching the filters, newest knowledge first,
+    each with the moment it was superseded (None while it was not)."""
+    clause, params = _visible(caller, "m")
+    where = [clause]
+    if domain:
+        where.append("m.domain = ?")
+        params.append(domain)
+    if entity:
+        where.append(
+            "m.id IN (SELECT me.memory_id FROM memory_entities me JOIN entities e ON e.id = me.entity_id"
+            " WHERE e.norm_name = ?)"
+        )
+        params.append(entity)
+    if fts_match:
+        where.append("m.rowid IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?)")
+        params.append(fts_match)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS}, m.superseded_at AS superseded_at_ FROM {FROM_MEMORIES}"
+        f" WHERE {' AND '.join(where)} ORDER BY m.learned_at DESC, m.id LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    result = []
+    for row in rows:
+        data = dict(row)
+        superseded_at = data.pop("superseded_at_")
+        result.append((row_to_memory(data), superseded_at))
+    return result
+
+
+def state_events(conn: Connection, ids: Sequence[str]) -> list[tuple[str, str, str]]:
+    """(memory_id, action, time) of archive and restore events of these records."""
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(
+        f"SELECT memory_id, action, time FROM events WHERE memory_id IN ({marks})"
+        " AND action IN ('archived', 'restored') ORDER BY id",
+        list(ids),
+    ).fetchall()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def project_by_name(conn: Connection, norm_name: str) -> tuple[str, str] | None:
+    row = conn.execute("SELECT id, name FROM projects WHERE norm_name = ?", (norm_name,)).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def project_states(conn: Connection, caller: Caller, project_id: str) -> list[Memory]:
+    clause, params = _visible(caller, "m")
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM project_states ps JOIN memories m ON m.id = ps.memory_id"
+        f" LEFT JOIN memory_usage u ON u.memory_id = m.id"
+        f" WHERE ps.project_id = ? AND {clause} ORDER BY ps.recorded_at, ps.id",
+        [project_id, *params],
+    ).fetchall()
+    return [row_to_memory(row) for row in rows]
+
+
+def project_records(conn: Connection, caller: Caller, project_id: str) -> int:
+    """How many non-archived records of the project this caller may see."""
+    clause, params = _visible(caller, "m")
+    return int(
+        conn.execute(
+            f"SELECT count(*) FROM memories m WHERE m.project_id = ? AND {clause}", [project_id, *params]
+        ).fetchone()[0]
+    )
+
+
+def decisions(
+    conn: Connection,
+    caller: Caller,
+    *,
+    project_id: str | None,
+    domain: str | None,
+    include_history: bool,
+    limit: int,
+) -> list[Memory]:
+    """Decisions, newest first: live ones, and superseded or historical ones when asked."""
+    clause, params = _visible(caller, "m")
+    where = [clause, LIVE if not include_history else NOT_ARCHIVED]
+    if project_id:
+        where.append("d.project_id = ?")
+        params.append(project_id)
+    if domain:
+        where.append("m.domain = ?")
+        params.append(domain)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM decisions d JOIN memories m ON m.id = d.memory_id"
+        f" LEFT JOIN memory_usage u ON u.memory_id = m.id"
+        f" WHERE {' AND '.join(where)} ORDER BY d.decided_at DESC, m.learned_at DESC, m.id LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [row_to_memory(row) for row in rows]
+
+
+def unresolved(
+    conn: Connection,
+    caller: Caller,
+    *,
+    project_id: str | None,
+    domain: str | None,
+    due_before: str | None,
+    limit: int,
+) -> list[Memory]:
+    """Open items of live records: soonest due first, undated last, then oldest first."""
+    clause, params = _visible(caller, "m")
+    where = [clause, LIVE, "ui.resolved_at IS NULL"]
+    if project_id:
+        where.append("ui.project_id = ?")
+        params.append(project_id)
+    if domain:
+        where.append("m.domain = ?")
+        params.append(domain)
+    if due_before:
+        where.append("coalesce(m.due_at, ui.due_at) < ?")
+        params.append(due_before)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM unresolved_items ui JOIN memories m ON m.id = ui.memory_id"
+        f" LEFT JOIN memory_usage u ON u.memory_id = m.id WHERE {' AND '.join(where)}"
+        " ORDER BY coalesce(m.due_at, ui.due_at) IS NULL, coalesce(m.due_at, ui.due_at), m.learned_at, m.id"
+        " LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [row_to_memory(row) for row in rows]
+
+
+def add_feedback(conn: Connection, memory_id: str, useful: bool, principal: str, note: str | None, now: str) -> int:
+    cursor = conn.execute(
+        "INSERT INTO feedback (memory_id, useful, principal, note, time) VALUES (?, ?, ?, ?, ?)",
+        (memory_id, int(useful), principal, note, now),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def feedback_for(conn: Connection, memory_id: str) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        "SELECT id, memory_id, useful, principal, note, time FROM feedback WHERE memory_id = ? ORDER BY id",
+        (memory_id,),
+    ).fetchall()
+    return [dict(row) for row in rows]

@@ -1,0 +1,206 @@
+"""The contract's advanced read tools: related records, timelines, project history, decisions, unresolved items.
+
+Each view validates its arguments (`InvalidArgument`, nothing read), applies the caller's
+visibility inside its queries, and never returns archived records (only `memory_get`,
+`memory_list(status="archived")` and `memory_restore` reach those). A record the caller
+may not see behaves exactly like a missing one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memvault.core.context import Context
+from memvault.core.drafts import choice, domain_name, int_in, optional_time, required_text, text
+from memvault.core.errors import InvalidArgument, NotFound
+from memvault.core.model import Caller, LinkType, Memory, Status
+from memvault.core.retrieval.query import fts_query
+from memvault.core.store import memories
+from memvault.core.store import views as view_sql
+
+MAX_DEPTH = 3
+MAX_NODES = 200
+MAX_EVENTS = 500
+MAX_ITEMS = 200
+# Kinds of timeline events, in the order they sort when they share a moment.
+KIND_ORDER = ("valid_from", "learned", "superseded", "valid_until", "archived", "restored", "due")
+
+
+def _only(args: dict[str, Any], allowed: set[str]) -> None:
+    unknown = set(args) - allowed
+    if unknown:
+        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
+
+
+def _flag(value: Any, name: str, default: bool = False) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise InvalidArgument(f"{name}: expected true or false")
+    return value
+
+
+def _link_types(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str) or not isinstance(value, list | tuple) or len(value) > len(LinkType):
+        raise InvalidArgument("types: expected a list of link types")
+    return sorted({choice(LinkType, item, "types").value for item in value})
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"\s+", " ", name).strip().casefold()
+
+
+# -- related ---------------------------------------------------------------------------------
+def related(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+    """The records linked to one record, up to `depth` hops, with the links between them."""
+    _only(args, {"id", "types", "depth", "limit"})
+    memory_id = required_text(args.get("id"), "id", max_chars=64)
+    types = _link_types(args.get("types"))
+    depth = int_in(args.get("depth"), "depth", 1, 1, MAX_DEPTH)
+    limit = int_in(args.get("limit"), "limit", 25, 1, MAX_NODES)
+    with ctx.reading() as conn:
+        root = memories.fetch(conn, caller, memory_id)
+        if root is None or root.status is Status.ARCHIVED:
+            raise NotFound("no such memory")
+        order: list[str] = [root.id]
+        frontier: list[str] = [root.id]
+        for _ in range(depth):
+            found: list[str] = []
+            for edge in view_sql.links_touching(conn, caller, frontier, types):
+                for end in (edge["from"], edge["to"]):
+                    if end not in order and end not in found and len(order) + len(found) < limit:
+                        found.append(end)
+            order += found
+            frontier = found
+            if not frontier:
+                break
+        records = memories.fetch_many(conn, caller, order)
+        members = set(order)
+        # Every link among the chosen nodes, including links between two nodes of the last hop.
+        edges = [
+            edge
+            for edge in view_sql.links_touching(conn, caller, order, types)
+            if edge["from"] in members and edge["to"] in members
+        ]
+    return {"nodes": [records[i].to_dict() for i in order if i in records], "edges": edges}
+
+
+# -- timeline --------------------------------------------------------------------------------
+def _events_of(record: Memory, superseded_at: str | None) -> list[tuple[str, str]]:
+    found = []
+    if record.valid_from and record.valid_from != record.learned_at:
+        found.append((record.valid_from, "valid_from"))
+    if record.learned_at:
+        found.append((record.learned_at, "learned"))
+    if superseded_at:
+        found.append((superseded_at, "superseded"))
+    if record.valid_until:
+        found.append((record.valid_until, "valid_until"))
+    if record.due_at:
+        found.append((record.due_at, "due"))
+    return found
+
+
+def timeline(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+    """What happened, in time order: records learned, becoming valid, superseded, ending, due.
+
+    Superseded versions are included. With `start`, the first `limit` events from then on;
+    otherwise the latest `limit` events. Either way the answer is in time order.
+    """
+    _only(args, {"subject", "domain", "entity", "start", "end", "limit"})
+    subject = text(args.get("subject"), "subject", max_chars=200)
+    domain = domain_name(args.get("domain"))
+    entity = text(args.get("entity"), "entity", max_chars=100)
+    start = optional_time(args.get("start"), "start")
+    end = optional_time(args.get("end"), "end")
+    if start and end and end < start:
+        raise InvalidArgument("end must not be earlier than start")
+    limit = int_in(args.get("limit"), "limit", 100, 1, MAX_EVENTS)
+    match = fts_query(subject) if subject else None
+    if subject and match is None:
+        return {"events": []}
+    with ctx.reading() as conn:
+        records = view_sql.timeline_records(
+            conn, caller, fts_match=match, domain=domain, entity=_norm(entity) if entity else None, limit=5000
+        )
+        by_id: dict[str, Memory] = {r.id: r for r, _ in records}
+        moments: list[tuple[str, str, str]] = [(time, kind, r.id) for r, at in records for time, kind in _events_of(r, at)]
+        moments += [(time, action, memory_id) for memory_id, action, time in view_sql.state_events(conn, list(by_id))]
+    moments = [m for m in moments if (not start or m[0] >= start) and (not end or m[0] <= end)]
+    moments.sort(key=lambda m: (m[0], KIND_ORDER.index(m[1]), m[2]))
+    chosen = moments[:limit] if start else moments[-limit:]
+    return {"events": [{"time": t, "kind": k, "record": by_id[i].to_dict()} for t, k, i in chosen]}
+
+
+# -- projects, decisions, unresolved ---------------------------------------------------------
+def _project(conn: Any, caller: Caller, value: Any) -> tuple[str, str] | None:
+    """(id, name) of a project the caller has records in; None when unknown or invisible."""
+    name = required_text(value, "project", max_chars=100)
+    found = view_sql.project_by_name(conn, _norm(name))
+    if found is None or view_sql.project_records(conn, caller, found[0]) == 0:
+        return None
+    return found
+
+
+def project_history(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+    """A project's states over time, its decisions (with history) and what is still open."""
+    _only(args, {"project"})
+    with ctx.reading() as conn:
+        project = _project(conn, caller, args.get("project"))
+        if project is None:
+            raise NotFound("no such project")
+        project_id, name = project
+        states = view_sql.project_states(conn, caller, project_id)
+        decided = view_sql.decisions(
+            conn, caller, project_id=project_id, domain=None, include_history=True, limit=MAX_ITEMS
+        )
+        still_open = view_sql.unresolved(
+            conn, caller, project_id=project_id, domain=None, due_before=None, limit=MAX_ITEMS
+        )
+    return {
+        "project": name,
+        "states": [r.to_dict() for r in states],
+        "decisions": [r.to_dict() for r in decided],
+        "unresolved": [r.to_dict() for r in still_open],
+    }
+
+
+def decisions(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+    """Decisions, newest first; superseded ones too with `include_history`."""
+    _only(args, {"project", "domain", "include_history", "limit"})
+    domain = domain_name(args.get("domain"))
+    include_history = _flag(args.get("include_history"), "include_history")
+    limit = int_in(args.get("limit"), "limit", 50, 1, MAX_ITEMS)
+    with ctx.reading() as conn:
+        project_id = None
+        if args.get("project") is not None:
+            project = _project(conn, caller, args.get("project"))
+            if project is None:
+                return {"items": []}
+            project_id = project[0]
+        found = view_sql.decisions(
+            conn, caller, project_id=project_id, domain=domain, include_history=include_history, limit=limit
+        )
+    return {"items": [r.to_dict() for r in found]}
+
+
+def unresolved(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+    """Open questions, next actions, goals and failed approaches: soonest due first, undated last."""
+    _only(args, {"project", "domain", "due_before", "limit"})
+    domain = domain_name(args.get("domain"))
+    due_before = optional_time(args.get("due_before"), "due_before")
+    limit = int_in(args.get("limit"), "limit", 50, 1, MAX_ITEMS)
+    with ctx.reading() as conn:
+        project_id = None
+        if args.get("project") is not None:
+            project = _project(conn, caller, args.get("project"))
+            if project is None:
+                return {"items": []}
+            project_id = project[0]
+        found = view_sql.unresolved(
+            conn, caller, project_id=project_id, domain=domain, due_before=due_before, limit=limit
+        )
+    return {"items": [r.to_dict() for r in found]}
