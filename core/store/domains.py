@@ -22,10 +22,10 @@ _EDITABLE = frozenset({"description", "keywords", "related", "priority", "depth"
 
 
 def version(conn: Connection) -> tuple[int, int]:
-    """A cheap stamp that moves whenever records or domains change (every change writes an event)
-    or new vectors arrive. Both parts are index look-ups, not scans."""
+    """A cheap stamp that moves whenever records, domains or vectors change: schema 2's write
+    counter (moved by triggers) and the latest event id (every state change writes one)."""
     row = conn.execute(
-        "SELECT (SELECT coalesce(max(id), 0) FROM events), (SELECT coalesce(max(rowid), 0) FROM memory_vectors)"
+        "SELECT (SELECT coalesce(max(n), 0) FROM store_version), (SELECT coalesce(max(id), 0) FROM events)"
     ).fetchone()
     return int(row[0]), int(row[1])
 

@@ -94,10 +94,6 @@ def test_priority_and_keywords_steer_the_router(vault: Vault) -> None:
     fill(vault)
     with vault.ctx.transaction() as conn:
         conn.execute("UPDATE domains SET keywords = '[\"allotment\"]' WHERE name = 'garden'")
-        vault.ctx.conn.execute(
-            "INSERT INTO events (time, principal, surface, action, details) VALUES ('2026-01-01T00:00:00Z',"
-            " 'owner', 'local', 'domain_updated', '{}')"
-        )
     assert _route(vault, "allotment plans").names == ("garden",)
 
 
@@ -110,10 +106,6 @@ def test_centroids_decide_when_words_do_not_match(vault: Vault) -> None:
             conn.execute(
                 "UPDATE domains SET centroid = ? WHERE name = ?", ((axis / np.linalg.norm(axis)).tobytes(), name)
             )
-        conn.execute(
-            "INSERT INTO events (time, principal, surface, action, details) VALUES ('2026-01-01T00:00:00Z',"
-            " 'owner', 'local', 'domain_updated', '{}')"
-        )
     query = axes["health"] + 0.3 * rng.normal(size=384).astype(np.float32)
     decision = _route(vault, "zzyzx quorble", vector=query / np.linalg.norm(query))
     assert decision.names == ("health",), decision
