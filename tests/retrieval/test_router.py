@@ -131,3 +131,18 @@ def test_routing_twenty_domains_is_fast(vault: Vault) -> None:
     per_call_ms = (time.perf_counter() - started) * 1000 / 200
     assert set(decision.names) == {"region-7", "region-12"}
     assert per_call_ms < 2.0, per_call_ms
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("is my sore back getting better?", "health"), ("how much money goes on the car?", "finance")],
+)
+def test_real_embeddings_route_requests_that_share_no_word_with_a_domain(
+    vault: Vault, query: str, expected: str
+) -> None:
+    from memvault.core.retrieval.embeddings import shared_embedder
+
+    fill(vault)  # the vault embeds what it stores (local ONNX model)
+    decision = _route(vault, query, vector=shared_embedder().embed_one(query))
+    assert decision.names == (expected,), decision
+    assert decision.active[0].lexical == 0.0 and (decision.active[0].semantic or 0) > 0
