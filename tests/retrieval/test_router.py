@@ -9,6 +9,7 @@ import pytest
 from regions_data import fill
 
 from memvault.core.model import OWNER, Caller, Surface
+from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.router import RouteDecision, route
 from memvault.core.vault import Vault
 
@@ -140,8 +141,6 @@ def test_routing_twenty_domains_is_fast(vault: Vault) -> None:
 def test_real_embeddings_route_requests_that_share_no_word_with_a_domain(
     vault: Vault, query: str, expected: str
 ) -> None:
-    from memvault.core.retrieval.embeddings import shared_embedder
-
     fill(vault)  # the vault embeds what it stores (local ONNX model)
     decision = _route(vault, query, vector=shared_embedder().embed_one(query))
     assert decision.names == (expected,), decision
