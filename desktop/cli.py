@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from memvault import __version__
 from memvault.core.errors import EnvironmentProblem, MemvaultError
 from memvault.desktop import commands
+from memvault.desktop.commands import bridge
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # the request was refused (bad input, not found, conflict...)
@@ -42,15 +43,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    # `memvault mcp` starts on every assistant start: it skips loading the other command groups.
+    parser = None
+    args = bridge.fast_args(argv)
+    if args is None:
+        parser = build_parser()
+        args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         stream=sys.stderr,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
     if not getattr(args, "handler", None):
-        parser.print_help()
+        (parser or build_parser()).print_help()
         return EXIT_OK
     try:
         return int(args.handler(args) or EXIT_OK)

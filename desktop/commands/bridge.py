@@ -1,12 +1,38 @@
-"""`memvault mcp` (what MCP clients spawn) and `memvault daemon` (the long-lived server behind it)."""
+"""`memvault mcp` (what MCP clients spawn) and `memvault daemon` (the long-lived server behind it).
+
+Every assistant start pays for `memvault mcp`, so `fast_args` recognises that command line
+before the CLI loads its other command groups (which import the store, retrieval and more);
+this module's top imports only the standard library for the same reason.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import Any
 
-from memvault.desktop.commands.common import add_command, emit
+_GLOBAL_FLAGS = {"-v": "verbose", "--verbose": "verbose", "--json": "json"}
+
+
+def fast_args(argv: Sequence[str] | None) -> argparse.Namespace | None:
+    """`[--home DIR] [-v] mcp [--embedded]` parsed without building the whole CLI; None for anything else."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = argparse.Namespace(home=None, verbose=False, json=False, embedded=False, handler=_mcp, command="mcp")
+    while words and words[0] != "mcp":
+        word = words.pop(0)
+        if word in _GLOBAL_FLAGS:
+            setattr(args, _GLOBAL_FLAGS[word], True)
+        elif word == "--home" and words:
+            args.home = words.pop(0)
+        elif word.startswith("--home="):
+            args.home = word.removeprefix("--home=")
+        else:
+            return None
+    if words[:1] != ["mcp"] or words[1:] not in ([], ["--embedded"]):
+        return None
+    args.embedded = words[1:] == ["--embedded"]
+    return args
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -17,6 +43,7 @@ def _mcp(args: argparse.Namespace) -> int:
 
 def _daemon(args: argparse.Namespace) -> int:
     from memvault.desktop import daemon  # noqa: PLC0415
+    from memvault.desktop.commands.common import emit  # noqa: PLC0415
 
     if args.stop:
         pid = daemon.stop(args.home)
@@ -35,6 +62,8 @@ def _status_text(data: dict[str, Any]) -> str:
 
 
 def register(subparsers: Any) -> None:
+    from memvault.desktop.commands.common import add_command  # noqa: PLC0415
+
     mcp = add_command(
         subparsers,
         "mcp",

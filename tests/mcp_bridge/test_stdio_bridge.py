@@ -1,0 +1,151 @@
+"""`memvault mcp` as a client spawns it: the official MCP client over stdio, and raw stdout checks.
+
+Both paths are exercised: embedded (no daemon: the bridge opens the store) and relay (a running
+daemon answers; the bridge is a byte pipe and needs no passphrase at all).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import stdio_client
+from mcp.types import TextContent
+
+from .bridgekit import INIT, bridge_params, raw_session, run_cli, running_daemon
+
+pytestmark = pytest.mark.anyio
+
+CONTRACT_TOOLS = {
+    "memory_search",
+    "memory_get",
+    "memory_list",
+    "memory_status",
+    "memory_add",
+    "memory_correct",
+    "memory_archive",
+    "memory_restore",
+    "memory_export_markdown",
+}
+STATEMENT = "The Aurora rewrite uses SQLite with WAL (fictional)"
+
+
+def payload(result: Any) -> dict[str, Any]:
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    data: dict[str, Any] = json.loads(block.text)
+    return data
+
+
+async def one_session(home: Path, errlog: Path, **extra: str | None) -> dict[str, Any]:
+    """initialize, tools/list, an add and a status through the official client; what came back."""
+    with errlog.open("w") as err:
+        async with stdio_client(bridge_params(home, **extra), errlog=err) as (read, write):
+            async with ClientSession(read, write) as session:
+                init = await session.initialize()
+                tools = {tool.name for tool in (await session.list_tools()).tools}
+                added = payload(await session.call_tool("memory_add", {"statement": STATEMENT, "domain": "work"}))
+                status = payload(await session.call_tool("memory_status", {}))
+    return {"server": init.server_info.name, "tools": tools, "added": added, "status": status}
+
+
+async def test_embedded_bridge_serves_the_official_client(home: Path, tmp_path: Path) -> None:
+    seen = await one_session(home, tmp_path / "stderr.txt")
+    assert seen["server"] == "memvault"
+    assert seen["tools"] >= CONTRACT_TOOLS
+    # An assistant's write waits for the person in the default review mode.
+    assert seen["added"]["outcome"] == "staged"
+    assert seen["status"]["contract"] == 1 and seen["status"]["pending_proposals"] == 1
+
+
+async def test_relay_bridge_is_answered_by_the_daemon_without_a_passphrase(home: Path, tmp_path: Path) -> None:
+    with running_daemon(home):
+        # Registered clients carry no passphrase: only the daemon (unlocked once) can open the store.
+        seen = await one_session(home, tmp_path / "stderr.txt", MEMVAULT_PASSPHRASE=None)
+    assert seen["tools"] >= CONTRACT_TOOLS
+    assert seen["added"]["outcome"] == "staged"
+    assert seen["status"]["pending_proposals"] == 1
+    daemon_log = (home / "logs" / "daemon.log").read_text()
+    assert "session 1 opened" in daemon_log and "session 1 closed" in daemon_log
+    assert "relaying to the daemon" in (home / "logs" / "mcp.log").read_text()
+
+
+async def test_without_daemon_or_passphrase_the_bridge_fails_on_stderr_only(home: Path) -> None:
+    result = raw_session(home, [INIT], MEMVAULT_PASSPHRASE=None)
+    assert result.returncode == 2
+    assert result.lines == []
+    assert "MEMVAULT_PASSPHRASE" in result.stderr
+
+
+def test_bridge_without_a_store_says_so_and_prints_nothing_on_stdout(fresh_home: Path) -> None:
+    result = run_cli(fresh_home, "mcp", stdin=json.dumps(INIT) + "\n")
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert b"memvault init" in result.stderr
+
+
+RAW_MESSAGES: list[dict[str, Any]] = [
+    INIT,
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "memory_status", "arguments": {}}},
+    {
+        "jsonrpc": "2.0",
+        "id": 4,
+        "method": "tools/call",
+        "params": {"name": "memory_search", "arguments": {"query": "Aurora database"}},
+    },
+    {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}},
+    {"jsonrpc": "2.0", "id": 6, "method": "no/such/method"},
+]
+
+
+def check_only_json_rpc(lines: list[bytes]) -> dict[Any, dict[str, Any]]:
+    """Every stdout line is one JSON-RPC 2.0 message; returns the responses by id."""
+    assert lines, "the bridge wrote nothing"
+    responses = {}
+    for line in lines:
+        assert line.endswith(b"\n")
+        message = json.loads(line)
+        assert message["jsonrpc"] == "2.0"
+        assert ("result" in message) != ("error" in message) or "method" in message
+        if "id" in message:
+            responses[message["id"]] = message
+    return responses
+
+
+@pytest.mark.parametrize("mode", ["embedded", "relay"])
+def test_stdout_carries_nothing_but_json_rpc_and_eof_ends_the_bridge(home: Path, mode: str) -> None:
+    if mode == "relay":
+        with running_daemon(home):
+            result = raw_session(home, RAW_MESSAGES, "--verbose")
+    else:
+        result = raw_session(home, RAW_MESSAGES, "--verbose")
+    assert result.returncode == 0, result.stderr
+    responses = check_only_json_rpc(result.lines)
+    assert set(responses) == {1, 2, 3, 4, 5, 6}
+    assert responses[1]["result"]["serverInfo"]["name"] == "memvault"
+    assert "error" in responses[6]
+    # --verbose logs went to stderr (and the log file), never to stdout.
+    assert "memvault.bridge" in result.stderr
+    log_text = (home / "logs" / "mcp.log").read_text()
+    assert "Aurora" not in log_text and "Aurora" not in result.stderr  # no query text in logs
+
+
+def test_the_relay_path_imports_nothing_heavy(home: Path) -> None:
+    """What `memvault mcp` loads before it knows whether a daemon answers: no SDK, pydantic, Qt, store."""
+    probe = (
+        "import sys\n"
+        "from memvault.desktop.commands.bridge import fast_args\n"
+        "from memvault.mcp_bridge import relay, stdio\n"
+        "assert fast_args(['mcp']) is not None\n"
+        "heavy = ('mcp', 'mcp_types', 'pydantic', 'PySide6', 'onnxruntime', 'numpy', 'sqlcipher3', 'anyio')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
