@@ -45,12 +45,14 @@ def payload(result: Any) -> dict[str, Any]:
 async def one_session(home: Path, errlog: Path, **extra: str | None) -> dict[str, Any]:
     """initialize, tools/list, an add and a status through the official client; what came back."""
     with errlog.open("w") as err:
-        async with stdio_client(bridge_params(home, **extra), errlog=err) as (read, write):
-            async with ClientSession(read, write) as session:
-                init = await session.initialize()
-                tools = {tool.name for tool in (await session.list_tools()).tools}
-                added = payload(await session.call_tool("memory_add", {"statement": STATEMENT, "domain": "work"}))
-                status = payload(await session.call_tool("memory_status", {}))
+        async with (
+            stdio_client(bridge_params(home, **extra), errlog=err) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            init = await session.initialize()
+            tools = {tool.name for tool in (await session.list_tools()).tools}
+            added = payload(await session.call_tool("memory_add", {"statement": STATEMENT, "domain": "work"}))
+            status = payload(await session.call_tool("memory_status", {}))
     return {"server": init.server_info.name, "tools": tools, "added": added, "status": status}
 
 
