@@ -254,6 +254,10 @@ class Vault:
     def list_purge_requests(self, caller: Caller, status: str | None = "pending") -> list[dict[str, Any]]:
         return purge.list_requests(self.ctx, caller, status)
 
+    def sweep_purged(self, caller: Caller) -> dict[str, Any]:
+        """Apply every tombstone again to the store, exports and backups (finishes an interrupted purge)."""
+        return purge.sweep(self.ctx, caller)
+
 
 def store_exists(home: str | os.PathLike[str] | None = None) -> bool:
     return VaultPaths.from_env(home).store.exists()

@@ -203,6 +203,24 @@ def _checkpoint(ctx: Context) -> bool:
     return False
 
 
+def sweep(ctx: Context, caller: Caller) -> dict[str, Any]:
+    """Apply every tombstone again: to the store, the exports and every known backup.
+
+    Finishes a purge that was interrupted after the store was cleaned (a killed
+    process, a backup that was busy), and records backups that are gone.
+    """
+    require_owner(caller, "sweeping purged records")
+    with ctx.reading() as conn:
+        ids = [memory_id for memory_id, _, _ in sql.tombstone_ids(conn)]
+    with ctx.transaction() as conn:
+        again = purge_reach.apply_tombstones(conn, ctx.now())
+        if again:
+            sql.optimize_text_indexes(conn)
+    store = flush(ctx) if again else {}
+    reach = purge_reach.reach_everywhere(ctx, ids, [], None, "other")
+    return {"tombstones": len(ids), "store_records_removed": len(again), "store": store, **reach}
+
+
 def describe_request(found: dict[str, Any]) -> str:
     payload = found["payload"]
     what = f"record {payload['memory_id']}" if payload.get("memory_id") else f"import batch {payload.get('batch_id')}"

@@ -92,8 +92,8 @@ def _rewrite_backup(
         try:
             extra = sql.batch_members(conn, batch_id, sql.ALIAS) if batch_id else []
             own_texts = sql.statements_of(conn, [*ids, *extra], sql.ALIAS)
+            sql.copy_tombstones(conn, sql.ALIAS)  # first: the store's categories win over `category`
             sql.purge_records(conn, [*ids, *extra], now, category, sql.ALIAS)
-            sql.copy_tombstones(conn, sql.ALIAS)
             apply_tombstones(conn, now, sql.ALIAS)
             sql.purge_texts(conn, {*texts, *own_texts.values()}, sql.ALIAS)
             if batch_id:

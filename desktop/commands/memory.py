@@ -8,6 +8,7 @@ value is an `InvalidArgument` (exit 1) and nothing changes.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -281,6 +282,10 @@ def _archive(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
+    if os.path.isfile(args.id) or os.sep in args.id or args.id.endswith(".db"):  # `memvault restore BACKUP`
+        from memvault.desktop.commands.maintenance import restore_store  # noqa: PLC0415
+
+        return restore_store(args, args.id)
     with open_vault(args) as vault:
         result = vault.restore(OWNER, id=args.id)
     return report_write(args, result)
@@ -359,8 +364,8 @@ def _change_parsers(subparsers: Any) -> None:
     p.add_argument("id")
     p.add_argument("--reason")
     p.add_argument("--expected-revision", help="refuse if the record has moved on")
-    p = add_command(subparsers, "restore", _restore, "bring an archived record back")
-    p.add_argument("id")
+    p = add_command(subparsers, "restore", _restore, "bring an archived record back, or the store from a backup")
+    p.add_argument("id", help="a record id, or the path of a backup file")
     p = add_command(subparsers, "export", _export, "write readable Markdown views into the export folder")
     p.add_argument("--domain")
     p.add_argument("--history", action="store_true", help="include superseded versions")

@@ -1,0 +1,193 @@
+"""`memvault doctor`: is the store sound, private and reachable? Each problem names its fix.
+
+The doctor opens the store read-mostly with its own connection (no migration, no
+write) so it can also look at a store the Vault would refuse. Client
+registrations are a desktop concern: the CLI adds them to this report.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from memvault.core import keys
+from memvault.core.errors import MemvaultError
+from memvault.core.maintenance.files import side_files, size_of
+from memvault.core.maintenance.restore import STAGED_PREFIX
+from memvault.core.paths import VaultPaths
+from memvault.core.settings import setting
+from memvault.core.store import maintenance as sql
+from memvault.core.store import migrations, settings_table
+from memvault.core.store.connection import Connection, DatabaseError, open_connection
+
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str | None = None
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def _private_paths(paths: VaultPaths) -> list[tuple[Path, int]]:
+    wanted = [(folder, PRIVATE_DIR) for folder in (paths.home, paths.exports, paths.backups, paths.logs, paths.imports)]
+    wanted += [(paths.store, PRIVATE_FILE), (paths.key_file, PRIVATE_FILE)]
+    wanted += [(side, PRIVATE_FILE) for side in side_files(paths.store)]
+    for folder in (paths.backups, paths.exports, paths.logs):
+        if folder.is_dir():
+            wanted += [(p, PRIVATE_FILE) for p in sorted(folder.rglob("*")) if p.is_file()]
+    return [(p, mode) for p, mode in wanted if p.exists()]
+
+
+def check_permissions(paths: VaultPaths, *, fix: bool = False) -> Check:
+    loose = [(p, mode) for p, mode in _private_paths(paths) if _mode(p) & ~mode & 0o777]
+    if loose and fix:
+        for path, mode in loose:
+            os.chmod(path, mode)
+        return Check("permissions", True, f"tightened {len(loose)}: " + ", ".join(str(p) for p, _ in loose))
+    if loose:
+        listed = ", ".join(f"{p} ({oct(_mode(p))})" for p, _ in loose[:5])
+        return Check(
+            "permissions",
+            False,
+            f"readable by others: {listed}" + (" ..." if len(loose) > 5 else ""),
+            "memvault doctor --fix  (or chmod 600 on files, 700 on folders)",
+        )
+    return Check("permissions", True, "store, key and folders are private (0600 / 0700)")
+
+
+def check_stale(paths: VaultPaths, *, fix: bool = False) -> Check:
+    stale = [*paths.home.glob(f"{STAGED_PREFIX}*"), *paths.home.glob(f"{paths.store.name}-*.stale")]
+    if stale and fix:
+        for path in stale:
+            path.unlink(missing_ok=True)
+        return Check("leftovers", True, f"removed {len(stale)} files an interrupted restore left")
+    if stale:
+        return Check("leftovers", False, f"{len(stale)} files an interrupted restore left", "memvault doctor --fix")
+    return Check("leftovers", True, "no files left by an interrupted restore")
+
+
+def _key_check(paths: VaultPaths) -> tuple[Check, bytes | None]:
+    try:
+        info = keys.describe(paths.key_file)
+    except MemvaultError as exc:
+        return Check("key", False, exc.message, "restore the key file from where you keep a copy"), None
+    where = f"key file {paths.key_file}; key backend {info.backend} ({info.detail})"
+    try:
+        key = keys.load_key(paths.key_file)
+    except MemvaultError as exc:
+        fix = "set MEMVAULT_PASSPHRASE or run on a terminal" if info.backend == "passphrase" else "unlock the keyring"
+        return Check("key", False, f"{where}: {exc.message}", fix), None
+    return Check("key", True, where), key
+
+
+def _store_checks(conn: Connection, paths: VaultPaths) -> list[Check]:
+    found = []
+    problems = sql.integrity(conn)
+    found.append(
+        Check("integrity", True, "PRAGMA integrity_check: ok")
+        if not problems
+        else Check("integrity", False, f"{len(problems)} problems: {problems[0][:120]}", "memvault restore BACKUP")
+    )
+    version = sql.schema_version(conn) or 0
+    if version > migrations.LATEST:
+        found.append(
+            Check(
+                "schema",
+                False,
+                f"schema {version} is newer than this memvault ({migrations.LATEST})",
+                "upgrade memvault",
+            )
+        )
+    else:
+        later = "" if version == migrations.LATEST else f" (schema {migrations.LATEST} is applied on next open)"
+        found.append(Check("schema", True, f"schema {version}{later}"))
+    stored = settings_table.read(conn, "kill_switch")
+    position = setting("kill_switch").default if stored is None else stored
+    found.append(Check("kill switch", True, f"kill switch: {position}"))
+    found.append(_backups_check(conn))
+    return found
+
+
+def _backups_check(conn: Connection) -> Check:
+    rows = sql.known_backups(conn)
+    missing = [r["path"] for r in rows if not Path(r["path"]).is_file()]
+    holding: list[str] = []
+    for row in rows:
+        if row["path"] in missing:
+            continue
+        sql.attach(conn, Path(row["path"]))
+        try:
+            if sql.attached_readable(conn) and "tombstones" in sql.table_names(conn, sql.ALIAS):
+                conn.execute("BEGIN")
+                present = conn.execute(
+                    f"SELECT count(*) FROM {sql.ALIAS}.memories WHERE id IN (SELECT memory_id FROM main.tombstones)"
+                ).fetchone()[0]
+                conn.execute("COMMIT")
+                if present:
+                    holding.append(row["path"])
+        finally:
+            sql.detach(conn)
+    if holding:
+        return Check("backups", False, f"{len(holding)} backups still hold purged records", "memvault purge --sweep")
+    if missing:
+        return Check(
+            "backups", False, f"{len(missing)} recorded backups are gone: {missing[0]}", "memvault purge --sweep"
+        )
+    newest = max((r["created_at"] for r in rows), default=None)
+    return Check("backups", True, f"{len(rows)} backups, newest {newest or 'never'}")
+
+
+def disk_use(paths: VaultPaths) -> dict[str, int]:
+    return {
+        "store": size_of(paths.store),
+        "wal": size_of(Path(f"{paths.store}-wal")),
+        "backups": size_of(paths.backups),
+        "exports": size_of(paths.exports),
+    }
+
+
+def run(home: str | os.PathLike[str] | None = None, *, fix: bool = False) -> dict[str, Any]:
+    paths = VaultPaths.from_env(home)
+    checks: list[Check] = []
+    if not paths.store.exists():
+        checks.append(Check("store", False, f"no store in {paths.home}", "memvault init  (or memvault restore BACKUP)"))
+    if paths.home.exists():
+        checks += [check_permissions(paths, fix=fix), check_stale(paths, fix=fix)]
+    if paths.store.exists():
+        key_check, key = _key_check(paths)
+        checks.append(key_check)
+        if key is not None:
+            checks += _open_and_check(paths, key)
+    exports = [p for p in paths.exports.rglob("*") if p.is_file()] if paths.exports.is_dir() else []
+    if exports:
+        checks.append(Check("exports", True, f"{len(exports)} plaintext export files in {paths.exports}"))
+    return {
+        "ok": all(c.ok for c in checks),
+        "home": str(paths.home),
+        "checks": [asdict(c) for c in checks],
+        "disk": disk_use(paths),
+    }
+
+
+def _open_and_check(paths: VaultPaths, key: bytes) -> list[Check]:
+    try:
+        conn = open_connection(paths.store, key)
+    except MemvaultError as exc:
+        return [Check("store", False, exc.message, "memvault restore BACKUP")]
+    try:
+        return [Check("store", True, f"{paths.store} opens and is encrypted"), *_store_checks(conn, paths)]
+    except DatabaseError as exc:
+        return [Check("store", False, f"the store is damaged ({exc})", "memvault restore BACKUP")]
+    finally:
+        conn.close()
