@@ -46,14 +46,14 @@ TOPICS = (
 TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
     "work": (
         ("DECISION", "Decided with {person} that {topic} ships in {n} small steps"),
-        ("CONSTRAINT", "{topic} may not run on {weekday}s before {hour}:00"),
-        ("NEXT_ACTION", "Ask {person} about the {thing} for {topic} by {weekday}"),
+        ("CONSTRAINT", "{topic} may not run on {weekday}s before {hour}:00 (rule {n})"),
+        ("NEXT_ACTION", "Ask {person} about the {thing} for {topic} by {weekday} (item {n})"),
         ("FAILED_APPROACH", "Retrying {topic} {n} times in a row did not fix the {thing}"),
     ),
     "home": (
-        ("FACT", "The {thing} in the hallway was serviced by {person} on a {weekday}"),
+        ("FACT", "The {thing} in the hallway was serviced by {person} on a {weekday} for {n} euros"),
         ("PREFERENCE", "Prefers the {thing} near {place} rather than in the cellar (option {n})"),
-        ("NEXT_ACTION", "Measure the {thing} for {topic} before {weekday}"),
+        ("NEXT_ACTION", "Measure the {thing} for {topic} before {weekday}, about {n} cm"),
     ),
     "health": (
         ("WORKFLOW", "Walks to {place} on {weekday}s for {n} minutes"),
@@ -63,16 +63,16 @@ TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
     "cooking": (
         ("SUCCESSFUL_APPROACH", "A {n}-hour proof makes the {thing} loaf rise better"),
         ("PREFERENCE", "Likes {thing} soup with {n} cloves of garlic"),
-        ("FACT", "{person} brings {thing} from {place} on {weekday}s"),
+        ("FACT", "{person} brings {n} grams of {thing} from {place} on {weekday}s"),
     ),
     "travel": (
         ("DECISION", "Takes the night train to {place} for {topic} (trip {n})"),
         ("OPEN_QUESTION", "Is {place} worth a {n}-day detour on {topic}?"),
-        ("FACT", "{person} recommended a guest house near {place} for {topic}"),
+        ("FACT", "{person} recommended a guest house near {place} for {topic}, {n} euros a night"),
     ),
     "finances": (
         ("CONSTRAINT", "Spend at most {n}0 euros a month on the {thing} at {place}"),
-        ("WORKFLOW", "Reviews {topic} on the first {weekday} of each month"),
+        ("WORKFLOW", "Reviews {topic} on the first {weekday} of each month, in {n} minutes"),
         ("GOAL", "Put {n} euros more into savings for the {thing} on {weekday}s"),
     ),
     "learning": (
@@ -82,7 +82,7 @@ TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
     "side-project": (
         ("DECISION", "The plant app stores the {thing} table in SQLite (schema {n})"),
         ("FAILED_APPROACH", "Caching the {thing} in memory broke {topic} after {n} hours"),
-        ("OPEN_QUESTION", "Should {topic} send reminders on {weekday} at {hour}:00?"),
+        ("OPEN_QUESTION", "Should {topic} send {n} reminders on {weekday} at {hour}:00?"),
     ),
 }
 QUERIES = (
