@@ -1,0 +1,116 @@
+"""Helpers for the maintenance tests: open any memvault file with the key and dump all of it.
+
+A dump reads every real table of a database (FTS shadow tables included) with a
+connection of its own that changes nothing, so a test can compare stores and
+look for a marker's bytes in everything memvault keeps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import sqlcipher3
+
+from memvault.core import keys
+from memvault.core.paths import VaultPaths
+
+# A fictional, distinctive marker. FTS leaves compress term prefixes, so tests look for its tail.
+MARKER = "Quuxzorbmarker"
+NEEDLE = b"zorbmarker"
+SECRET_STATEMENT = f"Fictional: the {MARKER} lighthouse gate code is 4471 (made up for a test)"
+DUMP_SKIPS = ("sqlite_stat",)
+
+
+def store_key(home: Path) -> bytes:
+    return keys.load_key(VaultPaths(home).key_file)
+
+
+def open_db(path: Path, key: bytes) -> Any:
+    conn = sqlcipher3.connect(str(path), isolation_level=None)
+    conn.execute("PRAGMA cipher_log_level = NONE")
+    conn.execute(f"PRAGMA key = \"x'{key.hex()}'\"")
+    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return conn
+
+
+def tables(conn: Any) -> list[str]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def dump_db(path: Path, key: bytes) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every real table, sorted (raises if the file does not open with `key`)."""
+    conn = open_db(path, key)
+    try:
+        return {
+            name: sorted((tuple(row) for row in conn.execute(f'SELECT * FROM "{name}"')), key=repr)
+            for name in tables(conn)
+        }
+    finally:
+        conn.close()
+
+
+def as_bytes(data: dict[str, list[tuple[Any, ...]]]) -> bytes:
+    parts = []
+    for rows in data.values():
+        for row in rows:
+            for value in row:
+                parts.append(value if isinstance(value, bytes) else str(value).encode())
+    return b"\x00".join(parts)
+
+
+def where_found(home: Path, key: bytes, extra: list[Path] = ()) -> list[str]:  # type: ignore[assignment]
+    """Every file under `home` (and `extra`) whose content, decrypted where it is a store, holds NEEDLE.
+
+    Databases are dumped table by table; every file's raw bytes are searched as well.
+    Returns entries like 'backups/x.db:memory_fts_data' or 'exports/general.md'.
+    """
+    found = []
+    files = sorted(p for p in home.rglob("*") if p.is_file()) + [p for p in extra if p.is_file()]
+    for path in files:
+        label = str(path.relative_to(home)) if path.is_relative_to(home) else str(path)
+        raw = path.read_bytes()
+        if NEEDLE in raw.lower():
+            found.append(label)
+        if path.name.endswith(("-wal", "-shm", "-journal")):
+            continue
+        try:
+            dumped = dump_db(path, key)
+        except sqlcipher3.DatabaseError:
+            continue
+        for table, rows in dumped.items():
+            if NEEDLE in as_bytes({table: rows}).lower():
+                found.append(f"{label}:{table}")
+    return found
+
+
+def digests(home: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(home)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(home.rglob("*"))
+        if p.is_file()
+    }
+
+
+def integrity_ok(path: Path, key: bytes) -> bool:
+    conn = open_db(path, key)
+    try:
+        return conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+
+
+def run_python(code: str, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )

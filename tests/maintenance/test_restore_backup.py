@@ -1,0 +1,143 @@
+"""Restore: verified before anything is touched, the old store kept, every table back as it was."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from maintkit import digests, dump_db, open_db, store_key
+
+from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable
+from memvault.core.model import OWNER
+from memvault.core.vault import Vault
+from memvault.desktop.cli import main
+
+# Tables a restore is allowed to add to: its own event and the backups it knows of.
+GROWS = ("events", "backups", "sqlite_sequence")
+
+
+def test_round_trip_gives_back_every_table(home: Path, filled: dict[str, str], vault: Vault) -> None:
+    vault.search(OWNER, query="allotment beds")  # a retrieval_log row and usage counts
+    backup = Path(vault.backup(OWNER)["path"])
+    key = store_key(home)
+    before = dump_db(home / "memvault.db", key)
+    vault.add(OWNER, statement="Fictional: added after the backup, gone after the restore")
+    vault.archive(OWNER, id=filled["garden"])
+    vault.close()
+
+    result = Vault.restore_backup(backup, home)
+
+    after = dump_db(home / "memvault.db", key)
+    assert set(after) == set(before)
+    for table in before:
+        if table not in GROWS:
+            assert after[table] == before[table], table
+    # the backup was taken just before its own `backup_made` event was written
+    at_backup = [e for e in before["events"] if e[4] != "backup_made"]
+    assert set(at_backup) < set(after["events"])
+    assert [e[4] for e in after["events"] if e not in at_backup] == ["restored_from_backup"]
+    kept = Path(result["previous_store_kept_as"])
+    assert kept.is_file() and kept.parent == home / "backups"
+    assert "Fictional: added after the backup" in str(dump_db(kept, key)["memories"])
+    with Vault.open(home) as reopened:
+        known = {r["path"]: r["kind"] for r in reopened.list_backups(OWNER)}
+        assert known == {str(backup): "manual", str(kept): "pre-restore"}
+        assert reopened.get(OWNER, filled["garden"])["memory"]["status"] == "current"
+    assert not list(home.glob("memvault.db.restore-*"))
+    assert not (home / "memvault.db-wal").exists() or (home / "memvault.db-wal").stat().st_size == 0
+
+
+def _plaintext_sqlite(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE memories (id TEXT, statement TEXT)")
+    conn.execute("INSERT INTO memories VALUES ('m1', 'Fictional plaintext row')")
+    conn.commit()
+    conn.close()
+
+
+def _other_key_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    other = tmp_path / "other-home"
+    monkeypatch.setenv("MEMVAULT_PASSPHRASE", "a different fictional passphrase")
+    with Vault.open(other, create=True, scrypt_n=2**12) as foreign:
+        foreign.add(OWNER, statement="Fictional: a record from someone else's store")
+    monkeypatch.undo()
+    return other / "memvault.db"
+
+
+def _foreign_keyed(path: Path, key: bytes) -> None:
+    conn = open_db(path, key)
+    conn.execute("CREATE TABLE notes (x TEXT)")
+    conn.close()
+
+
+def _newer_schema(vault: Vault, key: bytes) -> Path:
+    path = Path(vault.backup(OWNER)["path"])
+    future = path.with_name("future.db")
+    shutil.copy(path, future)
+    conn = open_db(future, key)
+    conn.execute("INSERT INTO schema_version (version, name) VALUES (99, '0099_future.sql')")
+    conn.close()
+    return future
+
+
+@pytest.mark.parametrize("kind", ["random", "plaintext", "other_key", "foreign", "newer_schema", "damaged"])
+def test_bad_files_are_refused_and_nothing_changes(
+    kind: str, home: Path, vault: Vault, filled: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = store_key(home)
+    candidate = tmp_path / f"{kind}.db"
+    expected: type[Exception] = InvalidArgument
+    if kind == "random":
+        candidate.write_bytes(os.urandom(64 * 1024))
+    elif kind == "plaintext":
+        _plaintext_sqlite(candidate)
+    elif kind == "other_key":
+        candidate = _other_key_store(tmp_path, monkeypatch)
+    elif kind == "foreign":
+        _foreign_keyed(candidate, key)
+    elif kind == "newer_schema":
+        candidate = _newer_schema(vault, key)
+        expected = StoreTooNew
+    else:  # a real backup with a page overwritten in the middle
+        good = Path(vault.backup(OWNER)["path"])
+        data = bytearray(good.read_bytes())
+        data[8192:12288] = os.urandom(4096)
+        candidate.write_bytes(bytes(data))
+    vault.close()
+    before = digests(home)
+    candidate_before = candidate.read_bytes()
+
+    with pytest.raises(expected):
+        Vault.restore_backup(candidate, home)
+
+    assert digests(home) == before
+    assert candidate.read_bytes() == candidate_before
+    with Vault.open(home) as reopened:
+        assert reopened.get(OWNER, filled["secret"])["memory"]["id"] == filled["secret"]
+
+
+def test_restore_is_refused_while_another_connection_holds_the_store(home: Path, vault: Vault) -> None:
+    backup = Path(vault.backup(OWNER)["path"])
+    vault.ctx.conn.execute("BEGIN")
+    vault.ctx.conn.execute("SELECT count(*) FROM memories").fetchone()  # a reader keeps its snapshot
+    try:
+        with pytest.raises(StoreUnavailable, match="another memvault process"):
+            Vault.restore_backup(backup, home)
+    finally:
+        vault.ctx.conn.execute("COMMIT")
+    assert vault.status(OWNER)["counts"]["total"] == 0
+    assert sorted(p.name for p in (home / "backups").iterdir()) == [backup.name]
+
+
+def test_cli_restore_prints_what_it_did(home: Path, vault: Vault, capsys: pytest.CaptureFixture[str]) -> None:
+    vault.add(OWNER, statement="Fictional: the ferry leaves at nine")
+    backup = vault.backup(OWNER)["path"]
+    vault.close()
+    assert main(["restore", backup]) == 0
+    out = capsys.readouterr().out
+    assert "restored 1 records" in out and "previous store is kept as" in out
+    assert main(["restore", str(home / "nope.db")]) == 1
+    assert "is not a file" in capsys.readouterr().err
