@@ -236,6 +236,7 @@ def correct(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any
                 "reason": reason,
                 "valid_from": valid_from,
                 "expected_revision": old.revision,
+                "workspace_id": caller.workspace_id,  # approval acts as the proposer, workspace included
             }
             proposal_id = proposals.stage(conn, caller, "correct", payload, now, target_id=old.id, reason=reason)
             events.record(conn, caller, "proposed", now, old.id, proposal_id=proposal_id, kind="correct")
@@ -300,7 +301,12 @@ def archive(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any
             raise Conflict("the record is already archived")
         now = ctx.now()
         if mode is not None:
-            payload = {"id": record.id, "reason": reason, "expected_revision": record.revision}
+            payload = {
+                "id": record.id,
+                "reason": reason,
+                "expected_revision": record.revision,
+                "workspace_id": caller.workspace_id,
+            }
             proposal_id = proposals.stage(conn, caller, "archive", payload, now, target_id=record.id, reason=reason)
             events.record(conn, caller, "proposed", now, record.id, proposal_id=proposal_id, kind="archive")
             return {"outcome": "staged", "id": record.id, "proposal_id": proposal_id}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from corekit import ASSISTANT, OWNER, REMOTE, Adder, count, dump
+from corekit import ASSISTANT, OWNER, REMOTE, WORKSPACE_A, Adder, count, dump
 
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.vault import Vault
@@ -89,3 +89,16 @@ def test_an_approved_remote_proposal_keeps_the_proposers_scope_and_name(vault: V
     assert record["access_scope"] == "remote_allowed"
     added = [e for e in vault.events_for(OWNER, approved["id"]) if e["action"] == "added"]
     assert added[0]["principal"] == REMOTE.principal and added[0]["surface"] == "remote"
+
+
+def test_a_workspace_change_to_its_own_record_can_be_approved(vault: Vault) -> None:
+    staged = vault.add(WORKSPACE_A, statement="The alpha team demo is on Friday", domain="team")
+    record = vault.approve(OWNER, staged["proposal_id"])["id"]
+    corrected = vault.correct(WORKSPACE_A, id=record, statement="The alpha team demo is on Thursday")
+    approved = vault.approve(OWNER, corrected["proposal_id"])
+    assert approved["outcome"] == "superseded"
+    new = vault.get(WORKSPACE_A, approved["id"])["memory"]
+    assert (new["statement"], new["access_scope"]) == ("The alpha team demo is on Thursday", "workspace_allowed")
+    archived = vault.archive(WORKSPACE_A, id=approved["id"])
+    assert vault.approve(OWNER, archived["proposal_id"])["outcome"] == "archived"
+    assert vault.get(WORKSPACE_A, approved["id"])["memory"]["status"] == "archived"
