@@ -28,7 +28,8 @@ from memvault.core.errors import InvalidArgument
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
-from memvault.desktop.commands.common import add_command, emit
+from memvault.desktop.commands.common import emit
+from memvault.desktop.commands.memory import command
 
 MARKER = "MEMVAULT-DEMO.txt"
 MARKER_TEXT = "This folder holds the fictional memvault demo store; `memvault demo --reset` may delete it.\n"
@@ -241,7 +242,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    p = add_command(subparsers, "demo", _demo, "load a fictional data set into a separate demo store to try memvault")
+    p = command(subparsers, "demo", _demo, "load a fictional data set into a separate demo store to try memvault")
     p.add_argument(
         "--home", dest="demo_home", metavar="DIR", help="the demo's folder (default: the memvault-demo data folder)"
     )

@@ -9,8 +9,8 @@ from typing import Any
 
 from memvault.core.model import OWNER
 from memvault.core.settings import SETTINGS, setting
-from memvault.desktop.commands.common import add_command, emit, open_vault
-from memvault.desktop.commands.memory import short, table
+from memvault.desktop.commands.common import emit, open_vault
+from memvault.desktop.commands.memory import command, short, table
 
 
 # -- proposals -------------------------------------------------------------------------------
@@ -126,18 +126,18 @@ def _config_set(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     group = subparsers.add_parser("proposals", help="the approval inbox: what assistants proposed to write")
     actions = group.add_subparsers(dest="proposals_command", metavar="ACTION", required=True)
-    p = add_command(actions, "list", _proposals_list, "list proposals (pending by default)")
+    p = command(actions, "list", _proposals_list, "list proposals (pending by default)")
     p.add_argument("--status", default="pending", help="pending (default), approved or rejected")
-    p = add_command(actions, "approve", _approve, "carry out a proposal")
+    p = command(actions, "approve", _approve, "carry out a proposal")
     p.add_argument("id")
-    p = add_command(actions, "reject", _reject, "turn a proposal down (nothing is written)")
+    p = command(actions, "reject", _reject, "turn a proposal down (nothing is written)")
     p.add_argument("id")
     p.add_argument("--reason")
 
     group = subparsers.add_parser("config", help="read and change settings")
     actions = group.add_subparsers(dest="config_command", metavar="ACTION", required=True)
-    p = add_command(actions, "get", _config_get, "show settings with their descriptions (or one)")
+    p = command(actions, "get", _config_get, "show settings with their descriptions (or one)")
     p.add_argument("name", nargs="?")
-    p = add_command(actions, "set", _config_set, "change a setting")
+    p = command(actions, "set", _config_set, "change a setting")
     p.add_argument("name")
     p.add_argument("value", help="lists are comma-separated; booleans true/false")

@@ -36,6 +36,13 @@ _ADD_OPTIONS = (
 
 
 # -- small helpers ---------------------------------------------------------------------------
+def command(subparsers: Any, name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
+    """A sub-command that also takes `--json` after its name (`memvault list --json`)."""
+    parser = add_command(subparsers, name, handler, help_text)
+    parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
+    return parser
+
+
 def number(value: str | None, name: str) -> float | None:
     if value is None:
         return None
@@ -309,7 +316,7 @@ def _export(args: argparse.Namespace) -> int:
 
 # -- wiring ----------------------------------------------------------------------------------
 def _add_parser(subparsers: Any) -> None:
-    p = add_command(subparsers, "add", _add, "remember a statement (`-` reads it from stdin)")
+    p = command(subparsers, "add", _add, "remember a statement (`-` reads it from stdin)")
     p.add_argument("statement", help="what to remember, or - to read it from stdin")
     p.add_argument("--type", help="FACT (default), PREFERENCE, DECISION, CONSTRAINT, NEXT_ACTION, ...")
     p.add_argument("--domain", help="the domain (default: assigned from the statement)")
@@ -331,15 +338,15 @@ def _add_parser(subparsers: Any) -> None:
 
 
 def _read_parsers(subparsers: Any) -> None:
-    p = add_command(subparsers, "get", _get, "show one record with its links, entities and earlier versions")
+    p = command(subparsers, "get", _get, "show one record with its links, entities and earlier versions")
     p.add_argument("id")
-    p = add_command(subparsers, "list", _list, "list records, newest first")
+    p = command(subparsers, "list", _list, "list records, newest first")
     p.add_argument("--domain")
     p.add_argument("--type")
     p.add_argument("--status", help="current (default), superseded, archived, historical, partial, disputed")
     p.add_argument("--limit", help="1..200 (default 50)")
     p.add_argument("--cursor", help="the cursor the previous page printed")
-    p = add_command(subparsers, "search", _search, "find what memory holds for a request (packet and table)")
+    p = command(subparsers, "search", _search, "find what memory holds for a request (packet and table)")
     p.add_argument("query")
     p.add_argument("--limit", help="1..50 (default 8)")
     p.add_argument("--domain", dest="domains", action="append", help="only this domain (repeatable)")
@@ -349,24 +356,24 @@ def _read_parsers(subparsers: Any) -> None:
     p.add_argument("--history", action="store_true", help="include superseded and historical records")
     p.add_argument("--depth", help="auto (default), shallow, normal or deep")
     p.add_argument("--max-tokens", help="the packet's token budget")
-    p = add_command(subparsers, "history", _history, "a record's versions (newest first) and its events")
+    p = command(subparsers, "history", _history, "a record's versions (newest first) and its events")
     p.add_argument("id")
 
 
 def _change_parsers(subparsers: Any) -> None:
-    p = add_command(subparsers, "correct", _correct, "correct a record: a new version supersedes it")
+    p = command(subparsers, "correct", _correct, "correct a record: a new version supersedes it")
     p.add_argument("id")
     p.add_argument("statement", help="the corrected statement, or - to read it from stdin")
     p.add_argument("--reason")
     p.add_argument("--valid-from", help="when the correction became true (default now)")
     p.add_argument("--expected-revision", help="refuse if the record has moved on")
-    p = add_command(subparsers, "archive", _archive, "archive a record (reversible; hidden from search)")
+    p = command(subparsers, "archive", _archive, "archive a record (reversible; hidden from search)")
     p.add_argument("id")
     p.add_argument("--reason")
     p.add_argument("--expected-revision", help="refuse if the record has moved on")
-    p = add_command(subparsers, "restore", _restore, "bring an archived record back, or the store from a backup")
+    p = command(subparsers, "restore", _restore, "bring an archived record back, or the store from a backup")
     p.add_argument("id", help="a record id, or the path of a backup file")
-    p = add_command(subparsers, "export", _export, "write readable Markdown views into the export folder")
+    p = command(subparsers, "export", _export, "write readable Markdown views into the export folder")
     p.add_argument("--domain")
     p.add_argument("--history", action="store_true", help="include superseded versions")
 

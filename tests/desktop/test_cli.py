@@ -107,6 +107,8 @@ def test_list_pages_with_a_cursor_and_filters(home: Path, capsys: pytest.Capture
     assert second["next_cursor"] is None
     prefs = run_json(capsys, "list", "--type", "PREFERENCE")
     assert [r["statement"] for r in prefs["items"]] == ["Prefers strong tea"]
+    code, out, _ = run(capsys, "list", "--type", "PREFERENCE", "--json")  # --json after the command works too
+    assert code == 0 and json.loads(out) == prefs
     code, out, _ = run(capsys, "list", "--domain", "boats", "--limit", "3")
     assert code == 0 and "more: --cursor" in out and "statement" in out.splitlines()[0]
 
