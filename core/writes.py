@@ -28,7 +28,7 @@ from memvault.core.model import (
 from memvault.core.retrieval.domains import assign_domain
 from memvault.core.store import events, memories, proposals
 from memvault.core.store.connection import Connection
-from memvault.core.writer.gate import rejection
+from memvault.core.writer.gate import rejection, secret_rejection
 from memvault.core.writer.normalize import normalize_statement
 
 _PROJECT_TAG = re.compile(r"^project:(.+)$", re.IGNORECASE)
@@ -295,6 +295,9 @@ def archive(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any
     _only(args, {"id", "reason", "expected_revision"})
     reason = text(args.get("reason"), "reason", max_chars=MAX_REASON)
     mode = _write_mode(ctx, caller)
+    refused = secret_rejection([reason])  # the reason is stored with the record (or the proposal)
+    if refused:
+        raise InvalidArgument(refused)
     with ctx.transaction() as conn:
         record = _current(conn, caller, args.get("id"), args.get("expected_revision"))
         if record.status is Status.ARCHIVED:

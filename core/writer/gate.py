@@ -8,11 +8,19 @@ from memvault.core.writer.normalize import is_chatter
 from memvault.core.writer.secrets import find_secrets
 
 
-def rejection(statement: str, other_text: Iterable[str | None] = ()) -> str | None:
-    """Why this write must be refused, or None. The reason names a class, never the secret."""
-    found = find_secrets("\n".join([statement, *(t for t in other_text if t)]))
+def secret_rejection(texts: Iterable[str | None]) -> str | None:
+    """Why text stored beside a write (a reason, evidence) must be refused: it holds a secret."""
+    found = find_secrets("\n".join(t for t in texts if t))
     if found:
         return f"refused: it looks like it holds a secret ({', '.join(found)}); secrets are never stored"
+    return None
+
+
+def rejection(statement: str, other_text: Iterable[str | None] = ()) -> str | None:
+    """Why this write must be refused, or None. The reason names a class, never the secret."""
+    refused = secret_rejection([statement, *other_text])
+    if refused:
+        return refused
     if is_chatter(statement):
         return "refused: nothing durable to remember (empty or chatter)"
     return None

@@ -147,3 +147,13 @@ def test_every_luhn_valid_16_digit_number_is_a_card_and_its_neighbours_are_not(b
     assert "card number" in find_secrets(f"card {grouped} for the hotel")
     wrong = body + str((int(_luhn_digit(body)) + 1) % 10)
     assert "card number" not in find_secrets(f"order {wrong} for the hotel")
+
+
+@pytest.mark.parametrize("caller", [OWNER, ASSISTANT], ids=["owner", "assistant"])
+def test_an_archive_reason_holding_a_secret_is_refused_without_echo(vault: Vault, add: Adder, caller: Caller) -> None:
+    target = add("The shed key is under the blue pot", domain="home")
+    before = dump(vault)
+    with pytest.raises(InvalidArgument) as raised:
+        vault.archive(caller, id=target, reason="moved it; the padlock password is Tr0ub4dor&3")
+    assert "Tr0ub4dor" not in raised.value.message and "secret" in raised.value.message
+    assert dump(vault) == before
