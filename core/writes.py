@@ -69,7 +69,9 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
     draft = parse_draft(args)
     scope, workspace = write_scope(caller, draft.access_scope)
     mode = _write_mode(ctx, caller)
-    refused = rejection(draft.statement, [draft.evidence, draft.source_reference, *draft.tags, *draft.entities])
+    refused = rejection(
+        draft.statement, [draft.evidence, draft.source, draft.source_reference, *draft.tags, *draft.entities]
+    )
     if refused:
         return _answer("rejected", reason=refused)
     with ctx.transaction() as conn:

@@ -98,7 +98,7 @@ def test_a_secret_is_refused_and_nothing_is_stored(vault: Vault, kind: str) -> N
         _assert_refused_silently(vault, caller, statement, secret)
 
 
-@pytest.mark.parametrize("field", ["evidence", "source_reference", "tags", "entities"])
+@pytest.mark.parametrize("field", ["evidence", "source", "source_reference", "tags", "entities"])
 def test_a_secret_in_another_field_is_refused_too(vault: Vault, field: str) -> None:
     secret = "AKIAIOSFODNN7EXAMPLE"
     value: object = [secret] if field in ("tags", "entities") else f"see key {secret}"
