@@ -208,3 +208,25 @@ def test_remote_pending_count_covers_its_own_proposals_only(vault: Vault) -> Non
     assert vault.status(OWNER)["pending_proposals"] == 2
     assert vault.status(REMOTE)["pending_proposals"] == 1
     assert vault.status(OTHER_REMOTE)["pending_proposals"] == 0
+
+
+def test_a_remote_link_to_a_hidden_record_is_like_a_link_to_nothing(vault: Vault, records: dict[str, str]) -> None:
+    before = dump(vault)
+    messages = []
+    for target in (records["private"], MISSING_ID):
+        with pytest.raises(NotFound) as raised:
+            vault.add(
+                REMOTE,
+                statement="Ask about the Velmora refill at the Quay Street counter",
+                links=[{"type": "relates_to", "target_id": target}],
+            )
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert dump(vault) == before
+
+
+def test_remote_filters_naming_hidden_domains_find_nothing(vault: Vault, add: Adder) -> None:
+    add("The Thornbury solicitor holds the will", domain="legal")
+    assert vault.list_memories(REMOTE, domain="legal")["items"] == []
+    assert vault.search(REMOTE, query="Thornbury solicitor", domains=["legal"])["results"] == []
+    assert vault.search(REMOTE, query="Thornbury solicitor will")["domains"] == []

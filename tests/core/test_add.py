@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from corekit import OWNER, Adder, count
+from corekit import OWNER, Adder, count, dump
 
 from memvault.core.clock import FixedClock
 from memvault.core.errors import InvalidArgument, NotFound
@@ -148,3 +148,15 @@ def test_status_counts_follow_the_records(vault: Vault, add: Adder) -> None:
     counts = vault.status(OWNER)["counts"]
     assert (counts["current"], counts["archived"], counts["superseded"], counts["total"]) == (2, 1, 1, 4)
     assert counts["by_domain"] == {"garden": 1, "travel": 1}
+
+
+def test_reads_change_nothing(vault: Vault, add: Adder) -> None:
+    memory_id = add("The spare bike pump is in the shed", domain="home")
+    before = dump(vault)
+    vault.get(OWNER, memory_id)
+    vault.list_memories(OWNER)
+    vault.status(OWNER)
+    vault.events_for(OWNER, memory_id)
+    vault.proposals(OWNER)
+    vault.settings()
+    assert dump(vault) == before

@@ -95,3 +95,13 @@ def test_opening_a_home_without_a_store_is_a_clear_error(fresh_home: Path) -> No
     with pytest.raises(StoreUnavailable, match="memvault init"):
         Vault.open(fresh_home)
     assert not (fresh_home / "memvault.db").exists()
+
+
+def test_two_open_vaults_share_the_store(home: Path) -> None:
+    """Two processes (here two connections) read each other's writes through WAL."""
+    with Vault.open(home) as first, Vault.open(home) as second:
+        one = first.add(OWNER, statement="The spare house key is with the neighbour", domain="home")["id"]
+        assert second.get(OWNER, one)["memory"]["statement"].startswith("The spare house key")
+        with second.ctx.reading():  # a long read in one process does not block the other's write
+            two = first.add(OWNER, statement="The meter cupboard key is on the hook", domain="home")["id"]
+        assert {i["id"] for i in second.list_memories(OWNER)["items"]} == {one, two}
