@@ -166,6 +166,8 @@ def confirm(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
     store = {"removed_rows": {k: v for k, v in counts.items() if v}, **flush(ctx)}
     log.info("purge %s removed %d records", found["id"], len(ids))
     reach = purge_reach.reach_everywhere(ctx, ids, texts, payload.get("batch_id"), category)
+    with ctx.lock:  # the backups' new digests went through the WAL: leave it empty again
+        store["wal_truncated"] = _checkpoint(ctx) and store["wal_truncated"]
     return {
         "request_id": found["id"],
         "outcome": "purged",

@@ -114,3 +114,13 @@ def run_python(code: str, *args: str, env: dict[str, str] | None = None) -> subp
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+
+
+def vocabulary(path: Path, key: bytes, table: str) -> set[str]:
+    """Every term an FTS5 index of the store holds (deleted-but-unmerged entries included)."""
+    conn = open_db(path, key)
+    try:
+        conn.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {table}, 'row')")
+        return {str(row[0]) for row in conn.execute("SELECT term FROM temp.vocab")}
+    finally:
+        conn.close()
