@@ -12,7 +12,7 @@ import uuid
 from typing import Any
 
 from memvault import __version__
-from memvault.core import feedback, keys, principals, reads, views, writes
+from memvault.core import domains, feedback, keys, principals, reads, views, writes
 from memvault.core.access import check_kill_switch, require_owner
 from memvault.core.clock import Clock, SystemClock
 from memvault.core.context import Context
@@ -151,6 +151,43 @@ class Vault:
     def record_feedback(self, caller: Caller, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return feedback.record_feedback(self.ctx, caller, args)
+
+    # -- domains (regions): the person's to manage (core/domains.py) --------------------------
+    def list_domains(self, caller: Caller) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.list_domains(self.ctx, caller)
+
+    def show_domain(self, caller: Caller, name: str) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.show_domain(self.ctx, caller, name)
+
+    def rename_domain(self, caller: Caller, name: str, new_name: str) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.rename(self.ctx, caller, name, new_name)
+
+    def merge_domains(self, caller: Caller, sources: list[str], into: str) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.merge(self.ctx, caller, sources, into)
+
+    def split_domain(self, caller: Caller, name: str, new_name: str, **by: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.split(self.ctx, caller, name, new_name, **by)
+
+    def pin_domain(self, caller: Caller, name: str, pinned: bool = True) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.set_pinned(self.ctx, caller, name, pinned)
+
+    def update_domain(self, caller: Caller, name: str, **fields: Any) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.update(self.ctx, caller, name, **fields)
+
+    def discover_domains(self, caller: Caller, dry_run: bool = True) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.discover(self.ctx, caller, dry_run=dry_run)
+
+    def maintain_domains(self, caller: Caller) -> dict[str, Any]:
+        self._guard(caller)
+        return domains.maintain(self.ctx, caller)
 
     def status(self, caller: Caller) -> dict[str, Any]:
         self._guard(caller)

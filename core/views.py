@@ -127,7 +127,9 @@ def timeline(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, An
             conn, caller, fts_match=match, domain=domain, entity=_norm(entity) if entity else None, limit=5000
         )
         by_id: dict[str, Memory] = {r.id: r for r, _ in records}
-        moments: list[tuple[str, str, str]] = [(time, kind, r.id) for r, at in records for time, kind in _events_of(r, at)]
+        moments: list[tuple[str, str, str]] = [
+            (time, kind, r.id) for r, at in records for time, kind in _events_of(r, at)
+        ]
         moments += [(time, action, memory_id) for memory_id, action, time in view_sql.state_events(conn, list(by_id))]
     moments = [m for m in moments if (not start or m[0] >= start) and (not end or m[0] <= end)]
     moments.sort(key=lambda m: (m[0], KIND_ORDER.index(m[1]), m[2]))

@@ -75,6 +75,7 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
     if refused:
         return _answer("rejected", reason=refused)
     with ctx.transaction() as conn:
+        assigned = draft.domain is None  # memvault chooses the domain: discovery may move the record later
         draft = replace(draft, domain=draft.domain or assign_domain(conn, draft.statement, caller), access_scope=scope)
         assert draft.domain is not None
         norm = normalize_statement(draft.statement)
@@ -98,6 +99,8 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
                 events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
             return _answer("staged", proposal_id=proposal_id, reason="waiting in the approval inbox")
         memory_id = commit_draft(conn, caller, draft, workspace, now)
+        if assigned:
+            events.record(conn, caller, "domain_assigned", now, memory_id, domain=draft.domain)
     return _answer("added", id=memory_id)
 
 

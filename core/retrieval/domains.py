@@ -1,9 +1,15 @@
 """Choosing a domain (region) for a write that names none.
 
-First version: the domain most represented among the record's lexical neighbours,
-else `general`. The retrieval brain replaces this with embedding centroids.
-Only records the writer may see vote: a remote write must not learn the domain of a
-local_only record from the domain it is given.
+Two votes, both limited to what the writer may see (a remote write must not learn the
+domain of a local_only record from the domain it is given):
+
+- the router's lexical score of every domain against the statement (name, keywords,
+  description, distinctive terms of its records);
+- the domains of the statement's nearest lexical neighbours (bm25 over the word index).
+
+The domain with the best combined vote wins when it is clear enough; otherwise the
+record goes to `general`, from where discovery can move it into a region later. The
+record's vector does not exist yet at write time (it is computed after the commit).
 """
 
 from __future__ import annotations
@@ -12,22 +18,50 @@ from collections import Counter
 
 from memvault.core.model import Caller
 from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.router import route
 from memvault.core.store.connection import Connection
 from memvault.core.store.visibility import visible_clause
 
 DEFAULT_DOMAIN = "general"
+NEIGHBOURS = 10
+W_ROUTER, W_NEIGHBOURS = 0.6, 0.4
+MIN_VOTE = 0.2
 
 
-def assign_domain(conn: Connection, statement: str, caller: Caller) -> str:
+def _neighbour_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, float]:
     match = fts_query(statement)
     if match is None:
-        return DEFAULT_DOMAIN
+        return {}
     clause, params = visible_clause(caller)
     rows = conn.execute(
         "SELECT m.domain FROM memory_fts f JOIN memories m ON m.rowid = f.rowid"
         f" WHERE memory_fts MATCH ? AND m.status IN ('current', 'partial', 'disputed') AND {clause}"
-        " ORDER BY bm25(memory_fts) LIMIT 10",
-        (match, *params),
+        " ORDER BY bm25(memory_fts) LIMIT ?",
+        (match, *params, NEIGHBOURS),
     ).fetchall()
     votes = Counter(row[0] for row in rows)
-    return votes.most_common(1)[0][0] if votes else DEFAULT_DOMAIN
+    total = sum(votes.values())
+    return {name: n / total for name, n in votes.items()} if total else {}
+
+
+def domain_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, float]:
+    """Each visible domain's combined vote (0..1) for holding this statement."""
+    decision = route(conn, caller, statement, None)
+    routed = {} if decision.broad else decision.weights
+    strength = {name: decision.scores.get(name, 0.0) for name in routed}
+    neighbours = _neighbour_votes(conn, statement, caller)
+    names = set(routed) | set(neighbours)
+    return {
+        name: W_ROUTER * min(1.0, strength.get(name, 0.0)) * routed.get(name, 0.0) ** 0.5
+        + W_NEIGHBOURS * neighbours.get(name, 0.0)
+        for name in names
+    }
+
+
+def assign_domain(conn: Connection, statement: str, caller: Caller) -> str:
+    votes = domain_votes(conn, statement, caller)
+    votes.pop(DEFAULT_DOMAIN, None)  # general is the fallback, never a reason
+    if not votes:
+        return DEFAULT_DOMAIN
+    best, vote = max(votes.items(), key=lambda item: (item[1], item[0]))
+    return best if vote >= MIN_VOTE else DEFAULT_DOMAIN

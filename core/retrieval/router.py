@@ -118,9 +118,34 @@ _CACHE_SIZE = 8
 _LOCK = threading.Lock()
 
 
+# Learned terms cost a read of the statements: they are rebuilt only when the set of bare
+# domains changes or their record count has moved by more than LEARNED_DRIFT since.
+_LEARNED: dict[tuple[int, tuple[str, ...]], tuple[int, dict[str, list[tuple[str, float]]]]] = {}
+LEARNED_DRIFT = 0.1
+
+
 def clear_cache() -> None:
     with _LOCK:
         _CACHE.clear()
+        _LEARNED.clear()
+
+
+def _learned_cached(conn: Connection, rows: list[dict[str, Any]]) -> dict[str, list[tuple[str, float]]]:
+    bare = tuple(row["name"] for row in rows if not row["keywords"])
+    if not bare:
+        return {}
+    size = domain_store.live_count_in(conn, bare)
+    key = (id(conn), bare)
+    with _LOCK:
+        cached = _LEARNED.get(key)
+    if cached is not None and abs(size - cached[0]) <= max(10, LEARNED_DRIFT * cached[0]):
+        return cached[1]
+    learned = _learned_terms(conn, rows)
+    with _LOCK:
+        if len(_LEARNED) > 2 * _CACHE_SIZE:
+            _LEARNED.clear()
+        _LEARNED[key] = (size, learned)
+    return learned
 
 
 def _vocabulary(row: dict[str, Any], learned: list[tuple[str, float]]) -> dict[str, float]:
@@ -195,7 +220,7 @@ def _centroid(conn: Connection, row: dict[str, Any]) -> Vector | None:
 
 def _build(conn: Connection) -> _Profiles:
     rows = domain_store.all_domains(conn)
-    learned = _learned_terms(conn, rows)
+    learned = _learned_cached(conn, rows)
     by_name = {
         row["name"]: _Profile(
             name=row["name"],

@@ -27,7 +27,8 @@ STOPWORDS = frozenset(
     find first go goes going good great help keep kind know last least less made make makes many may maybe mine
     new next nothing old others part put said say says see seem seems set several shall since still sure take
     takes tell time times today tomorrow try two way ways week weeks went whatever year years yesterday
-    three four five six seven eight nine ten twelve twenty hundred thousand first second third
+    three four five six seven eight nine ten twelve twenty hundred thousand first second third month months
+    monthly weekly daily yearly annual annually morning mornings evening evenings afternoon afternoons
     """.split()
 )
 MIN_WORD = 2

@@ -200,3 +200,24 @@ def assigned_ids(conn: Connection) -> set[str]:
         else:
             chosen.discard(memory_id)
     return chosen
+
+
+def live_count(conn: Connection) -> int:
+    return int(conn.execute(f"SELECT count(*) FROM memories m WHERE {LIVE}").fetchone()[0])
+
+
+def last_discovery_size(conn: Connection) -> int | None:
+    """How many live records the last applied discovery saw (None: never ran)."""
+    row = conn.execute(
+        "SELECT details FROM events WHERE action = 'domains_discovered' ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    return int(json.loads(row[0]).get("records", 0)) if row else None
+
+
+def live_count_in(conn: Connection, names: Sequence[str]) -> int:
+    marks = ",".join("?" * len(names))
+    return int(
+        conn.execute(f"SELECT count(*) FROM memories m WHERE {LIVE} AND m.domain IN ({marks})", list(names)).fetchone()[
+            0
+        ]
+    )

@@ -1,0 +1,330 @@
+"""Managing domains (regions): list, show, rename, merge, split, pin, tune, discover.
+
+Domains are the person's: every change needs the person (`require_owner`); reading
+them needs a local caller. Each change runs in one transaction and writes events
+(one for the domain, one per record that moves). Records keep their ids, history and
+links through every operation; renaming is one UPDATE (memories follow by ON UPDATE
+CASCADE).
+
+A record's domain is *explicit* when a person or writer named it, and *assigned* when
+memvault chose it (`domain_assigned` event on write, or a move by discovery). Discovery
+moves only assigned records and records in `general`; a person's merge or split makes
+the moved records explicit. Pinned domains keep their records and are never merged away.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from memvault.core.access import require_local, require_owner
+from memvault.core.context import Context
+from memvault.core.drafts import domain_name, string_list, text, unit_float
+from memvault.core.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.model import Caller
+from memvault.core.retrieval import discovery
+from memvault.core.retrieval.query import fts_query
+from memvault.core.store import domains as domain_sql
+from memvault.core.store import events
+from memvault.core.store.connection import Connection
+
+log = logging.getLogger("memvault.domains")
+
+DEPTHS = ("shallow", "normal", "deep")
+MAX_SPLIT_IDS = 1000
+REDISCOVER_GROWTH = 1.25  # the daemon re-discovers once the store has grown by a quarter
+
+
+def _name(value: Any, field: str = "name") -> str:
+    name = domain_name(value, field)
+    if name is None:
+        raise InvalidArgument(f"{field} is required")
+    return name
+
+
+def _existing(conn: Connection, value: Any, field: str = "name") -> dict[str, Any]:
+    name = _name(value, field)
+    found = domain_sql.fetch(conn, name)
+    if found is None:
+        raise NotFound(f"no domain named {name}")
+    return found
+
+
+def _summary(row: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:
+    live = sum(counts.get(s, 0) for s in ("current", "partial", "disputed"))
+    return {
+        "name": row["name"],
+        "description": row["description"],
+        "keywords": row["keywords"],
+        "related": row["related"],
+        "priority": row["priority"],
+        "depth": row["depth"],
+        "token_share": row["token_share"],
+        "pinned": row["pinned"],
+        "has_centroid": row["centroid"] is not None,
+        "records": live,
+        "total": sum(counts.values()),
+        "by_status": dict(sorted(counts.items())),
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+    }
+
+
+# -- reading ---------------------------------------------------------------------------------
+def list_domains(ctx: Context, caller: Caller) -> dict[str, Any]:
+    require_local(caller, "listing domains")
+    with ctx.reading() as conn:
+        counts = domain_sql.counts_by_status(conn)
+        return {"items": [_summary(row, counts.get(row["name"], {})) for row in domain_sql.all_domains(conn)]}
+
+
+def show_domain(ctx: Context, caller: Caller, name: Any) -> dict[str, Any]:
+    require_local(caller, "reading a domain")
+    with ctx.reading() as conn:
+        row = _existing(conn, name)
+        return _summary(row, domain_sql.counts_by_status(conn).get(row["name"], {}))
+
+
+# -- changing --------------------------------------------------------------------------------
+def rename(ctx: Context, caller: Caller, name: Any, new_name: Any) -> dict[str, Any]:
+    require_owner(caller, "renaming a domain")
+    with ctx.transaction() as conn:
+        row = _existing(conn, name)
+        target = _name(new_name, "new_name")
+        if target == row["name"]:
+            raise InvalidArgument("new_name is the domain's current name")
+        if domain_sql.fetch(conn, target) is not None:
+            raise Conflict(f"a domain named {target} exists already: merge instead")
+        now = ctx.now()
+        records = domain_sql.record_count(conn, row["name"])
+        domain_sql.rename(conn, row["name"], target, now)
+        events.record(conn, caller, "domain_renamed", now, None, domain=row["name"], to=target, records=records)
+    return {"name": target, "renamed_from": row["name"], "records": records}
+
+
+def _move(conn: Connection, caller: Caller, ids: list[str], source: str, target: str, now: str, **why: Any) -> int:
+    """Move records (with their older versions) and write one event per moved record."""
+    in_source = set(domain_sql.ids_in(conn, source))
+    chain = [i for i in domain_sql.with_history(conn, ids) if i in in_source]
+    moved = 0
+    for memory_id in chain:
+        if domain_sql.move(conn, [memory_id], target, now):
+            events.record(conn, caller, "domain_moved", now, memory_id, domain=source, to=target, **why)
+            moved += 1
+    return moved
+
+
+def merge(ctx: Context, caller: Caller, sources: Any, into: Any) -> dict[str, Any]:
+    """Move every record of `sources` into `into` (created if absent) and remove the sources."""
+    require_owner(caller, "merging domains")
+    names = [_name(s, "sources") for s in string_list(sources, "sources", max_chars=48)]
+    if not names:
+        raise InvalidArgument("sources: name at least one domain to merge")
+    with ctx.transaction() as conn:
+        target = _name(into, "into")
+        if target in names:
+            raise InvalidArgument("into: a domain cannot be merged into itself")
+        rows = [_existing(conn, n, "sources") for n in names]
+        pinned = [r["name"] for r in rows if r["pinned"]]
+        if pinned:
+            raise Conflict(f"pinned domains are never merged away (unpin first): {', '.join(pinned)}")
+        now = ctx.now()
+        if domain_sql.fetch(conn, target) is None:
+            domain_sql.insert(conn, target, now)
+            events.record(conn, caller, "domain_created", now, None, domain=target)
+        moved = 0
+        for row in rows:
+            ids = domain_sql.ids_in(conn, row["name"])
+            moved += _move(conn, caller, ids, row["name"], target, now, automatic=False)
+            domain_sql.replace_in_related(conn, row["name"], target, now)
+            domain_sql.delete(conn, row["name"])
+            events.record(conn, caller, "domain_merged", now, None, domain=row["name"], into=target, records=len(ids))
+    return {"into": target, "merged": names, "moved": moved}
+
+
+def split(
+    ctx: Context, caller: Caller, name: Any, new_name: Any, *, keyword: Any = None, ids: Any = None
+) -> dict[str, Any]:
+    """Move the records of a domain that match `keyword` (or are listed in `ids`) into a new domain."""
+    require_owner(caller, "splitting a domain")
+    if (keyword is None) == (ids is None):
+        raise InvalidArgument("split by exactly one of keyword or ids")
+    with ctx.transaction() as conn:
+        row = _existing(conn, name)
+        target = _name(new_name, "new_name")
+        if domain_sql.fetch(conn, target) is not None:
+            raise Conflict(f"a domain named {target} exists already")
+        chosen = _split_ids(conn, row["name"], keyword, ids)
+        if not chosen:
+            raise InvalidArgument("nothing in the domain matches: no new domain was made")
+        if len(chosen) == domain_sql.record_count(conn, row["name"]):
+            raise InvalidArgument("that would move every record: rename the domain instead")
+        now = ctx.now()
+        domain_sql.insert(conn, target, now, related=[row["name"]])
+        moved = _move(conn, caller, chosen, row["name"], target, now, automatic=False)
+        events.record(conn, caller, "domain_split", now, None, domain=row["name"], to=target, records=moved)
+    return {"name": target, "split_from": row["name"], "moved": moved}
+
+
+def _split_ids(conn: Connection, domain: str, keyword: Any, ids: Any) -> list[str]:
+    if keyword is not None:
+        phrase = text(keyword, "keyword", max_chars=100)
+        match = fts_query(phrase or "")
+        if match is None:
+            raise InvalidArgument("keyword: give a word to split by")
+        return domain_sql.ids_matching(conn, domain, match)
+    wanted = _id_list(ids)
+    present = set(domain_sql.ids_in(conn, domain))
+    missing = [i for i in wanted if i not in present]
+    if missing:
+        raise NotFound(f"{len(missing)} of the ids are not records of {domain}")
+    return wanted
+
+
+def _id_list(ids: Any) -> list[str]:
+    if isinstance(ids, str) or not isinstance(ids, list | tuple) or not 0 < len(ids) <= MAX_SPLIT_IDS:
+        raise InvalidArgument(f"ids: expected a list of 1 to {MAX_SPLIT_IDS} ids")
+    found: list[str] = []
+    for item in ids:
+        if not isinstance(item, str) or not 0 < len(item.strip()) <= 64:
+            raise InvalidArgument("ids: each id is a short text")
+        if item.strip() not in found:
+            found.append(item.strip())
+    return found
+
+
+def set_pinned(ctx: Context, caller: Caller, name: Any, pinned: bool) -> dict[str, Any]:
+    require_owner(caller, "pinning a domain")
+    with ctx.transaction() as conn:
+        row = _existing(conn, name)
+        now = ctx.now()
+        domain_sql.update(conn, row["name"], now, pinned=int(pinned))
+        events.record(conn, caller, "domain_pinned" if pinned else "domain_unpinned", now, None, domain=row["name"])
+    return {"name": row["name"], "pinned": pinned}
+
+
+def update(ctx: Context, caller: Caller, name: Any, **fields: Any) -> dict[str, Any]:
+    """Tune a domain: description, keywords, priority (0..1), depth, token_share (0..1)."""
+    require_owner(caller, "changing a domain")
+    unknown = set(fields) - {"description", "keywords", "priority", "depth", "token_share"}
+    if unknown:
+        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
+    changes: dict[str, Any] = {}
+    if fields.get("description") is not None:
+        changes["description"] = text(fields["description"], "description", max_chars=300) or ""
+    if fields.get("keywords") is not None:
+        changes["keywords"] = string_list(fields["keywords"], "keywords", max_chars=48)
+    for unit in ("priority", "token_share"):
+        if fields.get(unit) is not None:
+            changes[unit] = unit_float(fields[unit], unit, 0.5)
+    if fields.get("depth") is not None:
+        if fields["depth"] not in DEPTHS:
+            raise InvalidArgument(f"depth: expected one of {', '.join(DEPTHS)}")
+        changes["depth"] = fields["depth"]
+    if not changes:
+        raise InvalidArgument("nothing to change")
+    with ctx.transaction() as conn:
+        row = _existing(conn, name)
+        now = ctx.now()
+        domain_sql.update(conn, row["name"], now, **changes)
+        events.record(conn, caller, "domain_updated", now, None, domain=row["name"], fields=sorted(changes))
+    return show_domain(ctx, caller, row["name"])
+
+
+# -- discovery -------------------------------------------------------------------------------
+def _plan(conn: Connection, min_records: int) -> discovery.DiscoveryPlan:
+    rows = domain_sql.all_domains(conn)
+    pinned = {r["name"] for r in rows if r["pinned"]}
+    records = domain_sql.live_records(conn)
+    movable = domain_sql.assigned_ids(conn) | {r["id"] for r in records if r["domain"] == discovery.DEFAULT_DOMAIN}
+    sizes = {name: sum(c.values()) for name, c in domain_sql.counts_by_status(conn).items()}
+    return discovery.plan_discovery(records, movable, pinned, sizes, min_records=min_records)
+
+
+def discover(
+    ctx: Context, caller: Caller, *, dry_run: bool = True, min_records: int = discovery.MIN_RECORDS
+) -> dict[str, Any]:
+    """Find regions in the records; with `dry_run` only say what would change."""
+    require_owner(caller, "discovering domains")
+    if not isinstance(dry_run, bool):
+        raise InvalidArgument("dry_run: expected true or false")
+    with ctx.transaction() as conn:
+        plan = _plan(conn, min_records)
+        answer = {**plan.summary(), "dry_run": dry_run}
+        if dry_run or not plan.regions:
+            return answer
+        now = ctx.now()
+        apply_plan(conn, caller, plan, now)
+        refresh_stats(conn, caller, now)
+        events.record(
+            conn,
+            caller,
+            "domains_discovered",
+            now,
+            None,
+            records=plan.records,
+            regions=len(plan.regions),
+            moves=len(plan.moves),
+            created=len(plan.new_domains),
+        )
+    log.info(
+        "discovery: %d regions, %d moves, %d new domains", len(plan.regions), len(plan.moves), len(plan.new_domains)
+    )
+    return answer
+
+
+def apply_plan(conn: Connection, caller: Caller, plan: discovery.DiscoveryPlan, now: str) -> None:
+    existing = {r["name"] for r in domain_sql.all_domains(conn)}
+    for region in plan.regions:
+        if region.name not in existing:
+            domain_sql.insert(conn, region.name, now, description=region.description, keywords=region.keywords)
+            events.record(conn, caller, "domain_created", now, None, domain=region.name, discovered=True)
+    by_move: dict[tuple[str, str], list[str]] = {}
+    for memory_id, flow in plan.moves.items():
+        by_move.setdefault(flow, []).append(memory_id)
+    for (source, target), ids in sorted(by_move.items()):
+        _move(conn, caller, ids, source, target, now, automatic=True)
+    for name in plan.emptied:
+        if domain_sql.record_count(conn, name) == 0:
+            domain_sql.replace_in_related(conn, name, None, now)
+            domain_sql.delete(conn, name)
+            events.record(conn, caller, "domain_removed", now, None, domain=name, reason="emptied by discovery")
+
+
+def refresh_stats(conn: Connection, caller: Caller, now: str) -> int:
+    """Recompute keywords, description, centroid, related and token share of every domain.
+
+    What a person set stays: a pinned domain keeps its keywords, description and token
+    share; a description not written by memvault (not starting "About ") is kept.
+    """
+    rows = domain_sql.all_domains(conn)
+    stats = discovery.domain_stats(domain_sql.live_records(conn), [r["name"] for r in rows])
+    changed = 0
+    for row in rows:
+        new = stats[row["name"]]
+        fields: dict[str, Any] = {"centroid": new["centroid"], "related": new["related"]}
+        if not row["pinned"]:
+            fields["keywords"] = new["keywords"]
+            fields["token_share"] = new["token_share"]
+            if not row["description"] or row["description"].startswith("About "):
+                fields["description"] = new["description"]
+        if any(row.get(k) != v for k, v in fields.items()):
+            domain_sql.update(conn, row["name"], now, **fields)
+            changed += 1
+    if changed:
+        events.record(conn, caller, "domains_refreshed", now, None, domains=changed)
+    return changed
+
+
+def maintain(ctx: Context, caller: Caller, *, min_records: int = discovery.MIN_RECORDS) -> dict[str, Any]:
+    """For the daemon: re-discover once the store has grown enough since the last discovery,
+    else refresh the domains' statistics. Safe to call often."""
+    require_owner(caller, "maintaining domains")
+    with ctx.reading() as conn:
+        live = domain_sql.live_count(conn)
+        last = domain_sql.last_discovery_size(conn)
+    if live >= min_records and (last is None or live >= last * REDISCOVER_GROWTH):
+        return {"action": "discovered", **discover(ctx, caller, dry_run=False, min_records=min_records)}
+    with ctx.transaction() as conn:
+        changed = refresh_stats(conn, caller, ctx.now())
+    return {"action": "refreshed", "domains": changed}

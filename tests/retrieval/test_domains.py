@@ -1,0 +1,256 @@
+"""Domains on real stores: assignment on write, discovery, and the person's rename/merge/split/pin."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from regions_data import FINANCE, GARDEN, HEALTH, REGIONS, SOFTWARE, fill
+
+from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
+from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.retrieval.router import route
+from memvault.core.vault import Vault
+
+REMOTE = Caller(principal="remote-bot", surface=Surface.REMOTE)
+TRUTH = {statement: region for region, statements in REGIONS.items() for statement in statements}
+
+
+def snapshot(vault: Vault) -> dict[str, tuple[str, str, str]]:
+    """id -> (statement, status, domain) of every record."""
+    rows = vault.ctx.conn.execute("SELECT id, statement, status, domain FROM memories").fetchall()
+    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def table(vault: Vault, name: str) -> list[tuple[Any, ...]]:
+    return sorted(tuple(r) for r in vault.ctx.conn.execute(f"SELECT * FROM {name}"))
+
+
+def actions(vault: Vault, prefix: str = "domain") -> Counter[str]:
+    rows = vault.ctx.conn.execute("SELECT action FROM events WHERE action LIKE ?", (prefix + "%",)).fetchall()
+    return Counter(r[0] for r in rows)
+
+
+# -- assignment on write ---------------------------------------------------------------------
+def test_a_write_without_a_domain_joins_the_best_matching_one(vault: Vault) -> None:
+    fill(vault)
+    cases = {
+        "The greenhouse tomato seedlings need a bigger pot": "garden",
+        "The tax return needs the freelance invoices from March": "finance",
+        "The physiotherapist wants the knee iced after running": "health",
+        "The staging server needs a new container image": "software",
+        "Zyx quorbles wibble": "general",
+    }
+    for statement, expected in cases.items():
+        answer = vault.add(OWNER, statement=statement)
+        assert vault.get(OWNER, answer["id"])["memory"]["domain"] == expected, statement
+        assert vault.events_for(OWNER, answer["id"])[-1]["action"] == "domain_assigned"
+
+
+def test_a_remote_write_is_never_placed_by_records_it_cannot_see(vault: Vault) -> None:
+    fill(vault)  # every record local_only
+    answer = vault.add(REMOTE, statement="The greenhouse tomato seedlings need a bigger pot")
+    assert answer["outcome"] == "staged"
+    assert vault.proposals(OWNER)[0]["payload"]["draft"]["domain"] == "general"
+
+
+# -- discovery -------------------------------------------------------------------------------
+def test_discovery_waits_for_enough_records(vault: Vault) -> None:
+    for statement in GARDEN[:10]:
+        vault.add(OWNER, statement=statement)
+    plan = vault.discover_domains(OWNER, dry_run=True)
+    assert plan["regions"] == [] and plan["moves"] == 0
+    assert "50" in plan["reason"]
+
+
+def test_discovery_dry_run_proposes_sensible_regions_and_changes_nothing(vault: Vault) -> None:
+    fill(vault, explicit=False)
+    assert {d for _, _, d in snapshot(vault).values()} == {"general"}
+    before = (snapshot(vault), table(vault, "domains"), table(vault, "events"))
+    plan = vault.discover_domains(OWNER, dry_run=True)
+    assert (snapshot(vault), table(vault, "domains"), table(vault, "events")) == before
+    assert plan["method"] == "vectors"
+    assert 3 <= len(plan["regions"]) <= 6, plan
+    assert plan["moves"] >= 50
+    names = {r["name"] for r in plan["regions"]}
+    assert len(names) == len(plan["regions"]) and "general" not in names
+    for region in plan["regions"]:
+        assert region["keywords"] and region["description"].startswith("About ")
+        assert region["name"] == region["keywords"][0] or region["name"].startswith(region["keywords"][0])
+
+
+def test_discovery_applied_keeps_every_record_and_finds_the_regions(vault: Vault) -> None:
+    fill(vault, explicit=False)
+    before = snapshot(vault)
+    answer = vault.discover_domains(OWNER, dry_run=False)
+    after = snapshot(vault)
+    assert set(after) == set(before)
+    assert all(after[i][:2] == before[i][:2] for i in before)  # statements and statuses untouched
+    # Each discovered domain is mostly one fictional region, and each region mostly one domain.
+    by_domain: dict[str, Counter[str]] = {}
+    for statement, _, domain in after.values():
+        by_domain.setdefault(domain, Counter())[TRUTH[statement]] += 1
+    purity = sum(c.most_common(1)[0][1] for c in by_domain.values()) / len(after)
+    assert purity >= 0.75, by_domain
+    assert "general" not in by_domain
+    assert actions(vault)["domain_moved"] == answer["moves"]
+    assert actions(vault, "domains_discovered")["domains_discovered"] == 1
+    domains = {d["name"]: d for d in vault.list_domains(OWNER)["items"]}
+    assert "general" not in domains  # emptied by the moves, removed
+    assert all(d["keywords"] and d["has_centroid"] for d in domains.values())
+
+
+def test_rediscovery_is_stable(vault: Vault) -> None:
+    fill(vault, explicit=False)
+    vault.discover_domains(OWNER, dry_run=False)
+    again = vault.discover_domains(OWNER, dry_run=True)
+    assert again["new_domains"] == []
+    assert again["moves"] <= 6, again
+
+
+def test_discovery_never_moves_what_the_person_placed_or_pinned(vault: Vault) -> None:
+    placed = [vault.add(OWNER, statement=s, domain="hobbies")["id"] for s in GARDEN[:8]]
+    pinned = [vault.add(OWNER, statement=s, domain="money")["id"] for s in FINANCE[:8]]
+    vault.pin_domain(OWNER, "money")
+    for statement in GARDEN[8:] + FINANCE[8:] + HEALTH + SOFTWARE:
+        vault.add(OWNER, statement=statement)
+    vault.discover_domains(OWNER, dry_run=False)
+    after = snapshot(vault)
+    assert {after[i][2] for i in placed} == {"hobbies"}
+    assert {after[i][2] for i in pinned} == {"money"}
+    assert vault.show_domain(OWNER, "money")["pinned"]
+
+
+def test_a_router_uses_what_discovery_learned(vault: Vault) -> None:
+    fill(vault, explicit=False)
+    vault.discover_domains(OWNER, dry_run=False)
+    new = vault.add(OWNER, statement="Tomato seedlings in the greenhouse")["id"]
+    garden_domain = snapshot(vault)[new][2]
+    assert garden_domain != "general"
+    with vault.ctx.reading() as conn:
+        decision = route(conn, OWNER, "when do the greenhouse seedlings get watered?", None)
+    assert decision.names[0] == garden_domain
+
+
+def test_maintain_discovers_once_then_refreshes(vault: Vault) -> None:
+    fill(vault, explicit=False)
+    assert vault.maintain_domains(OWNER)["action"] == "discovered"
+    assert vault.maintain_domains(OWNER)["action"] == "refreshed"
+
+
+# -- the person's operations -----------------------------------------------------------------
+@pytest.fixture
+def filled(vault: Vault) -> dict[str, list[str]]:
+    return fill(vault)
+
+
+def test_rename_keeps_every_record_and_its_history(vault: Vault, filled: dict[str, list[str]]) -> None:
+    first = filled["garden"][0]
+    newer = vault.correct(OWNER, id=first, statement="The tomato seedlings need watering every morning")["id"]
+    vault.update_domain(OWNER, "finance", keywords=["money"])
+    with vault.ctx.transaction() as conn:
+        conn.execute("UPDATE domains SET related = '[\"garden\"]' WHERE name = 'finance'")
+    before = snapshot(vault)
+    answer = vault.rename_domain(OWNER, "garden", "allotment")
+    assert answer == {"name": "allotment", "renamed_from": "garden", "records": 16}
+    after = snapshot(vault)
+    assert set(after) == set(before)
+    assert {after[i][2] for i in [*filled["garden"], newer]} == {"allotment"}
+    assert vault.get(OWNER, newer)["history"][0]["id"] == first
+    assert vault.show_domain(OWNER, "finance")["related"] == ["allotment"]
+    with pytest.raises(NotFound):
+        vault.show_domain(OWNER, "garden")
+    assert actions(vault)["domain_renamed"] == 1
+
+
+def test_rename_refuses_a_taken_name_and_changes_nothing(vault: Vault, filled: dict[str, list[str]]) -> None:
+    before = snapshot(vault), table(vault, "domains")
+    with pytest.raises(Conflict):
+        vault.rename_domain(OWNER, "garden", "finance")
+    with pytest.raises(NotFound):
+        vault.rename_domain(OWNER, "nowhere", "somewhere")
+    with pytest.raises(InvalidArgument):
+        vault.rename_domain(OWNER, "garden", "no/slashes")
+    assert (snapshot(vault), table(vault, "domains")) == before
+
+
+def test_merge_moves_every_record_and_removes_the_sources(vault: Vault, filled: dict[str, list[str]]) -> None:
+    answer = vault.merge_domains(OWNER, ["garden", "health"], into="life")
+    assert answer == {"into": "life", "merged": ["garden", "health"], "moved": 30}
+    after = snapshot(vault)
+    assert {after[i][2] for i in filled["garden"] + filled["health"]} == {"life"}
+    assert {after[i][2] for i in filled["finance"]} == {"finance"}
+    names = {d["name"] for d in vault.list_domains(OWNER)["items"]}
+    assert "garden" not in names and "health" not in names and "life" in names
+    assert actions(vault)["domain_moved"] == 30 and actions(vault)["domain_merged"] == 2
+    assert vault.get(OWNER, filled["garden"][0])["memory"]["revision"] == 2
+
+
+def test_a_pinned_domain_is_never_merged_away(vault: Vault, filled: dict[str, list[str]]) -> None:
+    vault.pin_domain(OWNER, "health")
+    before = snapshot(vault)
+    with pytest.raises(Conflict):
+        vault.merge_domains(OWNER, ["health"], into="garden")
+    assert snapshot(vault) == before
+    vault.pin_domain(OWNER, "health", pinned=False)
+    assert vault.merge_domains(OWNER, ["health"], into="garden")["moved"] == 15
+
+
+def test_split_by_keyword_moves_matching_records(vault: Vault, filled: dict[str, list[str]]) -> None:
+    answer = vault.split_domain(OWNER, "garden", "greenhouse", keyword="greenhouse")
+    assert answer["moved"] == 3
+    after = snapshot(vault)
+    moved = {i for i, (_, _, d) in after.items() if d == "greenhouse"}
+    assert all("greenhouse" in after[i][0].lower() for i in moved)
+    assert len([i for i in filled["garden"] if after[i][2] == "garden"]) == 12
+    assert vault.show_domain(OWNER, "greenhouse")["related"] == ["garden"]
+
+
+def test_split_by_ids(vault: Vault, filled: dict[str, list[str]]) -> None:
+    chosen = filled["software"][:4]
+    assert vault.split_domain(OWNER, "software", "devops", ids=chosen)["moved"] == 4
+    assert {snapshot(vault)[i][2] for i in chosen} == {"devops"}
+
+
+@pytest.mark.parametrize(
+    ("by", "error"),
+    [
+        ({"keyword": "zyxwv"}, InvalidArgument),
+        ({"keyword": "garden"}, None),  # placeholder replaced below
+        ({"ids": ["m000000000000"]}, NotFound),
+        ({}, InvalidArgument),
+        ({"ids": "m1"}, InvalidArgument),
+    ],
+)
+def test_split_refuses_what_it_cannot_do(
+    vault: Vault, filled: dict[str, list[str]], by: dict[str, Any], error: type[Exception] | None
+) -> None:
+    if error is None:  # every finance record: that is a rename, not a split
+        by, error = {"ids": filled["finance"]}, InvalidArgument
+    before = snapshot(vault), table(vault, "domains")
+    with pytest.raises(error):
+        vault.split_domain(OWNER, "finance", "money", **by)
+    assert (snapshot(vault), table(vault, "domains")) == before
+
+
+def test_only_the_person_manages_domains(vault: Vault, filled: dict[str, list[str]]) -> None:
+    with pytest.raises(Forbidden):
+        vault.rename_domain(LOCAL_ASSISTANT, "garden", "allotment")
+    with pytest.raises(Forbidden):
+        vault.discover_domains(LOCAL_ASSISTANT, dry_run=False)
+    with pytest.raises(Forbidden):
+        vault.list_domains(REMOTE)
+    assert len(vault.list_domains(LOCAL_ASSISTANT)["items"]) == 4
+
+
+def test_update_tunes_the_router_inputs(vault: Vault, filled: dict[str, list[str]]) -> None:
+    shown = vault.update_domain(OWNER, "health", keywords=["wellbeing"], priority=0.9, depth="deep")
+    assert shown["keywords"] == ["wellbeing"] and shown["priority"] == 0.9 and shown["depth"] == "deep"
+    with vault.ctx.reading() as conn:
+        decision = route(conn, OWNER, "wellbeing check", None)
+    assert decision.names == ("health",) and decision.depth == "deep"
+    with pytest.raises(InvalidArgument):
+        vault.update_domain(OWNER, "health", depth="bottomless")
+    with pytest.raises(InvalidArgument):
+        vault.update_domain(OWNER, "health", priority=2)
