@@ -17,6 +17,7 @@ import platform
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -141,6 +142,18 @@ def summary(samples: list[float]) -> dict[str, float]:
     return {"n": len(samples), "median_ms": round(statistics.median(samples), 3), "p95_ms": round(p95, 3)}
 
 
+def cli_runs(home: Path, memory_id: str, runs: int) -> list[float]:
+    """Wall time of whole `memvault --json get ID` processes: start-up, unlocking the key, the read."""
+    command = [sys.executable, "-m", "memvault.desktop.cli", "--home", str(home), "--json", "get", memory_id]
+    samples = []
+    for _ in range(runs):
+        ms, done = timed(lambda: subprocess.run(command, capture_output=True, timeout=120, check=False))
+        if done.returncode != 0:
+            raise SystemExit(f"memvault get failed: {done.stderr.decode(errors='replace')[-300:]}")
+        samples.append(ms)
+    return samples
+
+
 def run(args: argparse.Namespace, home: Path) -> dict[str, Any]:
     rng = random.Random(args.seed)  # fictional data, not security
     records = generate(rng, args.records)
@@ -172,8 +185,10 @@ def run(args: argparse.Namespace, home: Path) -> dict[str, Any]:
         store = vault.paths.store
         wal = store.with_name(store.name + "-wal")
         disk = {"db_bytes": store.stat().st_size, "wal_bytes": wal.stat().st_size if wal.exists() else 0}
+    cli_ms = cli_runs(home, ids[0], args.cli_runs) if args.cli_runs else []
     return {
         "machine": {
+            "load_average": [round(x, 2) for x in os.getloadavg()],
             "platform": platform.platform(),
             "processor": platform.processor() or platform.machine(),
             "cpu_count": os.cpu_count(),
@@ -186,6 +201,7 @@ def run(args: argparse.Namespace, home: Path) -> dict[str, Any]:
         "get": summary(get_ms),
         "list": summary(list_ms),
         "search": {**summary(search_ms), "mean_results": round(hits / max(1, args.searches), 2)},
+        "cli_get": summary(cli_ms) if cli_ms else None,
         "disk": disk,  # while open, as a running app holds it
     }
 
@@ -194,7 +210,8 @@ def text(report: dict[str, Any]) -> str:
     m, d = report["machine"], report["disk"]
     total = d["db_bytes"] + d["wal_bytes"]
     lines = [
-        f"machine: {m['platform']}, {m['processor']}, {m['cpu_count']} CPUs, Python {m['python']}",
+        f"machine: {m['platform']}, {m['processor']}, {m['cpu_count']} CPUs, Python {m['python']},"
+        f" load average at the end {' '.join(map(str, m['load_average']))}",
         f"records: {report['records']} ({', '.join(f'{k} {v}' for k, v in report['outcomes'].items())}),"
         f" embeddings: {report['embeddings']}",
         f"{'operation':<8} {'n':>6} {'median ms':>10} {'p95 ms':>9}",
@@ -202,6 +219,9 @@ def text(report: dict[str, Any]) -> str:
     for name in ("add", "get", "list", "search"):
         row = report[name]
         lines.append(f"{name:<8} {row['n']:>6} {row['median_ms']:>10.3f} {row['p95_ms']:>9.3f}")
+    if report["cli_get"]:
+        row = report["cli_get"]
+        lines.append(f"{'cli get':<8} {row['n']:>6} {row['median_ms']:>10.3f} {row['p95_ms']:>9.3f}  (a whole process)")
     lines.append(f"add throughput: {report['add']['per_second']} records/s")
     lines.append(f"search: {report['search']['mean_results']} results per query on average")
     lines.append(
@@ -217,6 +237,7 @@ def main() -> int:
     parser.add_argument("--gets", type=int, default=1000)
     parser.add_argument("--lists", type=int, default=200)
     parser.add_argument("--searches", type=int, default=300)
+    parser.add_argument("--cli-runs", type=int, default=5, help="whole `memvault get` processes to time (0: none)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--keep", action="store_true", help="keep the temp store and print where it is")
