@@ -156,3 +156,30 @@ ARCHIVE: Schema = obj({"outcome": enum(["archived", "staged"]), "id": STR, "prop
 RESTORE: Schema = obj({"outcome": enum(["restored"]), "id": STR}, ("outcome", "id"))
 
 EXPORT: Schema = obj({"files": array(STR), "records": INT}, ("files", "records"))
+
+# -- advanced tools --------------------------------------------------------------------------
+
+RELATED: Schema = obj(
+    {
+        "nodes": array(RECORD),
+        "edges": array(obj({"from": STR, "to": STR, "type": STR, "weight": NUM}, ("from", "to", "type", "weight"))),
+    },
+    ("nodes", "edges"),
+)
+
+TIMELINE: Schema = obj(
+    {"events": array(obj({"time": STR, "kind": STR, "record": RECORD}, ("time", "kind", "record")))}, ("events",)
+)
+
+PROJECT_HISTORY: Schema = obj(
+    {"project": STR, "states": array(RECORD), "decisions": array(RECORD), "unresolved": array(RECORD)},
+    ("project", "states", "decisions", "unresolved"),
+)
+
+ITEMS: Schema = obj({"items": array(RECORD)}, ("items",))
+
+FEEDBACK: Schema = obj({"ok": BOOL}, ("ok",))
+
+BACKUP: Schema = obj({"path": STR, "encrypted": BOOL, "bytes": INT}, ("path", "encrypted", "bytes"))
+
+PURGE: Schema = obj({"outcome": enum(["confirmation_required"]), "request_id": STR}, ("outcome", "request_id"))

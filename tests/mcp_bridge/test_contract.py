@@ -214,3 +214,62 @@ def test_the_parser_reads_a_known_section() -> None:
     assert parse_contract(sample) == {
         "memory_thing": ("mutating, destructive", ["id", "depth", "limit"], {"depth": "a", "limit": "5"})
     }
+
+
+# -- advanced tools: served only where their core feature exists, then with the contract's arguments --
+
+ADVANCED_KINDS = {
+    "memory_related": "read-only",
+    "memory_timeline": "read-only",
+    "memory_get_project_history": "read-only",
+    "memory_get_decisions": "read-only",
+    "memory_get_unresolved": "read-only",
+    "memory_record_feedback": "mutating",
+    "memory_backup": "mutating",
+    "memory_purge": "mutating, destructive",
+}
+
+
+def parse_advanced(text: str) -> dict[str, list[str]]:
+    """`memory_x(a, b?, c=1..3)` -> {"memory_x": ["a", "b", "c"]}; `id | batch_id` names both."""
+    section = text.split("## Advanced tools", 1)[1].split("\n## ", 1)[0]
+    found: dict[str, list[str]] = {}
+    for name, inside in re.findall(r"^- `(memory_\w+)\(([^)]*)\)`", section, re.M):
+        names = []
+        for part in inside.split(","):
+            for alternative in part.split("|"):
+                word = alternative.strip().split("=")[0].rstrip("?").strip()
+                if word:
+                    names.append(word)
+        found.setdefault(name, names)
+    return found
+
+
+def test_the_advanced_parser_reads_a_known_line() -> None:
+    sample = "## Advanced tools\n\n- `memory_x(id | batch_id, depth=1..3, limit?)` → ok\n\n## Next\n"
+    assert parse_advanced(sample) == {"memory_x": ["id", "batch_id", "depth", "limit"]}
+
+
+async def test_served_advanced_tools_take_the_contract_arguments(served: dict[str, Tool]) -> None:
+    text = contract_text()
+    if text is None:
+        pytest.skip("mcp-contract.md is not reachable from here")
+    advanced = parse_advanced(text)
+    assert set(ADVANCED_KINDS) <= set(advanced)
+    for name in set(advanced) & set(served):
+        assert list(served[name].input_schema.get("properties", {})) == advanced[name], name
+
+
+async def test_advanced_annotations_tell_the_truth(served: dict[str, Tool]) -> None:
+    assert set(ADVANCED_KINDS) <= set(served)
+    for name, kind in ADVANCED_KINDS.items():
+        hints = served[name].annotations
+        assert hints is not None and hints.open_world_hint is False, name
+        assert hints.read_only_hint is (kind == "read-only"), name
+        assert hints.destructive_hint is ("destructive" in kind), name
+        assert served[name].output_schema is not None, name
+
+
+async def test_nothing_is_served_that_the_contract_does_not_name(served: dict[str, Tool]) -> None:
+    text = contract_text() or ""
+    assert set(served) <= set(PINNED) | set(ADVANCED_KINDS) | set(parse_advanced(text) if text else {})
