@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,3 +33,12 @@ def add(vault: Vault) -> Adder:
 def cadd(clocked_vault: Vault) -> Adder:
     """`add` for the clocked vault."""
     return _adder(clocked_vault)
+
+
+@pytest.fixture(scope="module")
+def module_vault(template_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Vault]:
+    """One fresh store shared by a module's tests (for property tests and read-only checks)."""
+    target = tmp_path_factory.mktemp("module-vault") / "memvault"
+    shutil.copytree(template_home, target)
+    with Vault.open(target) as opened:
+        yield opened

@@ -159,13 +159,23 @@ NOT_FOUND: dict[str, Op] = {
 }
 
 
-@pytest.fixture
-def seeded(vault: Vault) -> dict[str, str]:
+def _seed(vault: Vault) -> dict[str, str]:
     live = vault.add(OWNER, statement=OK, domain="town", tags=["library"])["id"]
     archived = vault.add(OWNER, statement="The old returns box was by the car park", domain="town")["id"]
     vault.archive(OWNER, id=archived)
     vault.add(OWNER, statement="The library café closes at four", domain="town")
     return {"live": live, "archived": archived}
+
+
+@pytest.fixture(scope="module")
+def shared(module_vault: Vault) -> tuple[Vault, dict[str, str]]:
+    """One seeded store for every refusal below: each case proves it changed nothing."""
+    return module_vault, _seed(module_vault)
+
+
+@pytest.fixture
+def seeded(vault: Vault) -> dict[str, str]:
+    return _seed(vault)
 
 
 def _refused(vault: Vault, seeded: dict[str, str], op: Op, expected: type[MemvaultError]) -> MemvaultError:
@@ -178,14 +188,14 @@ def _refused(vault: Vault, seeded: dict[str, str], op: Op, expected: type[Memvau
 
 
 @pytest.mark.parametrize("case", sorted(INVALID))
-def test_invalid_input_is_refused_and_changes_nothing(vault: Vault, seeded: dict[str, str], case: str) -> None:
-    error = _refused(vault, seeded, INVALID[case], InvalidArgument)
+def test_invalid_input_is_refused_and_changes_nothing(shared: tuple[Vault, dict[str, str]], case: str) -> None:
+    error = _refused(*shared, INVALID[case], InvalidArgument)
     assert error.code == "invalid_argument"
 
 
 @pytest.mark.parametrize("case", sorted(NOT_FOUND))
-def test_unknown_ids_are_not_found_and_change_nothing(vault: Vault, seeded: dict[str, str], case: str) -> None:
-    error = _refused(vault, seeded, NOT_FOUND[case], NotFound)
+def test_unknown_ids_are_not_found_and_change_nothing(shared: tuple[Vault, dict[str, str]], case: str) -> None:
+    error = _refused(*shared, NOT_FOUND[case], NotFound)
     assert error.code == "not_found"
 
 

@@ -3,11 +3,9 @@ in the same domain and type. A duplicate stores nothing new and moves `last_conf
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from corekit import ASSISTANT, OWNER, Adder, count, dump
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memvault.core.clock import FixedClock
@@ -141,13 +139,15 @@ def test_different_words_normalise_differently(a: list[str], b: list[str]) -> No
         assert normalize_statement(" ".join(a)) != normalize_statement(" ".join(b))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.fixture(scope="module")
+def original(module_vault: Vault) -> str:
+    return str(module_vault.add(OWNER, statement=BASE, domain="home")["id"])
+
+
+@settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_every_variant_is_a_duplicate_in_the_store(home: Path, data: st.DataObject) -> None:
-    with Vault.open(home) as vault:
-        existing = vault.list_memories(OWNER, domain="home")["items"]
-        original = existing[0]["id"] if existing else vault.add(OWNER, statement=BASE, domain="home")["id"]
-        variant = data.draw(_variant(BASE.split()))
-        answer = vault.add(OWNER, statement=variant, domain="home")
-        assert (answer["outcome"], answer["duplicate_of"]) == ("duplicate", original)
-        assert count(vault, "memories") == 1
+def test_every_variant_is_a_duplicate_in_the_store(module_vault: Vault, original: str, data: st.DataObject) -> None:
+    variant = data.draw(_variant(BASE.split()))
+    answer = module_vault.add(OWNER, statement=variant, domain="home")
+    assert (answer["outcome"], answer["duplicate_of"]) == ("duplicate", original)
+    assert count(module_vault, "memories") == 1

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from corekit import OWNER, Adder, count
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memvault.core.clock import FixedClock
@@ -37,6 +35,9 @@ NASTY_QUERIES = [
 ]
 
 
+FTS_TOKENS = ["AND", "OR", "NOT", "NEAR(", ")", '"', "*", "^", ":", "-", "+", "{", "}", "kettle", "caf\u00e9", "x*"]
+
+
 def _ids(answer: dict[str, object]) -> list[str]:
     return [hit["id"] for hit in answer["results"]]  # type: ignore[attr-defined, index]
 
@@ -58,16 +59,22 @@ def test_fts_operators_are_searched_as_words(vault: Vault, add: Adder) -> None:
     assert _ids(vault.search(OWNER, query='"kettle* NEAR(')) == [memory_id]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(query=st.text(min_size=1, max_size=80))
-def test_any_text_query_searches_or_is_refused_cleanly(home: Path, query: str) -> None:
-    with Vault.open(home) as vault:
-        try:
-            answer = vault.search(OWNER, query=query)
-        except InvalidArgument:
-            assert not query.strip() or "\x00" in query
-            return
-        assert answer["skipped"] in (True, False)
+@pytest.fixture(scope="module")
+def searchable(module_vault: Vault) -> Vault:
+    module_vault.add(OWNER, statement="Descale the kettle every month with citric acid", domain="home")
+    module_vault.add(OWNER, statement="The caf\u00e9 near the station serves oat milk", domain="food")
+    return module_vault
+
+
+@settings(max_examples=100, deadline=None)
+@given(query=st.text(min_size=1, max_size=80) | st.lists(st.sampled_from(FTS_TOKENS), max_size=8).map(" ".join))
+def test_any_text_query_searches_or_is_refused_cleanly(searchable: Vault, query: str) -> None:
+    try:
+        answer = searchable.search(OWNER, query=query)
+    except InvalidArgument:
+        assert not query.strip() or "\x00" in query
+        return
+    assert answer["skipped"] in (True, False)
 
 
 def test_search_returns_current_records_by_default(vault: Vault, add: Adder) -> None:

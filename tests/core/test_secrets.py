@@ -91,18 +91,18 @@ def _assert_refused_silently(vault: Vault, caller: Caller, statement: str, secre
 
 
 @pytest.mark.parametrize("kind", sorted(SECRETS))
-def test_a_secret_is_refused_and_nothing_is_stored(vault: Vault, kind: str) -> None:
+def test_a_secret_is_refused_and_nothing_is_stored(module_vault: Vault, kind: str) -> None:
     statement, secret = SECRETS[kind]
     assert secret in statement
     for caller in (OWNER, ASSISTANT, REMOTE):
-        _assert_refused_silently(vault, caller, statement, secret)
+        _assert_refused_silently(module_vault, caller, statement, secret)
 
 
 @pytest.mark.parametrize("field", ["evidence", "source", "source_reference", "tags", "entities"])
-def test_a_secret_in_another_field_is_refused_too(vault: Vault, field: str) -> None:
+def test_a_secret_in_another_field_is_refused_too(module_vault: Vault, field: str) -> None:
     secret = "AKIAIOSFODNN7EXAMPLE"
     value: object = [secret] if field in ("tags", "entities") else f"see key {secret}"
-    _assert_refused_silently(vault, OWNER, "The staging deploy uses the shared key", secret, **{field: value})
+    _assert_refused_silently(module_vault, OWNER, "The staging deploy uses the shared key", secret, **{field: value})
 
 
 def test_a_correction_holding_a_secret_is_refused_without_echo(vault: Vault, add: Adder) -> None:
@@ -115,8 +115,8 @@ def test_a_correction_holding_a_secret_is_refused_without_echo(vault: Vault, add
 
 
 @pytest.mark.parametrize("statement", ORDINARY)
-def test_ordinary_statements_with_numbers_are_accepted(vault: Vault, statement: str) -> None:
-    assert vault.add(OWNER, statement=statement, domain="misc")["outcome"] == "added"
+def test_ordinary_statements_with_numbers_are_accepted(module_vault: Vault, statement: str) -> None:
+    assert module_vault.add(OWNER, statement=statement, domain="misc")["outcome"] == "added"
 
 
 @pytest.mark.parametrize("statement", ["ok thanks", "   ", "lol", "thanks, bye!", "?!"])
