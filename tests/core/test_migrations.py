@@ -42,6 +42,29 @@ def _seed(conn: Connection) -> None:
         " ?, ?, ?, ?)",
         (SEEDED_ID, SEEDED_STATEMENT, SEEDED_STATEMENT.lower(), now, now, now, now),
     )
+    conn.execute("INSERT INTO memory_usage (memory_id, retrieval_count) VALUES (?, 3)", (SEEDED_ID,))
+    conn.execute(
+        "INSERT INTO events (time, principal, surface, action, memory_id) VALUES (?, 'owner', 'local', 'added', ?)",
+        (now, SEEDED_ID),
+    )
+    conn.execute("INSERT INTO settings (name, value) VALUES ('write_mode', '\"retrieval-only\"')")
+
+
+def _rows(conn: Connection) -> dict[str, tuple[list[str], list[tuple[object, ...]]]]:
+    """Every row of every real table, with its column names (to compare across schemas)."""
+    found = {}
+    for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'"
+        " AND name NOT IN ('schema_version', 'sqlite_sequence')"
+    ).fetchall():
+        columns = [row[1] for row in conn.execute(f'PRAGMA table_info("{name}")')]
+        found[name] = (columns, _select(conn, name, columns))
+    return found
+
+
+def _select(conn: Connection, table: str, columns: list[str]) -> list[tuple[object, ...]]:
+    listed = ", ".join(f'"{c}"' for c in columns)
+    return sorted((tuple(r) for r in conn.execute(f'SELECT {listed} FROM "{table}"')), key=repr)
 
 
 def _schema(conn: Connection) -> list[tuple[str, str, str]]:
@@ -71,15 +94,21 @@ def test_upgrade_from_every_earlier_schema(start: int, tmp_path: Path, template_
     conn = _store_at(home, start)
     if start >= 1:
         _seed(conn)
+    before = _rows(conn)
     conn.close()
     with Vault.open(home) as vault:
         upgraded = _schema(vault.ctx.conn)
         versions = [r[0] for r in vault.ctx.conn.execute("SELECT version FROM schema_version ORDER BY version")]
         assert versions == list(range(1, LATEST + 1))
+        for table, (columns, rows) in before.items():  # every row survives, in the columns it had
+            assert _select(vault.ctx.conn, table, columns) == rows, table
         if start >= 1:
             record = vault.get(OWNER, SEEDED_ID)["memory"]
             assert record["statement"] == SEEDED_STATEMENT
             assert record["domain"] == "sport" and record["status"] == "current"
+            assert record["retrieval_count"] == 3
+            assert vault.get_setting("write_mode") == "retrieval-only"
+            assert [e["action"] for e in vault.events_for(OWNER, SEEDED_ID)] == ["added"]
         # The upgraded store keeps working: a write and a read through the facade.
         added = vault.add(OWNER, statement="The boathouse key hangs by the back door", domain="sport")
         assert vault.get(OWNER, added["id"])["memory"]["revision"] == 1
