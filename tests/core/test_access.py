@@ -230,3 +230,23 @@ def test_remote_filters_naming_hidden_domains_find_nothing(vault: Vault, add: Ad
     assert vault.list_memories(REMOTE, domain="legal")["items"] == []
     assert vault.search(REMOTE, query="Thornbury solicitor", domains=["legal"])["results"] == []
     assert vault.search(REMOTE, query="Thornbury solicitor will")["domains"] == []
+
+
+@pytest.mark.parametrize("depth", ["auto", "shallow", "normal", "deep"])
+def test_search_never_reaches_a_hidden_record_through_links_or_entities(
+    vault: Vault, records: dict[str, str], depth: str
+) -> None:
+    vault.add(
+        OWNER,
+        statement="Velmora prescription pickup is on Fridays at the Quay Street counter",
+        domain="health",
+        access_scope="remote_allowed",
+        entities=["Velmora", "Dr Okonkwo"],
+        links=[{"type": "depends_on", "target_id": records["private"]}],
+    )
+    vault.add(OWNER, statement="Dr Okonkwo prefers morning appointments", domain="health", entities=["Dr Okonkwo"])
+    for query in ("Velmora prescription pickup Fridays", "Quay Street counter", "Okonkwo appointments"):
+        answer = vault.search(REMOTE, query=query, depth=depth, include_history=True)
+        assert records["private"] not in _ids(answer["results"])
+        assert all(hit["access_scope"] == "remote_allowed" for hit in answer["results"])
+        assert "Okonkwo adjusted" not in answer["packet"] and "morning appointments" not in answer["packet"]
