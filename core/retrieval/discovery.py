@@ -31,7 +31,7 @@ SAMPLE = 1500  # records used to fit and choose k; the rest are assigned to the 
 SEED = 20260301
 KEYWORDS = 12
 MIN_SILHOUETTE = 0.05
-RESTARTS = 8
+RESTARTS = 5
 PARSIMONY = 0.03  # fewer regions win unless more are clearly better
 
 
@@ -234,7 +234,8 @@ def describe(
 
 
 def region_name(keywords: list[str], taken: set[str]) -> str:
-    words = [s for s in (slug(k) for k in keywords) if s]
+    # Names read as words: units and codes (km, a2) make poor region names.
+    words = [s for s in (slug(k) for k in keywords) if len(s) >= 4 and s.replace("-", "").isalpha()]
     for candidate in [*words[:3], *("-".join(words[i : i + 2]) for i in range(min(3, len(words) - 1)))]:
         if candidate and candidate not in taken and candidate != DEFAULT_DOMAIN:
             return candidate

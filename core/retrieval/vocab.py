@@ -29,6 +29,7 @@ STOPWORDS = frozenset(
     takes tell time times today tomorrow try two way ways week weeks went whatever year years yesterday
     three four five six seven eight nine ten twelve twenty hundred thousand first second third month months
     monthly weekly daily yearly annual annually morning mornings evening evenings afternoon afternoons
+    everything anything something nothing prefers prefer preferred wants want wanted likes liked usually
     """.split()
 )
 MIN_WORD = 2

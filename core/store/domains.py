@@ -71,7 +71,12 @@ def statements(conn: Connection, domain: str, limit: int = 400) -> list[str]:
         f"SELECT m.statement, m.tags FROM memories m WHERE m.domain = ? AND {LIVE} ORDER BY m.learned_at DESC LIMIT ?",
         (domain, limit),
     ).fetchall()
-    return [row[0] + " " + " ".join(json.loads(row[1])) for row in rows]
+    return [row[0] + " " + _tag_words(row[1]) for row in rows]
+
+
+def _tag_words(tags_json: str) -> str:
+    """Tags as words; `project:Atlas` gives `Atlas` (the prefix says nothing about a region)."""
+    return " ".join(tag.split(":", 1)[-1] for tag in json.loads(tags_json))
 
 
 def live_records(conn: Connection) -> list[dict[str, Any]]:
@@ -84,7 +89,7 @@ def live_records(conn: Connection) -> list[dict[str, Any]]:
         {
             "id": row[0],
             "domain": row[1],
-            "text": row[2] + " " + " ".join(json.loads(row[3])),
+            "text": row[2] + " " + _tag_words(row[3]),
             "vector": row[4],
         }
         for row in rows
