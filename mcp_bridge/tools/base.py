@@ -13,7 +13,6 @@ Every failure becomes a contract error result; nothing raises into the SDK.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import time
@@ -136,23 +135,26 @@ class ContractTool(Tool):
         return await self.gate.call(self, arguments, context)
 
 
-@functools.cache
-def _metadata(fn: ToolFn, output_schema_json: str | None) -> FuncMetadata:
-    """The argument model of a tool function, built once per process (pydantic models are costly)."""
-    metadata = func_metadata(fn, skip_names=INJECTED, structured_output=False)
-    metadata.output_schema = None if output_schema_json is None else json.loads(output_schema_json)
-    return metadata
+_METADATA: dict[str, tuple[FuncMetadata, str]] = {}
+
+
+def _metadata(spec: ToolSpec) -> tuple[FuncMetadata, str]:
+    """The argument model and input schema of a tool, built once per process (pydantic models are costly)."""
+    if spec.name not in _METADATA:
+        metadata = func_metadata(spec.fn, skip_names=INJECTED, structured_output=False)
+        metadata.output_schema = spec.output_schema
+        _METADATA[spec.name] = metadata, json.dumps(metadata.arg_model.model_json_schema(by_alias=True))
+    return _METADATA[spec.name]
 
 
 def make_tool(spec: ToolSpec, gate: Gate) -> ContractTool:
-    schema_json = None if spec.output_schema is None else json.dumps(spec.output_schema, sort_keys=True)
-    metadata = _metadata(spec.fn, schema_json)
+    metadata, input_schema = _metadata(spec)
     return ContractTool(
         fn=spec.fn,
         name=spec.name,
         title=spec.title,
         description=spec.description,
-        parameters=metadata.arg_model.model_json_schema(by_alias=True),
+        parameters=json.loads(input_schema),
         fn_metadata=metadata,
         is_async=False,
         context_kwarg=None,
