@@ -21,19 +21,27 @@ def time_conditions(request: SearchRequest) -> tuple[list[str], list[object]]:
 
     as_of (valid time): records true in the world at that moment, whatever their status now.
     known_at (knowledge time): records the store held as current at that moment.
+    Both: records the store knew at `known_at` to be true at `as_of` (history included).
     """
     where: list[str] = []
     params: list[object] = []
     if request.as_of:
-        where += [
-            WITH_HISTORY,
-            "(m.valid_from IS NULL OR m.valid_from <= ?)",
-            "(m.valid_until IS NULL OR m.valid_until > ?)",
-        ]
-        params += [request.as_of, request.as_of]
+        where += [WITH_HISTORY, "(m.valid_from IS NULL OR m.valid_from <= ?)"]
+        params.append(request.as_of)
+        if request.known_at:
+            # A correction sets the old record's valid_until when it supersedes it: before that
+            # moment the store knew no end, so as known at an earlier time the record was open.
+            where.append("(m.valid_until IS NULL OR m.valid_until > ? OR m.superseded_at > ?)")
+            params += [request.as_of, request.known_at]
+        else:
+            where.append("(m.valid_until IS NULL OR m.valid_until > ?)")
+            params.append(request.as_of)
     if request.known_at:
-        where += [WITH_HISTORY, "m.learned_at <= ?", "(m.superseded_at IS NULL OR m.superseded_at > ?)"]
-        params += [request.known_at, request.known_at]
+        where += [WITH_HISTORY, "m.learned_at <= ?"]
+        params.append(request.known_at)
+        if not request.as_of:  # alone, known_at asks what the store held as current then
+            where.append("(m.superseded_at IS NULL OR m.superseded_at > ?)")
+            params.append(request.known_at)
     if not where:
         where.append(WITH_HISTORY if request.include_history else LIVE)
     return where, params

@@ -141,18 +141,20 @@ def test_known_at_answers_what_the_store_knew_then(clocked_vault: Vault, cadd: A
     assert search(as_of="2024-10-01") == [lisbon]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: valid_until is overwritten by a later correction, so as_of combined with an "
-    "earlier known_at sees the corrected validity instead of what the store believed then",
-)
 def test_as_of_and_known_at_together(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
     lisbon = cadd("Alma lives in Lisbon", domain="people", valid_from="2020-01-01")
     clock.advance(days=30)
-    clocked_vault.correct(OWNER, id=lisbon, statement="Alma lives in Porto", valid_from="2025-06-01")
-    # On 2026-03-15 the store believed that in late 2025 she lived in Lisbon.
-    answer = clocked_vault.search(OWNER, query="Alma lives", as_of="2025-10-01", known_at="2026-03-15")
-    assert _ids(answer) == [lisbon]
+    porto = clocked_vault.correct(OWNER, id=lisbon, statement="Alma lives in Porto", valid_from="2025-06-01")["id"]
+
+    def search(as_of: str, known_at: str) -> list[str]:
+        return _ids(clocked_vault.search(OWNER, query="Alma lives", as_of=as_of, known_at=known_at))
+
+    # On 2026-03-15 the store believed that in late 2025 she lived in Lisbon ...
+    assert search("2025-10-01", "2026-03-15") == [lisbon]
+    # ... and since the correction on 2026-03-31 it says Porto for the same moment.
+    assert search("2025-10-01", "2026-04-01") == [porto]
+    assert search("2024-10-01", "2026-04-01") == [lisbon]
+    assert search("2019-10-01", "2026-03-15") == []
 
 
 def test_an_archived_record_is_not_known_at_any_time(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
