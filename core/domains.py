@@ -32,6 +32,7 @@ log = logging.getLogger("memvault.domains")
 
 DEPTHS = ("shallow", "normal", "deep")
 MAX_SPLIT_IDS = 1000
+MAX_KEYWORDS = 30
 REDISCOVER_GROWTH = 1.25  # the daemon re-discovers once the store has grown by a quarter
 
 
@@ -139,7 +140,20 @@ def merge(ctx: Context, caller: Caller, sources: Any, into: Any) -> dict[str, An
             domain_sql.replace_in_related(conn, row["name"], target, now)
             domain_sql.delete(conn, row["name"])
             events.record(conn, caller, "domain_merged", now, None, domain=row["name"], into=target, records=len(ids))
+        _inherit_keywords(conn, target, rows, now)
     return {"into": target, "merged": names, "moved": moved}
+
+
+def _inherit_keywords(conn: Connection, target: str, sources: list[dict[str, Any]], now: str) -> None:
+    """The merged domain answers to the words its sources answered to (until the next refresh)."""
+    row = domain_sql.fetch(conn, target)
+    if row is None or row["pinned"]:
+        return
+    keywords = list(row["keywords"])
+    for source in sources:
+        keywords += [k for k in source["keywords"] if k not in keywords]
+    if keywords != row["keywords"]:
+        domain_sql.update(conn, target, now, keywords=keywords[:MAX_KEYWORDS])
 
 
 def split(
@@ -232,30 +246,41 @@ def update(ctx: Context, caller: Caller, name: Any, **fields: Any) -> dict[str, 
 
 
 # -- discovery -------------------------------------------------------------------------------
-def _plan(conn: Connection, min_records: int) -> discovery.DiscoveryPlan:
-    rows = domain_sql.all_domains(conn)
-    pinned = {r["name"] for r in rows if r["pinned"]}
-    records = domain_sql.live_records(conn)
-    movable = domain_sql.assigned_ids(conn) | {r["id"] for r in records if r["domain"] == discovery.DEFAULT_DOMAIN}
-    sizes = {name: sum(c.values()) for name, c in domain_sql.counts_by_status(conn).items()}
-    return discovery.plan_discovery(records, movable, pinned, sizes, min_records=min_records)
+def _snapshot(ctx: Context) -> tuple[list[dict[str, Any]], list[dict[str, Any]], set[str], dict[str, int]]:
+    """What discovery needs, read in one short snapshot: domains, live records, movable ids, sizes."""
+    with ctx.reading() as conn:
+        rows = domain_sql.all_domains(conn)
+        records = domain_sql.live_records(conn)
+        movable = domain_sql.assigned_ids(conn) | {r["id"] for r in records if r["domain"] == discovery.DEFAULT_DOMAIN}
+        sizes = {name: sum(c.values()) for name, c in domain_sql.counts_by_status(conn).items()}
+    return rows, records, movable, sizes
 
 
 def discover(
     ctx: Context, caller: Caller, *, dry_run: bool = True, min_records: int = discovery.MIN_RECORDS
 ) -> dict[str, Any]:
-    """Find regions in the records; with `dry_run` only say what would change."""
+    """Find regions in the records; with `dry_run` only say what would change.
+
+    The clustering runs outside any lock or transaction (it can take seconds on a large
+    store); the moves are then applied in one short transaction, each only if the record
+    is still in the domain it was planned from.
+    """
     require_owner(caller, "discovering domains")
     if not isinstance(dry_run, bool):
         raise InvalidArgument("dry_run: expected true or false")
+    rows, records, movable, sizes = _snapshot(ctx)
+    pinned = {r["name"] for r in rows if r["pinned"]}
+    plan = discovery.plan_discovery(records, movable, pinned, sizes, min_records=min_records)
+    answer = {**plan.summary(), "dry_run": dry_run}
+    if dry_run or not plan.regions:
+        return answer
+    projected = [{**r, "domain": plan.moves[r["id"]][1] if r["id"] in plan.moves else r["domain"]} for r in records]
+    names = sorted({r["name"] for r in rows} - set(plan.emptied) | set(plan.new_domains))
+    stats = discovery.domain_stats(projected, names)
     with ctx.transaction() as conn:
-        plan = _plan(conn, min_records)
-        answer = {**plan.summary(), "dry_run": dry_run}
-        if dry_run or not plan.regions:
-            return answer
         now = ctx.now()
         apply_plan(conn, caller, plan, now)
-        refresh_stats(conn, caller, now)
+        write_stats(conn, caller, stats, now)
         events.record(
             conn,
             caller,
@@ -285,23 +310,24 @@ def apply_plan(conn: Connection, caller: Caller, plan: discovery.DiscoveryPlan, 
     for (source, target), ids in sorted(by_move.items()):
         _move(conn, caller, ids, source, target, now, automatic=True)
     for name in plan.emptied:
-        if domain_sql.record_count(conn, name) == 0:
+        row = domain_sql.fetch(conn, name)
+        if row is not None and not row["pinned"] and domain_sql.record_count(conn, name) == 0:
             domain_sql.replace_in_related(conn, name, None, now)
             domain_sql.delete(conn, name)
             events.record(conn, caller, "domain_removed", now, None, domain=name, reason="emptied by discovery")
 
 
-def refresh_stats(conn: Connection, caller: Caller, now: str) -> int:
-    """Recompute keywords, description, centroid, related and token share of every domain.
+def write_stats(conn: Connection, caller: Caller, stats: dict[str, dict[str, Any]], now: str) -> int:
+    """Store recomputed keywords, description, centroid, related and token share.
 
     What a person set stays: a pinned domain keeps its keywords, description and token
     share; a description not written by memvault (not starting "About ") is kept.
     """
-    rows = domain_sql.all_domains(conn)
-    stats = discovery.domain_stats(domain_sql.live_records(conn), [r["name"] for r in rows])
     changed = 0
-    for row in rows:
-        new = stats[row["name"]]
+    for row in domain_sql.all_domains(conn):
+        new = stats.get(row["name"])
+        if new is None:
+            continue
         fields: dict[str, Any] = {"centroid": new["centroid"], "related": new["related"]}
         if not row["pinned"]:
             fields["keywords"] = new["keywords"]
@@ -316,6 +342,15 @@ def refresh_stats(conn: Connection, caller: Caller, now: str) -> int:
     return changed
 
 
+def refresh(ctx: Context, caller: Caller) -> int:
+    """Recompute every domain's statistics (computed outside the lock, written in one transaction)."""
+    require_owner(caller, "refreshing domains")
+    rows, records, _, _ = _snapshot(ctx)
+    stats = discovery.domain_stats(records, [r["name"] for r in rows])
+    with ctx.transaction() as conn:
+        return write_stats(conn, caller, stats, ctx.now())
+
+
 def maintain(ctx: Context, caller: Caller, *, min_records: int = discovery.MIN_RECORDS) -> dict[str, Any]:
     """For the daemon: re-discover once the store has grown enough since the last discovery,
     else refresh the domains' statistics. Safe to call often."""
@@ -325,6 +360,4 @@ def maintain(ctx: Context, caller: Caller, *, min_records: int = discovery.MIN_R
         last = domain_sql.last_discovery_size(conn)
     if live >= min_records and (last is None or live >= last * REDISCOVER_GROWTH):
         return {"action": "discovered", **discover(ctx, caller, dry_run=False, min_records=min_records)}
-    with ctx.transaction() as conn:
-        changed = refresh_stats(conn, caller, ctx.now())
-    return {"action": "refreshed", "domains": changed}
+    return {"action": "refreshed", "domains": refresh(ctx, caller)}

@@ -187,6 +187,15 @@ def test_merge_moves_every_record_and_removes_the_sources(vault: Vault, filled: 
     assert vault.get(OWNER, filled["garden"][0])["memory"]["revision"] == 2
 
 
+def test_a_merged_domain_answers_to_its_sources_words(vault: Vault, filled: dict[str, list[str]]) -> None:
+    vault.update_domain(OWNER, "health", keywords=["wellbeing"])
+    vault.update_domain(OWNER, "finance", keywords=["money"])
+    vault.merge_domains(OWNER, ["health"], into="finance")
+    assert vault.show_domain(OWNER, "finance")["keywords"] == ["money", "wellbeing"]
+    with vault.ctx.reading() as conn:
+        assert route(conn, OWNER, "wellbeing", None).names == ("finance",)
+
+
 def test_a_pinned_domain_is_never_merged_away(vault: Vault, filled: dict[str, list[str]]) -> None:
     vault.pin_domain(OWNER, "health")
     before = snapshot(vault)
