@@ -154,6 +154,7 @@ class BearerGate:
     async def _forward(self, scope: Scope, receive: Receive, send: Send) -> None:
         caller: Caller = scope[CALLER_KEY]
         seen = 0
+        started = False
 
         async def limited_receive() -> Message:
             nonlocal seen
@@ -165,7 +166,9 @@ class BearerGate:
             return message
 
         async def recording_send(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 for name, value in message.get("headers", []):
                     if name.lower() == SESSION_HEADER:
                         self._own(value, caller.principal)
@@ -175,7 +178,8 @@ class BearerGate:
             await self.app(scope, limited_receive, recording_send)
         except BodyTooLarge:
             log.info("http: principal %s sent an oversized body", caller.principal)
-            await self._answer(send, 413, "invalid_argument", f"request body larger than {self.max_body} bytes")
+            if not started:  # else the connection just ends: a second response cannot be sent
+                await self._answer(send, 413, "invalid_argument", f"request body larger than {self.max_body} bytes")
 
 
 def _bearer(value: bytes | None) -> str | None:

@@ -1,8 +1,8 @@
 """The served tools against mcp-contract.md: names, argument names, defaults, annotations, vocabularies.
 
-The contract is parsed from the document itself (the repository's docs/ copy, or the
-shared one); a pinned table derived from it guards the parser and runs even when no
-copy is reachable.
+The contract is parsed from the document itself (the shared copy, else a copy in the
+repository's docs/); a pinned table derived from it guards the parser and runs even when
+no copy is reachable.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from memvault.mcp_bridge.server import build_server
 from memvault.mcp_bridge.tools import vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACT_PLACES = (ROOT / "docs" / "mcp-contract.md", Path("/work/shared/docs/mcp-contract.md"))
+CONTRACT_PLACES = (Path("/work/shared/docs/mcp-contract.md"), ROOT / "docs" / "mcp-contract.md")
 
 # Derived by hand from contract version 1, revision 2.
 PINNED: dict[str, tuple[str, list[str]]] = {
