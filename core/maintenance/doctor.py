@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from memvault.core import keys
+from memvault.core.clock import SystemClock, format_time
 from memvault.core.errors import MemvaultError
-from memvault.core.maintenance.files import side_files, size_of
+from memvault.core.maintenance.files import remove_with_sides, sha256_of, side_files, size_of
 from memvault.core.maintenance.restore import STAGED_PREFIX
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
@@ -91,7 +92,7 @@ def _key_check(paths: VaultPaths) -> tuple[Check, bytes | None]:
     return Check("key", True, where), key
 
 
-def _store_checks(conn: Connection, paths: VaultPaths) -> list[Check]:
+def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool) -> list[Check]:
     found = []
     problems = sql.integrity(conn)
     found.append(
@@ -116,30 +117,71 @@ def _store_checks(conn: Connection, paths: VaultPaths) -> list[Check]:
     position = setting("kill_switch").default if stored is None else stored
     found.append(Check("kill switch", True, f"kill switch: {position}"))
     found.append(_backups_check(conn))
+    found.append(_unrecorded_check(conn, paths, fix=fix))
     return found
+
+
+def _sound(conn: Connection, path: Path) -> bool:
+    with sql.attached(conn, path) as readable:
+        try:
+            return (
+                readable
+                and sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES
+                and not sql.integrity(conn, sql.ALIAS)
+            )
+        except DatabaseError:
+            return False
+
+
+def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool) -> Check:
+    """Backup files nobody recorded: a backup or restore was killed before it could record them."""
+    known = {Path(r["path"]) for r in sql.known_backups(conn, include_removed=True)}
+    strays = sorted(p for p in paths.backups.glob("memvault-*.db") if p not in known) if paths.backups.is_dir() else []
+    if not strays:
+        return Check("unrecorded backups", True, "every backup file is recorded")
+    if not fix:
+        return Check(
+            "unrecorded backups",
+            False,
+            f"{len(strays)} backup files are not recorded: {strays[0]}",
+            "memvault doctor --fix  (records the sound ones, deletes the broken ones)",
+        )
+    kept, dropped = 0, 0
+    for path in strays:
+        if _sound(conn, path):
+            kind = "pre-restore" if "pre-restore" in path.name else "manual"
+            conn.execute("BEGIN IMMEDIATE")
+            sql.record_backup(
+                conn, str(path), format_time(SystemClock().now()), path.stat().st_size, sha256_of(path), kind
+            )
+            conn.execute("COMMIT")
+            kept += 1
+        else:
+            remove_with_sides(path)
+            dropped += 1
+    return Check("unrecorded backups", True, f"recorded {kept} sound backup files, deleted {dropped} broken ones")
 
 
 def _backups_check(conn: Connection) -> Check:
     rows = sql.known_backups(conn)
     missing = [r["path"] for r in rows if not Path(r["path"]).is_file()]
     holding: list[str] = []
+    broken: list[str] = []
     for row in rows:
         if row["path"] in missing:
             continue
-        sql.attach(conn, Path(row["path"]))
-        try:
-            if sql.attached_readable(conn) and "tombstones" in sql.table_names(conn, sql.ALIAS):
-                conn.execute("BEGIN")
-                present = conn.execute(
-                    f"SELECT count(*) FROM {sql.ALIAS}.memories WHERE id IN (SELECT memory_id FROM main.tombstones)"
-                ).fetchone()[0]
-                conn.execute("COMMIT")
-                if present:
-                    holding.append(row["path"])
-        finally:
-            sql.detach(conn)
-    if holding:
-        return Check("backups", False, f"{len(holding)} backups still hold purged records", "memvault purge --sweep")
+        if not _sound(conn, Path(row["path"])):
+            broken.append(row["path"])
+            continue
+        with sql.attached(conn, Path(row["path"])):
+            present = conn.execute(
+                f"SELECT count(*) FROM {sql.ALIAS}.memories WHERE id IN (SELECT memory_id FROM main.tombstones)"
+            ).fetchone()[0]
+        if present:
+            holding.append(row["path"])
+    if holding or broken:
+        detail = f"{len(holding)} backups still hold purged records, {len(broken)} do not open or are damaged"
+        return Check("backups", False, detail, "memvault purge --sweep  (rewrites them; deletes the damaged)")
     if missing:
         return Check(
             "backups", False, f"{len(missing)} recorded backups are gone: {missing[0]}", "memvault purge --sweep"
@@ -168,7 +210,7 @@ def run(home: str | os.PathLike[str] | None = None, *, fix: bool = False) -> dic
         key_check, key = _key_check(paths)
         checks.append(key_check)
         if key is not None:
-            checks += _open_and_check(paths, key)
+            checks += _open_and_check(paths, key, fix=fix)
     exports = [p for p in paths.exports.rglob("*") if p.is_file()] if paths.exports.is_dir() else []
     if exports:
         checks.append(Check("exports", True, f"{len(exports)} plaintext export files in {paths.exports}"))
@@ -180,13 +222,13 @@ def run(home: str | os.PathLike[str] | None = None, *, fix: bool = False) -> dic
     }
 
 
-def _open_and_check(paths: VaultPaths, key: bytes) -> list[Check]:
+def _open_and_check(paths: VaultPaths, key: bytes, *, fix: bool) -> list[Check]:
     try:
         conn = open_connection(paths.store, key)
     except MemvaultError as exc:
         return [Check("store", False, exc.message, "memvault restore BACKUP")]
     try:
-        return [Check("store", True, f"{paths.store} opens and is encrypted"), *_store_checks(conn, paths)]
+        return [Check("store", True, f"{paths.store} opens and is encrypted"), *_store_checks(conn, paths, fix=fix)]
     except DatabaseError as exc:
         return [Check("store", False, f"the store is damaged ({exc})", "memvault restore BACKUP")]
     finally:

@@ -83,9 +83,8 @@ def _rewrite_backup(
     category: str,
     now: str,
 ) -> str:
-    sql.attach(conn, path)
-    try:
-        if not sql.attached_readable(conn) or not sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES:
+    with sql.attached(conn, path) as readable:
+        if not readable or not sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES:
             return "unreadable"
         sql.secure_delete_on(conn, sql.ALIAS)
         conn.execute("BEGIN")
@@ -104,8 +103,6 @@ def _rewrite_backup(
             raise
         conn.execute("COMMIT")
         sql.vacuum(conn, sql.ALIAS)
-    finally:
-        sql.detach(conn)
     return "rewritten"
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,20 @@ def attach(conn: Connection, path: Path, alias: str = ALIAS) -> None:
 
 def detach(conn: Connection, alias: str = ALIAS) -> None:
     conn.execute(f"DETACH DATABASE {_schema(alias)}")
+
+
+@contextmanager
+def attached(conn: Connection, path: Path, alias: str = ALIAS) -> Iterator[bool]:
+    """Attach `path` for the block; yields whether it opens with the key (a damaged file: False)."""
+    try:
+        attach(conn, path, alias)
+    except DatabaseError:  # SQLCipher reads the schema on ATTACH: a damaged file fails here
+        yield False
+        return
+    try:
+        yield attached_readable(conn, alias)
+    finally:
+        detach(conn, alias)
 
 
 def export_into(conn: Connection, target: Path) -> None:

@@ -73,7 +73,7 @@ def test_a_backup_still_holding_a_purged_record_asks_for_a_sweep(home: Path, vau
     with vault.ctx.transaction() as conn:  # as if a purge had stopped before reaching the backups
         conn.execute("INSERT INTO tombstones VALUES (?, '2026-03-01T00:00:00Z', 'privacy')", (kept,))
     report = doctor.run(home)
-    assert _check(report, "backups")["fix"] == "memvault purge --sweep" and not report["ok"]
+    assert str(_check(report, "backups")["fix"]).startswith("memvault purge --sweep") and not report["ok"]
     swept = vault.sweep_purged(OWNER)
     assert swept["store_records_removed"] == 1 and len(swept["backups"]["rewritten"]) == 1
     assert doctor.run(home)["ok"]
@@ -93,3 +93,19 @@ def test_newer_schema_and_wrong_passphrase(home: Path, monkeypatch: pytest.Monke
 def test_no_store_says_how_to_make_one(fresh_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["doctor"]) == 1
     assert "memvault init" in capsys.readouterr().out
+
+
+def test_backup_files_nobody_recorded_are_recorded_or_removed(home: Path, vault: Vault) -> None:
+    good = Path(vault.backup(OWNER)["path"])
+    stray = good.with_name("memvault-20260301T000000Z-pre-restore.db")
+    good.rename(stray)  # a sound backup a killed restore did not get to record
+    broken = good.with_name("memvault-20260301T000001Z-manual.db")
+    broken.write_bytes(stray.read_bytes()[:8192])  # a backup killed half-way
+    with vault.ctx.transaction() as conn:
+        conn.execute("DELETE FROM backups")
+    report = doctor.run(home)
+    assert not report["ok"] and "not recorded" in _check(report, "unrecorded backups")["detail"]
+    fixed = doctor.run(home, fix=True)
+    assert fixed["ok"], fixed
+    assert not broken.exists() and stray.exists()
+    assert [(r["path"], r["kind"]) for r in vault.list_backups(OWNER)] == [(str(stray), "pre-restore")]
