@@ -23,6 +23,7 @@ MAX_DEPTH = 3
 MAX_NODES = 200
 MAX_EVENTS = 500
 MAX_ITEMS = 200
+MAX_TIMELINE_RECORDS = 5000  # records read for one timeline (their events are then windowed)
 # Kinds of timeline events, in the order they sort when they share a moment.
 KIND_ORDER = ("valid_from", "learned", "superseded", "valid_until", "archived", "restored", "due")
 
@@ -124,7 +125,14 @@ def timeline(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, An
         return {"events": []}
     with ctx.reading() as conn:
         records = view_sql.timeline_records(
-            conn, caller, fts_match=match, domain=domain, entity=_norm(entity) if entity else None, limit=5000
+            conn,
+            caller,
+            fts_match=match,
+            domain=domain,
+            entity=_norm(entity) if entity else None,
+            start=start,
+            end=end,
+            limit=MAX_TIMELINE_RECORDS,
         )
         by_id: dict[str, Memory] = {r.id: r for r, _ in records}
         moments: list[tuple[str, str, str]] = [

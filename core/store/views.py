@@ -16,6 +16,7 @@ from memvault.core.store.visibility import visible_clause
 
 NOT_ARCHIVED = "m.status != 'archived'"
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
+_MOMENTS = ("valid_from", "valid_until", "superseded_at", "due_at")
 
 
 def _visible(caller: Caller, alias: str) -> tuple[str, list[object]]:
@@ -51,6 +52,8 @@ def timeline_records(
     fts_match: str | None,
     domain: str | None,
     entity: str | None,
+    start: str | None = None,
+    end: str | None = None,
     limit: int,
 ) -> list[tuple[Memory, str | None]]:
     """Visible, non-archived records (every version) matching the filters, newest knowledge first,
@@ -69,9 +72,19 @@ def timeline_records(
     if fts_match:
         where.append("m.rowid IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?)")
         params.append(fts_match)
+    # A record belongs to a window when any of its moments (learned, valid from/until,
+    # superseded, due) falls in it; learned_at stands in for the moments it lacks.
+    moments = ", ".join(f"coalesce(m.{c}, m.learned_at)" for c in _MOMENTS)
+    if start:
+        where.append(f"max(m.learned_at, {moments}) >= ?")
+        params.append(start)
+    if end:
+        where.append(f"min(m.learned_at, {moments}) <= ?")
+        params.append(end)
+    order = "ASC" if start else "DESC"
     rows = conn.execute(
         f"SELECT {MEMORY_COLUMNS}, m.superseded_at AS superseded_at_ FROM {FROM_MEMORIES}"
-        f" WHERE {' AND '.join(where)} ORDER BY m.learned_at DESC, m.id LIMIT ?",
+        f" WHERE {' AND '.join(where)} ORDER BY m.learned_at {order}, m.id LIMIT ?",
         [*params, limit],
     ).fetchall()
     result = []

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from corekit import REMOTE, WORKSPACE_A, Adder, count, dump
 
+from memvault.core import views
 from memvault.core.clock import FixedClock
 from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import OWNER
@@ -263,3 +264,17 @@ def test_feedback_on_an_invisible_or_archived_record_is_not_found(vault: Vault, 
     with pytest.raises(NotFound):
         vault.record_feedback(OWNER, id=private, useful=True)
     assert count(vault, "feedback") == 0
+
+
+def test_a_timeline_window_reaches_old_records_beyond_the_read_cap(
+    clocked_vault: Vault, clock: FixedClock, cadd: Adder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views, "MAX_TIMELINE_RECORDS", 2)
+    oldest = cadd("The first fictional diary line")
+    for n in range(4):
+        clock.advance(days=30)
+        cadd(f"A later fictional diary line number {n}")
+    window = clocked_vault.timeline(OWNER, start="2026-03-01", end="2026-03-02")
+    assert [e["record"]["id"] for e in window["events"]] == [oldest]
+    latest = clocked_vault.timeline(OWNER)
+    assert len({e["record"]["id"] for e in latest["events"]}) == 2  # the two newest records
