@@ -1,0 +1,179 @@
+"""`memvault daemon`: one per store, a private socket, clean stops, and the kill switch reaching it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import stdio_client
+from mcp.types import TextContent
+
+from memvault.desktop.daemon import running_pid
+from memvault.mcp_bridge import relay
+
+from .bridgekit import (
+    INIT,
+    MEMVAULT,
+    address,
+    bridge_params,
+    env_for,
+    raw_session,
+    run_cli,
+    running_daemon,
+    start_daemon,
+    stop_daemon,
+)
+
+
+def socket_exchange(home: Path, lines: list[dict[str, Any]]) -> socket.socket:
+    """A raw connection to the daemon that has sent `lines` and read the initialize answer."""
+    sock = relay.connect(address(home))
+    assert sock is not None
+    sock.settimeout(30)
+    sock.sendall(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+    answer = sock.makefile("rb").readline()
+    assert json.loads(answer)["id"] == 1
+    return sock
+
+
+def test_the_socket_is_private_and_the_daemon_single(home: Path) -> None:
+    with running_daemon(home) as daemon:
+        where = address(home)
+        assert stat.S_IMODE(where.folder.stat().st_mode) == 0o700
+        assert stat.S_ISSOCK(where.socket.stat().st_mode)
+        assert stat.S_IMODE(where.socket.stat().st_mode) == 0o600
+        assert stat.S_IMODE(where.lock.stat().st_mode) == 0o600
+        assert running_pid(where) == daemon.pid
+        second = run_cli(home, "daemon", "--headless", timeout=60)
+        assert second.returncode == 2, second.stderr.decode()[:3000]
+        assert f"already serves this store (pid {daemon.pid})" in second.stderr.decode()
+        status = run_cli(home, "--json", "daemon", "--status")
+        assert json.loads(status.stdout) == {"running": True, "pid": daemon.pid, "socket": str(where.socket)}
+    assert json.loads(run_cli(home, "--json", "daemon", "--status").stdout)["running"] is False
+
+
+def test_each_store_has_its_own_daemon(home: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other-store"
+    assert run_cli(other, "init").returncode == 0
+    assert address(home).socket != address(other).socket
+    with running_daemon(home), running_daemon(other):
+        assert relay.connect(address(home)) is not None
+        assert relay.connect(address(other)) is not None
+
+
+def test_sigterm_stops_it_cleanly_with_a_session_open(home: Path) -> None:
+    daemon = start_daemon(home)
+    sock = socket_exchange(home, [INIT])
+    started = time.monotonic()
+    daemon.send_signal(signal.SIGTERM)
+    assert stop_daemon(daemon) == 0
+    assert time.monotonic() - started < 10
+    assert sock.recv(1024) == b""  # the open session was closed, not left hanging
+    sock.close()
+    where = address(home)
+    assert not where.socket.exists()
+    assert running_pid(where) is None
+    assert "daemon: stopped after" in (home / "logs" / "daemon.log").read_text()
+
+
+def test_memvault_daemon_stop_asks_it_to_stop(home: Path) -> None:
+    daemon = start_daemon(home)
+    result = run_cli(home, "daemon", "--stop")
+    assert result.returncode == 0 and str(daemon.pid) in result.stderr.decode()
+    assert daemon.wait(20) == 0
+    assert "no daemon runs" in run_cli(home, "daemon", "--stop").stderr.decode()
+
+
+def test_a_crashed_daemon_leaves_nothing_that_blocks(home: Path) -> None:
+    daemon = start_daemon(home)
+    daemon.send_signal(signal.SIGKILL)
+    daemon.wait(20)
+    assert address(home).socket.exists()  # stale: nobody listens
+    assert relay.connect(address(home)) is None
+    # The bridge serves from the store meanwhile, and a new daemon takes over the address.
+    result = raw_session(home, [INIT])
+    assert result.returncode == 0 and json.loads(result.lines[0])["id"] == 1
+    with running_daemon(home):
+        assert relay.connect(address(home)) is not None
+
+
+def test_a_misbehaving_client_does_not_hurt_the_daemon(home: Path) -> None:
+    with running_daemon(home) as daemon:
+        sock = relay.connect(address(home))
+        assert sock is not None
+        sock.sendall(b'this is not json\n{"jsonrpc": "2.0", "id": 1, "method"')
+        sock.close()  # mid-message
+        sock = socket_exchange(home, [INIT])
+        sock.close()
+        result = raw_session(home, [INIT])
+        assert result.returncode == 0
+        assert daemon.poll() is None
+
+
+def test_the_runtime_folder_falls_back_to_the_store_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    home = tmp_path / "h"
+    assert relay.DaemonAddress.for_home(home).folder == home / "run"
+    deep = tmp_path / ("x" * 90)
+    far = relay.DaemonAddress.for_home(deep)
+    assert far.folder == Path("/tmp") / f"memvault-{os.getuid()}" or len(os.fsencode(far.socket)) <= 100
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to hand a folder to another user")
+def test_a_runtime_folder_owned_by_someone_else_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    where = relay.DaemonAddress.for_home(tmp_path / "h")
+    where.folder.mkdir(mode=0o700)
+    os.chown(where.folder, 65534, 65534)
+    with pytest.raises(relay.UnsafeRuntimeDir):
+        where.ensure_folder()
+
+
+def test_an_open_runtime_folder_is_tightened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    where = relay.DaemonAddress.for_home(tmp_path / "h")
+    where.folder.mkdir(mode=0o755)
+    os.chmod(where.folder, 0o755)
+    where.ensure_folder()
+    assert stat.S_IMODE(where.folder.stat().st_mode) == 0o700
+
+
+def _text(result: Any) -> dict[str, Any]:
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    data: dict[str, Any] = json.loads(block.text)
+    return data
+
+
+@pytest.mark.anyio
+async def test_the_kill_switch_reaches_daemon_sessions_within_a_second(home: Path, tmp_path: Path) -> None:
+    with running_daemon(home), (tmp_path / "stderr.txt").open("w") as err:
+        async with (
+            stdio_client(bridge_params(home), errlog=err) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            before = await session.call_tool("memory_status", {})
+            assert not before.is_error
+            # Another process (the person's CLI) flips the switch in the store.
+            flipped = subprocess.run(
+                [*MEMVAULT, "kill-switch", "all"], env=env_for(home), capture_output=True, check=True
+            )
+            assert flipped.stdout.strip() == b"all"
+            flipped_at = time.monotonic()
+            refused = await session.call_tool("memory_search", {"query": "anything"})
+            latency = time.monotonic() - flipped_at
+            assert refused.is_error and _text(refused)["error"]["code"] == "kill_switch"
+            assert latency < 1.0
+            subprocess.run([*MEMVAULT, "kill-switch", "off"], env=env_for(home), capture_output=True, check=True)
+            again = await session.call_tool("memory_status", {})
+            assert not again.is_error and _text(again)["kill_switch"] == "off"
