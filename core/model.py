@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NewType
 
@@ -185,8 +185,10 @@ class Memory:
     )
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        return {name: _plain(data[name]) for name in self.CONTRACT_FIELDS}
+        # Not dataclasses.asdict: its deep copy was most of the cost of a list or a search.
+        data = {name: _plain(getattr(self, name)) for name in self.CONTRACT_FIELDS}
+        data["tags"] = list(self.tags)
+        return data
 
 
 def _plain(value: Any) -> Any:
