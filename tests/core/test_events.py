@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder, actions, events
@@ -106,3 +107,17 @@ def test_no_event_and_no_retrieval_log_contains_memory_text(vault: Vault) -> Non
     for row in rows:
         for word in DISTINCT_WORDS:
             assert word.lower() not in row.lower(), f"{word!r} leaked into {row[:80]}"
+
+
+def test_logs_never_carry_memory_text_or_queries(vault: Vault, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    first = vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies", evidence="Marisol said so")["id"]
+    vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies")
+    vault.correct(OWNER, id=first, statement=STATEMENTS["corrected"], reason="Marisol corrected it")
+    vault.add(ASSISTANT, statement=STATEMENTS["proposed"])
+    vault.add(OWNER, statement="My Quenderby password is Tr0ub4dor&3")
+    vault.search(OWNER, query="Marisol Zephyrine Thistlewick notebook")
+    vault.search(REMOTE, query="Lorrimore ferns Quenderby")
+    text = "\n".join(f"{r.name} {r.getMessage()}" for r in caplog.records).lower()
+    for word in (*DISTINCT_WORDS, "Tr0ub4dor"):
+        assert word.lower() not in text
