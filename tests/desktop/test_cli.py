@@ -140,6 +140,9 @@ def test_search_history_as_of_and_known_at(home: Path, capsys: pytest.CaptureFix
     assert with_history == {old, new}
     then = [r["id"] for r in run_json(capsys, "search", "rowing club boathouse", "--as-of", "2025-06-01")["results"]]
     assert then == [old]
+    learned = run_json(capsys, "get", old)["memory"]["learned_at"]  # before the correction was known
+    known = [r["id"] for r in run_json(capsys, "search", "rowing club boathouse", "--known-at", learned)["results"]]
+    assert known == [old]
 
 
 # -- history, correct, archive, restore -----------------------------------------------------
