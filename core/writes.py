@@ -93,7 +93,12 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
         ):
             waiting = proposals.pending_same(conn, caller, "add", norm, draft.domain)
             proposal_id = waiting or proposals.stage(
-                conn, caller, "add", {"draft": draft.to_payload(), "workspace_id": workspace}, now, norm_key=norm
+                conn,
+                caller,
+                "add",
+                {"draft": draft.to_payload(), "workspace_id": workspace, "domain_assigned": assigned},
+                now,
+                norm_key=norm,
             )
             if not waiting:
                 events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
@@ -398,7 +403,10 @@ def _apply_proposal(conn: Connection, proposer: Caller, proposal: dict[str, Any]
             memories.update(conn, duplicate.id, now, last_confirmed_at=now)
             return {"outcome": "duplicate", "id": duplicate.id}
         _check_link_targets(conn, proposer, draft)
-        return {"outcome": "added", "id": commit_draft(conn, proposer, draft, payload.get("workspace_id"), now)}
+        memory_id = commit_draft(conn, proposer, draft, payload.get("workspace_id"), now)
+        if payload.get("domain_assigned"):
+            events.record(conn, proposer, "domain_assigned", now, memory_id, domain=draft.domain)
+        return {"outcome": "added", "id": memory_id}
     record = _current(conn, proposer, payload["id"], payload.get("expected_revision"))
     if kind == "correct":
         if record.status not in (Status.CURRENT, Status.PARTIAL, Status.DISPUTED):

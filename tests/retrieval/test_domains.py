@@ -48,6 +48,17 @@ def test_a_write_without_a_domain_joins_the_best_matching_one(vault: Vault) -> N
         assert vault.events_for(OWNER, answer["id"])[-1]["action"] == "domain_assigned"
 
 
+def test_an_approved_assistant_write_stays_movable_by_discovery(vault: Vault) -> None:
+    fill(vault)
+    staged = vault.add(LOCAL_ASSISTANT, statement="The greenhouse tomato seedlings need a bigger pot")
+    named = vault.add(LOCAL_ASSISTANT, statement="The greenhouse roof needs cleaning", domain="finance")
+    chosen = vault.approve(OWNER, staged["proposal_id"])["id"]
+    placed = vault.approve(OWNER, named["proposal_id"])["id"]
+    assert vault.get(OWNER, chosen)["memory"]["domain"] == "garden"
+    assert [e["action"] for e in vault.events_for(OWNER, chosen)][:2] == ["added", "domain_assigned"]
+    assert "domain_assigned" not in [e["action"] for e in vault.events_for(OWNER, placed)]
+
+
 def test_a_remote_write_is_never_placed_by_records_it_cannot_see(vault: Vault) -> None:
     fill(vault)  # every record local_only
     answer = vault.add(REMOTE, statement="The greenhouse tomato seedlings need a bigger pot")
