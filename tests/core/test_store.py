@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from corekit import SCRYPT_N
 
-from memvault.core.errors import StoreUnavailable
+from memvault.core.errors import StoreUnavailable, WrongPassphrase
 from memvault.core.model import OWNER
 from memvault.core.store.connection import PLAINTEXT_HEADER, IntegrityError, is_encrypted_file
 from memvault.core.vault import Vault, store_exists
@@ -105,3 +105,33 @@ def test_two_open_vaults_share_the_store(home: Path) -> None:
         with second.ctx.reading():  # a long read in one process does not block the other's write
             two = first.add(OWNER, statement="The meter cupboard key is on the hook", domain="home")["id"]
         assert {i["id"] for i in second.list_memories(OWNER)["items"]} == {one, two}
+
+
+def test_a_damaged_store_is_refused_and_left_as_it_is(home: Path) -> None:
+    store = home / "memvault.db"
+    store.write_bytes(os.urandom(8192))
+    before = store.read_bytes()
+    with pytest.raises(WrongPassphrase, match="not a memvault store"):
+        Vault.open(home)
+    assert store.read_bytes() == before
+
+
+def test_a_plaintext_sqlite_file_is_not_opened_as_a_store(home: Path) -> None:
+    store = home / "memvault.db"
+    store.unlink()
+    plain = sqlite3.connect(store)
+    plain.execute("CREATE TABLE notes (text TEXT)")
+    plain.commit()
+    plain.close()
+    before = store.read_bytes()
+    with pytest.raises(WrongPassphrase):
+        Vault.open(home)
+    assert store.read_bytes() == before and not is_encrypted_file(store)
+
+
+def test_another_stores_file_is_refused_with_this_key(home: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    Vault.open(other, create=True, scrypt_n=SCRYPT_N).close()
+    (home / "memvault.db").write_bytes((other / "memvault.db").read_bytes())
+    with pytest.raises(WrongPassphrase):
+        Vault.open(home)
