@@ -87,7 +87,7 @@ SEARCH: Schema = obj(
     {
         "query": STR,
         "skipped": BOOL,
-        "reason": STR,
+        "reason": nullable(STR),
         "domains": array(obj({"name": STR, "weight": NUM}, ("name", "weight"))),
         "results": array(HIT),
         "packet": STR,
