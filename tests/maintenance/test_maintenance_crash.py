@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from maintkit import MARKER, SECRET_STATEMENT, integrity_ok, run_python, store_key, where_found
 
+from memvault.core.maintenance import doctor
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 
@@ -26,6 +27,7 @@ RECORDS = 250
 CHILD = """
 import sys
 from pathlib import Path
+from memvault.core.maintenance import doctor
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 home, ready, op, arg = sys.argv[1:5]
@@ -116,6 +118,8 @@ def test_sigkill_at_random_points_leaves_a_usable_store(
                     vault.confirm_purge(OWNER, request)
                 else:
                     vault.sweep_purged(OWNER)  # finishes what the killed purge left undone
+        doctor.run(home, fix=True)  # records or deletes what the kill left half-done
+        assert doctor.run(home)["ok"], doctor.run(home)
         if op == "restore":
             Vault.restore_backup(early, home)  # a later restore is not blocked by what the kill left
             assert _usable(home) == total - 1
