@@ -42,3 +42,19 @@ def module_vault(template_home: Path, tmp_path_factory: pytest.TempPathFactory) 
     shutil.copytree(template_home, target)
     with Vault.open(target) as opened:
         yield opened
+
+
+# Modules about retrieval and access keep the product default (local embeddings, so the
+# semantic and graph paths are exercised too); the others run lexical-only, a supported mode,
+# which keeps the suite fast: embedding each write and query costs tens of milliseconds.
+WITH_EMBEDDINGS = frozenset(
+    {"test_search_v1", "test_access", "test_access_property", "test_archive_restore", "test_kill_switch_core"}
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _embeddings_mode(request: pytest.FixtureRequest) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        if request.module.__name__.rsplit(".", 1)[-1] not in WITH_EMBEDDINGS:
+            patch.setenv("MEMVAULT_EMBEDDINGS", "off")
+        yield
