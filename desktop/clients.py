@@ -22,6 +22,7 @@ comments and every other setting stay untouched.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
@@ -120,7 +121,8 @@ def _is_ours(entry: Any) -> bool:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as handle:  # newline="": keep \r\n as it is
+            return handle.read()
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
@@ -135,10 +137,15 @@ def _toml(text: str, path: Path) -> dict[str, Any]:
         raise ClientConfigProblem(f"{path} is not valid TOML ({exc}); fix it first, nothing was changed") from None
 
 
-def _codex_block(executable: str) -> str:
+def _codex_block(executable: str, newline: str = "\n") -> str:
     import tomlkit  # noqa: PLC0415
 
-    return f'[mcp_servers.{SERVER_NAME}]\ncommand = {tomlkit.string(executable).as_string()}\nargs = ["mcp"]\n'
+    lines = [f"[mcp_servers.{SERVER_NAME}]", f"command = {tomlkit.string(executable).as_string()}", 'args = ["mcp"]']
+    return newline.join(lines) + newline
+
+
+def _newline_of(text: str) -> str:
+    return "\r\n" if "\r\n" in text else "\n"
 
 
 def _without_entry(data: dict[str, Any]) -> dict[str, Any]:
@@ -150,8 +157,9 @@ def _without_entry(data: dict[str, Any]) -> dict[str, Any]:
 
 def _codex_add_text(original: str, data: dict[str, Any], executable: str) -> str | None:
     """The original text with our table appended, when that parses to exactly original + entry."""
-    separator = "" if not original else ("\n" if original.endswith("\n") else "\n\n")
-    candidate = original + separator + _codex_block(executable)
+    nl = _newline_of(original)
+    separator = "" if not original else (nl if original.endswith("\n") else nl + nl)
+    candidate = original + separator + _codex_block(executable, nl)
     parsed = _parse_or_none(candidate)
     return candidate if parsed is not None and _codex_matches(parsed, data, executable) else None
 
@@ -211,9 +219,10 @@ def plan_codex_config_removal() -> FileChange | None:
     if not _is_ours(data.get("mcp_servers", {}).get(SERVER_NAME)):
         return None
     entry = data["mcp_servers"][SERVER_NAME]
-    block = _codex_block(entry["command"])
+    nl = _newline_of(original)
+    block = _codex_block(entry["command"], nl)
     after = None
-    for exact in ("\n" + block, block):
+    for exact in (nl + block, block):
         if exact in original:
             head, _, tail = original.rpartition(exact)
             after = head + tail
@@ -351,8 +360,16 @@ def _load_manifest() -> dict[str, Any]:
 
 
 def _save_manifest(data: dict[str, Any]) -> None:
+    """Write the record; once no client is left in it, remove it and the folders it needed."""
     path = manifest_path()
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not any(client in data for client in CLIENTS):
+        path.unlink(missing_ok=True)
+        for folder in reversed(data.get("state_folders", [])):
+            with contextlib.suppress(OSError):  # not empty: something else lives there now
+                Path(folder).rmdir()
+        return
+    if not path.exists():
+        data = {**data, "state_folders": [*data.get("state_folders", []), *_make_parents(path)]}
     _write(path, json.dumps(data, indent=2) + "\n", mode=0o600)
 
 
@@ -364,7 +381,7 @@ def _write(path: Path, text: str, *, mode: int | None = None) -> None:
         keep = 0o600 if mode is None else mode
     tmp = path.with_name(f".{path.name}.memvault-tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, keep)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
@@ -452,7 +469,7 @@ def remove_registration(client: str, dry_run: bool) -> list[str]:
             target.rmdir() if target.is_dir() else target.unlink()
         manifest = _load_manifest()
         if manifest.pop(client, None) is not None:
-            _save_manifest(manifest) if manifest else manifest_path().unlink()
+            _save_manifest(manifest)
     return removed + [f"note: {note}" for note in notes]
 
 
