@@ -229,31 +229,46 @@ def purge_records(
     """
     s = _schema(schema)
     counts: dict[str, int] = {}
-
-    def add(name: str, n: int) -> None:
-        counts[name] = counts.get(name, 0) + n
-
     for memory_id in ids:
-        row = conn.execute(f"SELECT rowid, source_id FROM {s}.memories WHERE id = ?", (memory_id,)).fetchone()
-        if row is not None:
-            rowid, source_id = int(row[0]), row[1]
-            add("memory_fts", _delete_count(conn, f"DELETE FROM {s}.memory_fts WHERE rowid = ?", (rowid,)))
-            add("memory_trigram", _delete_count(conn, f"DELETE FROM {s}.memory_trigram WHERE rowid = ?", (rowid,)))
-            for table in ("memory_vectors", "memory_entities", "memory_usage", "feedback", "decisions"):
-                add(table, _delete_count(conn, f"DELETE FROM {s}.{table} WHERE memory_id = ?", (memory_id,)))
-            for table in ("unresolved_items", "project_states"):
-                add(table, _delete_count(conn, f"DELETE FROM {s}.{table} WHERE memory_id = ?", (memory_id,)))
-            add("links", _delete_count(conn, f"DELETE FROM {s}.links WHERE from_id = ? OR to_id = ?", [memory_id] * 2))
-            conn.execute(f"UPDATE {s}.memories SET supersedes_id = NULL WHERE supersedes_id = ?", (memory_id,))
-            conn.execute(f"UPDATE {s}.memories SET superseded_by_id = NULL WHERE superseded_by_id = ?", (memory_id,))
-            add("memories", _delete_count(conn, f"DELETE FROM {s}.memories WHERE id = ?", (memory_id,)))
-            if source_id:
-                _drop_orphan_source(conn, s, str(source_id))
-        add(
-            "retrieval_log",
-            _delete_count(conn, f"DELETE FROM {s}.retrieval_log WHERE instr(ids, ?) > 0", (f'"{memory_id}"',)),
+        for table, n in _purge_one(conn, s, memory_id):
+            counts[table] = counts.get(table, 0) + n
+        conn.execute(
+            f"INSERT OR IGNORE INTO {s}.tombstones (memory_id, purged_at, reason_category) VALUES (?, ?, ?)",
+            (memory_id, now, category),
         )
-        add(
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        counts["retrieval_log"] = counts.get("retrieval_log", 0) + _delete_count(
+            conn,
+            f"DELETE FROM {s}.retrieval_log WHERE EXISTS"
+            f" (SELECT 1 FROM json_each(retrieval_log.ids) j WHERE j.value IN ({marks}))",
+            chunk,
+        )
+    counts["entities"] = _delete_count(
+        conn, f"DELETE FROM {s}.entities WHERE id NOT IN (SELECT entity_id FROM {s}.memory_entities)", ()
+    )
+    counts["projects"] = _delete_count(
+        conn,
+        f"DELETE FROM {s}.projects WHERE id NOT IN (SELECT project_id FROM {s}.memories WHERE project_id IS NOT NULL)",
+        (),
+    )
+    return {name: n for name, n in counts.items() if n}
+
+
+_BY_MEMORY_ID = (
+    "memory_vectors",
+    "memory_entities",
+    "memory_usage",
+    "feedback",
+    "decisions",
+    "unresolved_items",
+    "project_states",
+)
+
+
+def _purge_one(conn: Connection, s: str, memory_id: str) -> list[tuple[str, int]]:
+    done = [
+        (
             "proposals",
             _delete_count(
                 conn,
@@ -261,26 +276,28 @@ def purge_records(
                 [memory_id] * 2,
             ),
         )
-        conn.execute(
-            f"INSERT OR IGNORE INTO {s}.tombstones (memory_id, purged_at, reason_category) VALUES (?, ?, ?)",
-            (memory_id, now, category),
-        )
-    add(
-        "entities",
-        _delete_count(
-            conn, f"DELETE FROM {s}.entities WHERE id NOT IN (SELECT entity_id FROM {s}.memory_entities)", ()
-        ),
+    ]
+    row = conn.execute(f"SELECT rowid, source_id FROM {s}.memories WHERE id = ?", (memory_id,)).fetchone()
+    if row is None:
+        return done
+    rowid, source_id = int(row[0]), row[1]
+    done.append(("memory_fts", _delete_count(conn, f"DELETE FROM {s}.memory_fts WHERE rowid = ?", (rowid,))))
+    done.append(("memory_trigram", _delete_count(conn, f"DELETE FROM {s}.memory_trigram WHERE rowid = ?", (rowid,))))
+    for table in _BY_MEMORY_ID:
+        done.append((table, _delete_count(conn, f"DELETE FROM {s}.{table} WHERE memory_id = ?", (memory_id,))))
+    done.append(
+        ("links", _delete_count(conn, f"DELETE FROM {s}.links WHERE from_id = ? OR to_id = ?", [memory_id] * 2))
     )
-    add(
-        "projects",
-        _delete_count(
-            conn,
-            f"DELETE FROM {s}.projects WHERE id NOT IN (SELECT project_id FROM {s}.memories"
-            f" WHERE project_id IS NOT NULL)",
-            (),
-        ),
-    )
-    return {name: n for name, n in counts.items() if n}
+    conn.execute(f"UPDATE {s}.memories SET supersedes_id = NULL WHERE supersedes_id = ?", (memory_id,))
+    conn.execute(f"UPDATE {s}.memories SET superseded_by_id = NULL WHERE superseded_by_id = ?", (memory_id,))
+    done.append(("memories", _delete_count(conn, f"DELETE FROM {s}.memories WHERE id = ?", (memory_id,))))
+    if source_id:
+        _drop_orphan_source(conn, s, str(source_id))
+    return done
+
+
+def _chunks(ids: Sequence[str], size: int = 500) -> list[list[str]]:
+    return [list(ids[i : i + size]) for i in range(0, len(ids), size)]
 
 
 def _drop_orphan_source(conn: Connection, s: str, source_id: str) -> None:
@@ -352,10 +369,12 @@ def journal_mode(conn: Connection, mode: str) -> str:
 def recipients(conn: Connection, ids: Sequence[str]) -> dict[str, int]:
     """Which principals search results listing these records went to, and how often."""
     found: dict[str, int] = {}
-    for memory_id in ids:
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
         for row in conn.execute(
-            "SELECT principal, count(*) FROM retrieval_log WHERE instr(ids, ?) > 0 GROUP BY principal",
-            (f'"{memory_id}"',),
+            "SELECT principal, count(*) FROM retrieval_log WHERE EXISTS"
+            f" (SELECT 1 FROM json_each(retrieval_log.ids) j WHERE j.value IN ({marks})) GROUP BY principal",
+            chunk,
         ):
             found[str(row[0])] = found.get(str(row[0]), 0) + int(row[1])
     return found

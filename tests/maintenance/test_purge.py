@@ -51,6 +51,7 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
     assert f"{outside}:memory_fts_data" in seen
 
     store_file = home / "memvault.db"
+    assert any(filled["secret"] in row[3] for row in dump_db(store_file, key)["retrieval_log"])
     assert MARKER.lower() in vocabulary(store_file, key, "memory_fts")
     assert "rbm" in vocabulary(store_file, key, "memory_trigram")  # zo-rbm-arker: no other text has it
 
@@ -77,6 +78,7 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
     store = dump_db(home / "memvault.db", key)
     assert [(t[0], t[2]) for t in store["tombstones"]] == [(filled["secret"], "privacy")]
     assert "Brindlecove" not in str(store)  # its entity went with it (no other record named it)
+    assert not any(filled["secret"] in row[3] for row in store["retrieval_log"])
     purged_events = [e for e in store["events"] if e[4] == "purged"]
     assert [e[5] for e in purged_events] == [filled["secret"]]
     for copy in [*(home / "backups").iterdir(), outside]:
