@@ -38,45 +38,51 @@ def test_events_cannot_be_deleted(vault: Vault, add: Adder) -> None:
     assert events(vault) == before
 
 
-def _step(vault: Vault, expected: list[str]) -> None:
-    """The actions written since the last step are exactly `expected`."""
-    seen = actions(vault)
-    done = getattr(vault, "_test_seen", 0)
-    assert seen[done:] == expected
-    vault._test_seen = len(seen)  # type: ignore[attr-defined]
+class NewEvents:
+    """The actions written since the previous check."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.vault = vault
+        self.seen = len(actions(vault))
+
+    def __call__(self, expected: list[str]) -> None:
+        now = actions(self.vault)
+        assert now[self.seen :] == expected
+        self.seen = len(now)
 
 
 def test_every_state_change_writes_an_event(vault: Vault) -> None:
-    _step(vault, [])
+    step = NewEvents(vault)
+    step([])
     first = vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies")["id"]
-    _step(vault, ["added"])
+    step(["added"])
     assert vault.add(OWNER, statement=STATEMENTS["first"].upper(), domain="hobbies")["outcome"] == "duplicate"
-    _step(vault, ["confirmed"])
+    step(["confirmed"])
     new = vault.correct(OWNER, id=first, statement=STATEMENTS["corrected"], reason="changed her mind")["id"]
-    _step(vault, ["added", "superseded"])
+    step(["added", "superseded"])
     vault.archive(OWNER, id=new, reason="no longer relevant")
-    _step(vault, ["archived"])
+    step(["archived"])
     vault.restore(OWNER, id=new)
-    _step(vault, ["restored"])
+    step(["restored"])
     staged = vault.add(ASSISTANT, statement=STATEMENTS["proposed"], domain="hobbies")
-    _step(vault, ["proposed"])
+    step(["proposed"])
     vault.approve(OWNER, staged["proposal_id"])
-    _step(vault, ["added", "approved"])
+    step(["added", "approved"])
     other = vault.add(ASSISTANT, statement=STATEMENTS["rejected"], domain="hobbies")
-    _step(vault, ["proposed"])
+    step(["proposed"])
     vault.reject(OWNER, other["proposal_id"], reason="not worth keeping")
-    _step(vault, ["rejected"])
+    step(["rejected"])
     vault.set_setting(OWNER, "write_mode", "retrieval-only")
-    _step(vault, ["setting_changed"])
+    step(["setting_changed"])
     vault.set_kill_switch(OWNER, "remote")
-    _step(vault, ["setting_changed"])
+    step(["setting_changed"])
     vault.set_kill_switch(OWNER, "off")
     vault.set_setting(OWNER, "write_mode", "review-before-write")
-    _step(vault, ["setting_changed", "setting_changed"])
+    step(["setting_changed", "setting_changed"])
     staged_archive = vault.archive(ASSISTANT, id=new, reason="assistant thinks it is stale")
-    _step(vault, ["proposed"])
+    step(["proposed"])
     vault.approve(OWNER, staged_archive["proposal_id"])
-    _step(vault, ["archived", "approved"])
+    step(["archived", "approved"])
 
 
 def test_events_name_who_and_which_record(vault: Vault) -> None:
