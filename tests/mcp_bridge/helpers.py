@@ -32,12 +32,21 @@ class StreamsTransport:
         stack = AsyncExitStack()
         client_streams, server_streams = await stack.enter_async_context(create_client_server_memory_streams())
         group = await stack.enter_async_context(anyio.create_task_group())
-        group.start_soon(serve_streams, self.vault, self.caller, *server_streams)
+        done = anyio.Event()
+
+        async def serve() -> None:
+            try:
+                await serve_streams(self.vault, self.caller, *server_streams)
+            finally:
+                done.set()
+
+        group.start_soon(serve)
 
         async def stop() -> None:
+            # End of input ends the session; cancelling is only the backstop.
             await client_streams[1].aclose()
             with anyio.move_on_after(2):
-                await anyio.sleep(0)
+                await done.wait()
             group.cancel_scope.cancel()
 
         stack.push_async_callback(stop)
