@@ -14,6 +14,7 @@ import logging
 import os
 import shutil
 import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,11 +52,17 @@ def _app_folders(paths: VaultPaths) -> list[Removal]:
     candidates = [
         (Path(platformdirs.user_cache_dir("memvault")), "cache folder"),
         (Path(platformdirs.user_state_dir("memvault")), "state folder"),
-        (Path(platformdirs.user_runtime_dir("memvault")), "runtime folder (daemon socket)"),
+        (_runtime_dir(), "runtime folder (daemon socket)"),
         (Path(platformdirs.user_config_dir("memvault")), "config folder"),
     ]
     # Never propose a folder that holds the data unless data is going anyway.
     return [Removal(p, what) for p, what in candidates if p.exists() and not _inside(paths.home, p)]
+
+
+def _runtime_dir() -> Path:
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset; the fallback is fine
+        warnings.simplefilter("ignore")
+        return Path(platformdirs.user_runtime_dir("memvault"))
 
 
 def _inside(child: Path, parent: Path) -> bool:
