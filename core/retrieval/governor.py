@@ -296,6 +296,7 @@ class HybridRetriever:
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True
+                semantic = False  # rank what the lexical stage found on its own terms
             else:
                 gather_semantic(conn, caller, request, index, vector, pool, gathered)
         rules = TierRules(
@@ -305,10 +306,10 @@ class HybridRetriever:
         weights_by_domain = decision.weights
 
         def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, tuple[Signals, str]]:
-            found = signals_for(
-                request, gathered, weights_by_domain, feedback, now, rules, weights.semantic_floor, semantic
-            )
-            return found if depth == "deep" else without_cold(found)
+            found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic)
+            # Cold records: only at depth deep, or when the request asks about the past.
+            past = bool(request.as_of or request.known_at or request.include_history)
+            return found if depth == "deep" or past else without_cold(found)
 
         hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
         if hops and gathered.found:

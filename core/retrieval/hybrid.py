@@ -7,17 +7,17 @@ run cheapest first and stop at the deadline, keeping what they found.
 
 from __future__ import annotations
 
-import re
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memvault.core.clock import parse_time
 from memvault.core.model import Caller, Memory
 from memvault.core.retrieval import query as q
-from memvault.core.retrieval.ranking import Signals, feedback_value, semantic_relevance
+from memvault.core.retrieval import tiers
+from memvault.core.retrieval.ranking import Signals, feedback_value
 from memvault.core.retrieval.request import SearchRequest
 from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_of
 from memvault.core.retrieval.vectors import VectorIndex
@@ -36,7 +36,6 @@ LINK_TYPE_WEIGHT = {
 HOP_DECAY = 0.6
 SEEDS = 8
 ENTITY_WEIGHT = 0.45  # per shared entity, capped at 1
-_FOLD = re.compile(r"\w+", re.UNICODE)
 
 
 @dataclass
@@ -54,6 +53,7 @@ class Found:
 class Gathered:
     found: dict[str, Found] = field(default_factory=dict)
     truncated: bool = False
+    idf: dict[str, float] = field(default_factory=dict)  # word-index term -> inverse document frequency
 
     def add(self, record: Memory, signal: str) -> Found:
         item = self.found.get(record.id)
@@ -73,9 +73,17 @@ class Deadline:
         return (time.perf_counter() - self.started) * 1000 > self.budget_ms
 
 
+def inverse_frequencies(conn: Connection, terms: list[tuple[str, bool]]) -> dict[str, float]:
+    """BM25's idf of each term: rare terms weigh more; a term the store never saw weighs most."""
+    total = sql.indexed_count(conn)
+    frequencies = sql.document_frequencies(conn, terms)
+    return {term: math.log(1 + (total - n + 0.5) / (n + 0.5)) for term, n in frequencies.items()}
+
+
 def gather_lexical(conn: Connection, caller: Caller, request: SearchRequest, pool: int, out: Gathered) -> None:
     words = q.word_query(request.query)
     if words:
+        out.idf = inverse_frequencies(conn, q.word_terms(request.query))
         for record, bm25 in sql.lexical_candidates(conn, caller, words, request, pool):
             out.add(record, "lexical").word_bm25 = bm25
     trigrams = q.trigram_query(request.query)
@@ -141,13 +149,13 @@ def gather_graph(
             break
 
 
-def _coverage(terms: list[str], text: str) -> float:
-    """Share of query terms (stems) that begin some word of the text."""
-    if not terms:
+def _coverage(terms: list[tuple[str, bool]], idf: dict[str, float], text: str) -> float:
+    """The idf-weighted share of the request's terms that the text contains."""
+    total = sum(idf.get(term, 0.0) for term, _ in terms)
+    if not total:
         return 0.0
-    words = {w.casefold() for w in _FOLD.findall(text)}
-    hits = sum(1 for t in terms if any(w.startswith(t) for w in words))
-    return hits / len(terms)
+    words = q.index_words(text)
+    return sum(idf.get(term, 0.0) for term, prefix in terms if q.matches(term, prefix, words)) / total
 
 
 def _trigram_coverage(terms: list[str], text: str) -> float:
@@ -158,8 +166,10 @@ def _trigram_coverage(terms: list[str], text: str) -> float:
 
 
 def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, float]:
-    """Word relevance: half the bm25 relative to the best hit, half the share of query terms present."""
-    stems = [q.stem(t) for t in q.query_terms(request.query) if not q._CJK.search(t)]
+    """Word relevance: mostly the idf-weighted share of the request's terms present (an absolute
+    measure: a record matching one common word of five is weak however it ranks), a quarter
+    the bm25 relative to the best hit."""
+    terms = q.word_terms(request.query)
     trigrams = q.trigram_terms(request.query)
     best_word = min((f.word_bm25 for f in gathered.found.values() if f.word_bm25 is not None), default=0.0)
     best_tri = min((f.trigram_bm25 for f in gathered.found.values() if f.trigram_bm25 is not None), default=0.0)
@@ -168,7 +178,7 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
         text = " ".join([item.record.statement, *item.record.tags])
         word = 0.0
         if item.word_bm25 is not None and best_word:
-            word = 0.5 * item.word_bm25 / best_word + 0.5 * _coverage(stems, text)
+            word = 0.25 * item.word_bm25 / best_word + 0.75 * _coverage(terms, gathered.idf, text)
         tri = 0.0
         if item.trigram_bm25 is not None and best_tri:
             tri = 0.8 * (0.5 * item.trigram_bm25 / best_tri + 0.5 * _trigram_coverage(trigrams, item.record.statement))
@@ -179,7 +189,7 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
 def _years_since(moment: str | None, now: datetime) -> float:
     if not moment:
         return 1.0
-    return max(0.0, (now - parse_time(moment, "time")).total_seconds() / (365.25 * 86400))
+    return max(0.0, (now - tiers.moment(moment)).total_seconds() / (365.25 * 86400))
 
 
 def signals_for(
@@ -189,7 +199,6 @@ def signals_for(
     feedback: dict[str, tuple[int, int]],
     now: datetime,
     rules: TierRules,
-    semantic_floor: float,
     semantic_on: bool,
 ) -> dict[str, tuple[Signals, str]]:
     """Every candidate's signals and tier (cold ones only when the depth allows them: the caller decides)."""
@@ -199,13 +208,11 @@ def signals_for(
     for memory_id, item in gathered.found.items():
         record = item.record
         active = activation(record, now, rules)
-        semantic = None
-        if semantic_on:
-            semantic = 0.0 if item.cosine is None else semantic_relevance(item.cosine, semantic_floor)
         useful, not_useful = feedback.get(memory_id, (0, 0))
         signals = Signals(
             lexical=lexical.get(memory_id, 0.0),
-            semantic=semantic,
+            cosine=item.cosine,
+            semantic_on=semantic_on,
             graph=item.graph,
             domain=(domain_weights.get(record.domain, 0.0) / top) if top else 0.5,
             recency=0.5 ** _years_since(record.valid_from or record.learned_at, now),

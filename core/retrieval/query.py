@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOPWORDS = frozenset(
@@ -61,15 +62,37 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(_quote(term) for term in terms)
 
 
+def word_terms(text: str) -> list[tuple[str, bool]]:
+    """The word-index terms of a request: (term, is_prefix). Longer words match by their stem's prefix.
+
+    Terms are folded the way the index folds them (case, diacritics), so that their
+    document frequencies can be looked up.
+    """
+    terms: list[tuple[str, bool]] = []
+    for word in query_terms(text):
+        if _CJK.search(word):
+            continue  # the trigram index handles these
+        root = _fold(stem(word))
+        term = (root, True) if len(root) >= 4 else (_fold(word), False)
+        if term not in terms:
+            terms.append(term)
+    return terms
+
+
 def word_query(text: str) -> str | None:
     """The word-index query: exact terms, plus a prefix match on the stem of longer words."""
-    parts: list[str] = []
-    for term in query_terms(text):
-        if _CJK.search(term):
-            continue  # the trigram index handles these
-        root = stem(term)
-        parts.append(_quote(root) + "*" if len(root) >= 4 else _quote(term))
+    parts = [_quote(term) + ("*" if prefix else "") for term, prefix in word_terms(text)]
     return " OR ".join(parts) if parts else None
+
+
+def matches(term: str, prefix: bool, words: frozenset[str]) -> bool:
+    return any(w.startswith(term) for w in words) if prefix else term in words
+
+
+@lru_cache(maxsize=16384)
+def index_words(text: str) -> frozenset[str]:
+    """The words of a text as the word index sees them (folded)."""
+    return frozenset(_fold(w) for w in _WORD.findall(text))
 
 
 def cjk_runs(text: str) -> list[str]:

@@ -1,7 +1,8 @@
 """The ranking formula: relevance decides whether a record is a hit, priors decide the order.
 
-    direct    = (w_lexical * lexical + w_semantic * semantic) / (w_lexical + w_semantic)
-                (lexical only, when no semantic score exists: embeddings off)
+    direct    = 1 - (1 - w_lexical * lexical) * (1 - w_semantic * semantic)
+                (a noisy OR: either signal alone can make a record relevant, both together more;
+                 with embeddings off, direct = lexical)
     relevance = direct + w_graph * graph * (1 - direct)
     score     = relevance * (1 + w_domain * domain + w_status * status + w_confidence * confidence
                                  + w_importance * importance + w_recency * recency
@@ -35,19 +36,19 @@ SEMANTIC_SPAN = 0.45  # cosine from floor to floor + span maps onto 0..1
 
 @dataclass(frozen=True)
 class Weights:
-    lexical: float = 0.45
-    semantic: float = 0.55
-    graph: float = 0.3
-    domain: float = 0.2
+    lexical: float = 0.1
+    semantic: float = 0.65
+    graph: float = 0.5
+    domain: float = 0.1
     status: float = 0.25
-    confidence: float = 0.1
-    importance: float = 0.15
-    recency: float = 0.1
+    confidence: float = 0.0
+    importance: float = 0.5
+    recency: float = 0.0
     activation: float = 0.1
     explicit: float = 0.05
     feedback: float = 0.15
-    min_relevance: float = 0.3
-    semantic_floor: float = 0.25
+    min_relevance: float = 0.15
+    semantic_floor: float = 0.15
 
     @classmethod
     def from_settings(cls, get: Callable[[str], Any]) -> Weights:
@@ -63,7 +64,8 @@ class Signals:
     """What the candidate stages found out about one record (all 0..1 unless noted)."""
 
     lexical: float = 0.0
-    semantic: float | None = None  # None: no vector to compare (embeddings off or not yet embedded)
+    cosine: float | None = None  # similarity of the request's and the record's vectors, when both exist
+    semantic_on: bool = False  # embeddings are on for this search (else relevance is lexical alone)
     graph: float = 0.0
     domain: float = 0.5
     recency: float = 0.5
@@ -78,11 +80,13 @@ def semantic_relevance(cosine: float, floor: float) -> float:
 
 
 def relevance(signals: Signals, weights: Weights) -> float:
-    if signals.semantic is None:
+    if not signals.semantic_on:
         direct = signals.lexical
     else:
-        total = weights.lexical + weights.semantic
-        direct = (weights.lexical * signals.lexical + weights.semantic * signals.semantic) / total if total else 0.0
+        semantic = 0.0 if signals.cosine is None else semantic_relevance(signals.cosine, weights.semantic_floor)
+        from_words = min(1.0, weights.lexical * signals.lexical)
+        from_meaning = min(1.0, weights.semantic * semantic)
+        direct = 1.0 - (1.0 - from_words) * (1.0 - from_meaning)
     return direct + weights.graph * signals.graph * (1.0 - direct)
 
 

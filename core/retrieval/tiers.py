@@ -14,9 +14,9 @@ Decay changes priority, never existence: a cold record is still stored, still re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
+from functools import lru_cache
 
-from memvault.core.clock import parse_time
 from memvault.core.model import Explicitness, Memory, MemoryType
 
 DURABLE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.CONSTRAINT, MemoryType.GOAL, MemoryType.WORKFLOW})
@@ -30,6 +30,13 @@ class TierRules:
     half_life_days: float = 90.0
     hot: float = 0.6
     cold: float = 0.15
+
+
+@lru_cache(maxsize=65536)
+def moment(text: str) -> datetime:
+    """A stored time (ISO 8601, UTC) as a datetime; cached, since ranking reads the same ones often."""
+    parsed = datetime.fromisoformat(text)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def _latest(record: Memory) -> str | None:
@@ -49,7 +56,7 @@ def activation(record: Memory, now: datetime, rules: TierRules) -> float:
     latest = _latest(record)
     if latest is None:
         return 1.0
-    idle_days = max(0.0, (now - parse_time(latest, "time")).total_seconds() / 86400)
+    idle_days = max(0.0, (now - moment(latest)).total_seconds() / 86400)
     half_life = rules.half_life_days * (1 + 2 * record.importance)
     value = float(0.5 ** (idle_days / half_life))
     return max(value, DURABLE_FLOOR) if is_durable(record) else value

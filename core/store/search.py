@@ -194,6 +194,33 @@ def feedback_balance(conn: Connection, ids: Sequence[str]) -> dict[str, tuple[in
     return {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
 
 
+def _ensure_vocab(conn: Connection) -> None:
+    # A per-connection view of the word index's vocabulary (no schema change: it lives in temp).
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_vocab USING fts5vocab(main, memory_fts, row)")
+
+
+def document_frequencies(conn: Connection, terms: Sequence[tuple[str, bool]]) -> dict[str, int]:
+    """How many indexed records contain each term (a prefix term: any word starting with it)."""
+    _ensure_vocab(conn)
+    result: dict[str, int] = {}
+    for term, prefix in terms:
+        if prefix:
+            row = conn.execute(
+                "SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocab WHERE term >= ? AND term < ?",
+                (term, term + "\U0010ffff"),
+            ).fetchone()
+        else:
+            row = conn.execute(
+                "SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocab WHERE term = ?", (term,)
+            ).fetchone()
+        result[term] = int(row[0])
+    return result
+
+
+def indexed_count(conn: Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+
+
 def log_retrieval(
     conn: Connection,
     caller: Caller,

@@ -1,0 +1,82 @@
+"""The packet: token budget counted with the tokenizer, per-domain shares, labels, the kept constraint."""
+
+from __future__ import annotations
+
+from memvault.core.model import Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.retrieval.embeddings import token_counter
+from memvault.core.retrieval.packet import compile_packet, default_counter, line_for
+
+
+def _memory(n: int, *, domain: str = "food", type_: MemoryType = MemoryType.FACT, **fields: object) -> Memory:
+    base: dict[str, object] = {
+        "id": MemoryId(f"m{n:03d}"),
+        "domain": domain,
+        "type": type_,
+        "statement": f"Statement number {n} about something in {domain}",
+        "status": Status.CURRENT,
+        "confidence": 0.8,
+        "importance": 0.5,
+        "explicitness": Explicitness.EXPLICIT,
+        "sensitivity": Sensitivity.NORMAL,
+        "access_scope": Scope.LOCAL_ONLY,
+        "learned_at": f"2026-01-{n % 28 + 1:02d}T00:00:00Z",
+        "valid_from": f"2026-01-{n % 28 + 1:02d}T00:00:00Z",
+    }
+    base.update(fields)
+    return Memory(**base)  # type: ignore[arg-type]
+
+
+def test_tokens_are_counted_with_the_models_tokenizer() -> None:
+    count = token_counter()
+    assert count("green tea") == 2
+    assert count("unbelievably") > 1  # word pieces, not words
+    assert default_counter() is count
+    records = [_memory(n) for n in range(3)]
+    packet = compile_packet(records, 10, 1000, count=count)
+    assert packet.tokens == sum(count(line_for(r)) for r in records)
+
+
+def test_every_line_cites_its_id_and_budgets_hold() -> None:
+    records = [_memory(n) for n in range(20)]
+    count = token_counter()
+    packet = compile_packet(records, 5, 10_000, count=count)
+    assert len(packet.records) == 5 and not packet.truncated  # the record limit is not a truncation
+    assert all(line.startswith(f"[{r.id}]") for line, r in zip(packet.text.splitlines(), packet.records, strict=True))
+    tight = compile_packet(records, 20, 50, count=count)
+    assert tight.tokens <= 50 and tight.truncated and tight.records
+
+
+def test_one_domain_cannot_crowd_out_the_others() -> None:
+    ranked = [_memory(n, domain="work") for n in range(8)] + [_memory(100 + n, domain="home") for n in range(2)]
+    count = token_counter()
+    budget = sum(count(line_for(r)) for r in ranked[:6])
+    capped = compile_packet(ranked, 20, budget, count=count, domain_share=0.6)
+    assert {"work", "home"} <= {r.domain for r in capped.records}
+    assert capped.tokens_by_domain["work"] <= 0.6 * budget + count(line_for(ranked[0]))
+    uncapped = compile_packet(ranked, 20, budget, count=count, domain_share=1.0)
+    assert {r.domain for r in uncapped.records} == {"work"}
+    alone = compile_packet(ranked[:8], 20, budget, count=count, domain_share=0.6)
+    assert len(alone.records) == 6  # a lone domain may use the whole budget (the second pass fills it)
+
+
+def test_the_newest_authoritative_constraint_is_never_dropped() -> None:
+    old = _memory(1, type_=MemoryType.CONSTRAINT, valid_from="2025-01-01T00:00:00Z")
+    new = _memory(2, type_=MemoryType.CONSTRAINT, valid_from="2026-02-01T00:00:00Z")
+    inferred = _memory(3, type_=MemoryType.CONSTRAINT, valid_from="2026-02-20T00:00:00Z",
+                       explicitness=Explicitness.INFERRED)  # fmt: skip
+    ranked = [_memory(n) for n in range(10, 20)] + [old, inferred, new]
+    packet = compile_packet(ranked, 3, 30, count=token_counter())
+    assert new in packet.records
+    assert packet.text.splitlines()[-1].startswith(f"[{new.id}]")  # kept, but in its ranked place
+
+
+def test_labels_say_how_far_to_trust_a_line() -> None:
+    superseded = _memory(1, status=Status.SUPERSEDED, valid_until="2026-02-01T00:00:00Z",
+                         superseded_by_id=MemoryId("m002"))  # fmt: skip
+    assert "(superseded on 2026-02-01 by [m002])" in line_for(superseded)
+    disputed = _memory(3, status=Status.DISPUTED)
+    line = line_for(disputed, ["m004"])
+    assert "disputed" in line and "conflicts with [m004]" in line
+    assert "uncertain" in line_for(_memory(5, confidence=0.3))
+    assert "inferred" in line_for(_memory(6, explicitness=Explicitness.INFERRED))
+    assert "due 2026-04-01" in line_for(_memory(7, due_at="2026-04-01T00:00:00Z"))

@@ -1,0 +1,78 @@
+"""Tiers and decay: priority changes with idleness, existence never; confirmations raise activation only."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from memvault.core.clock import FixedClock
+from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.retrieval.tiers import COLD, HOT, WARM, TierRules, activation, tier_of
+from memvault.core.vault import Vault
+
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+RULES = TierRules()
+
+
+def _memory(learned: str, *, importance: float = 0.5, type_: MemoryType = MemoryType.FACT, **fields: object) -> Memory:
+    return Memory(
+        id=MemoryId("m1"),
+        domain="d",
+        type=type_,
+        statement="s",
+        status=Status.CURRENT,
+        confidence=0.8,
+        importance=importance,
+        explicitness=fields.pop("explicitness", Explicitness.EXPLICIT),  # type: ignore[arg-type]
+        sensitivity=Sensitivity.NORMAL,
+        access_scope=Scope.LOCAL_ONLY,
+        learned_at=learned,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def test_activation_decays_with_idle_time_and_importance_slows_it() -> None:
+    fresh = activation(_memory("2026-02-25T00:00:00Z"), NOW, RULES)
+    old = activation(_memory("2024-06-01T00:00:00Z"), NOW, RULES)
+    old_important = activation(_memory("2024-06-01T00:00:00Z", importance=0.9), NOW, RULES)
+    assert tier_of(fresh, RULES) == HOT and tier_of(old, RULES) == COLD
+    assert old < old_important
+    assert tier_of(activation(_memory("2025-09-01T00:00:00Z"), NOW, RULES), RULES) == WARM
+
+
+def test_use_and_confirmation_raise_activation() -> None:
+    idle = _memory("2024-06-01T00:00:00Z")
+    used = _memory("2024-06-01T00:00:00Z", last_retrieved_at="2026-02-20T00:00:00Z")
+    confirmed = _memory("2024-06-01T00:00:00Z", last_confirmed_at="2026-02-20T00:00:00Z")
+    assert activation(idle, NOW, RULES) < activation(used, NOW, RULES)
+    assert activation(idle, NOW, RULES) < activation(confirmed, NOW, RULES)
+
+
+def test_explicit_important_durable_preferences_resist_decay() -> None:
+    durable = _memory("2020-01-01T00:00:00Z", importance=0.9, type_=MemoryType.PREFERENCE)
+    inferred = _memory("2020-01-01T00:00:00Z", importance=0.9, type_=MemoryType.PREFERENCE,
+                       explicitness=Explicitness.INFERRED)  # fmt: skip
+    assert tier_of(activation(durable, NOW, RULES), RULES) == HOT
+    assert tier_of(activation(inferred, NOW, RULES), RULES) == COLD
+
+
+def test_cold_records_exist_but_only_deep_searches_reach_them(clocked_vault: Vault, clock: FixedClock) -> None:
+    clock.set(datetime(2023, 1, 10, tzinfo=UTC))
+    old = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    clock.set(datetime(2026, 3, 1, tzinfo=UTC))
+    normal = clocked_vault.search(OWNER, query="where is the bicycle lock code", depth="normal")
+    deep = clocked_vault.search(OWNER, query="where is the bicycle lock code", depth="deep")
+    assert normal["results"] == []
+    assert [h["id"] for h in deep["results"]] == [old["id"]] and deep["results"][0]["tier"] == COLD
+    assert clocked_vault.get(OWNER, old["id"])["memory"]["status"] == "current"  # decay never removes
+
+
+def test_a_confirmation_moves_activation_but_never_confidence(clocked_vault: Vault, clock: FixedClock) -> None:
+    clock.set(datetime(2023, 1, 10, tzinfo=UTC))
+    first = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    clock.set(datetime(2026, 3, 1, tzinfo=UTC))
+    again = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    assert again["outcome"] == "duplicate"
+    record = clocked_vault.get(OWNER, first["id"])["memory"]
+    assert record["confidence"] == 0.8 and record["last_confirmed_at"] == "2026-03-01T00:00:00Z"
+    normal = clocked_vault.search(OWNER, query="where is the bicycle lock code", depth="normal")
+    assert [h["id"] for h in normal["results"]] == [first["id"]] and normal["results"][0]["tier"] == HOT
