@@ -115,14 +115,14 @@ class _Profiles:
     counts: dict[tuple[str, str, str | None], dict[str, int]] = field(default_factory=dict)
 
 
-_CACHE: OrderedDict[tuple[int, tuple[int, int]], _Profiles] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int, int], _Profiles] = OrderedDict()
 _CACHE_SIZE = 8
 _LOCK = threading.Lock()
 
 
 # Learned terms cost a read of the statements: they are rebuilt only when the set of bare
 # domains changes or their record count has moved by more than LEARNED_DRIFT since.
-_LEARNED: dict[tuple[int, tuple[str, ...]], tuple[int, dict[str, list[tuple[str, float]]]]] = {}
+_LEARNED: dict[tuple[str, tuple[str, ...]], tuple[int, dict[str, list[tuple[str, float]]]]] = {}
 LEARNED_DRIFT = 0.1
 
 
@@ -137,7 +137,7 @@ def _learned_cached(conn: Connection, rows: list[dict[str, Any]]) -> dict[str, l
     if not bare:
         return {}
     size = domain_store.live_count_in(conn, bare)
-    key = (id(conn), bare)
+    key = (domain_store.version(conn)[0], bare)
     with _LOCK:
         cached = _LEARNED.get(key)
     if cached is not None and abs(size - cached[0]) <= max(10, LEARNED_DRIFT * cached[0]):
@@ -257,7 +257,7 @@ def _build(conn: Connection) -> _Profiles:
 
 
 def _profiles(conn: Connection, caller: Caller) -> tuple[_Profiles, dict[str, int]]:
-    key = (id(conn), domain_store.version(conn))
+    key = domain_store.version(conn)
     with _LOCK:
         profiles = _CACHE.get(key)
         if profiles is not None:

@@ -7,6 +7,7 @@ path (`version`, `visible_counts`) apply the caller's visibility.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -21,13 +22,24 @@ DOMAIN_COLUMNS = (
 _EDITABLE = frozenset({"description", "keywords", "related", "priority", "depth", "token_share", "centroid", "pinned"})
 
 
-def version(conn: Connection) -> tuple[int, int]:
-    """A cheap stamp that moves whenever records, domains or vectors change: schema 2's write
-    counter (moved by triggers) and the latest event id (every state change writes one)."""
+def version(conn: Connection) -> tuple[str, int, int]:
+    """A cheap stamp of the store's state, safe as a cache key across stores in one process.
+
+    The store's identity (file path and inode: a restore replaces the file), schema 2's
+    write counter (moved by triggers) and the latest event id (every state change writes
+    one). Two index look-ups and one stat; connections cannot be weakly referenced, and
+    `id(conn)` is reused once a connection is gone, so neither can key a cache.
+    """
     row = conn.execute(
-        "SELECT (SELECT coalesce(max(n), 0) FROM store_version), (SELECT coalesce(max(id), 0) FROM events)"
+        "SELECT (SELECT file FROM pragma_database_list WHERE name = 'main'),"
+        " (SELECT coalesce(max(n), 0) FROM store_version), (SELECT coalesce(max(id), 0) FROM events)"
     ).fetchone()
-    return int(row[0]), int(row[1])
+    path = str(row[0] or "")
+    try:
+        identity = f"{path}#{os.stat(path).st_ino}" if path else "memory"
+    except OSError:
+        identity = path
+    return identity, int(row[1]), int(row[2])
 
 
 def _decode(row: Any) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from regions_data import fill
 from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.router import RouteDecision, route
+from memvault.core.store import domains as domain_store
 from memvault.core.vault import Vault
 
 REMOTE = Caller(principal="remote-bot", surface=Surface.REMOTE)
@@ -145,3 +148,18 @@ def test_real_embeddings_route_requests_that_share_no_word_with_a_domain(
     decision = _route(vault, query, vector=shared_embedder().embed_one(query))
     assert decision.names == (expected,), decision
     assert decision.active[0].lexical == 0.0 and (decision.active[0].semantic or 0) > 0
+
+
+def test_two_stores_in_one_process_never_share_routing(template_home: Path, tmp_path: Path) -> None:
+    """Same history, different domains: a cache keyed by anything but the store would mix them."""
+    answers, stamps = [], []
+    for n, domain in enumerate(("alpha", "beta")):
+        home = tmp_path / f"store-{n}"
+        shutil.copytree(template_home, home)
+        with Vault.open(home) as vault:
+            vault.add(OWNER, statement="Zebras graze on the savannah", domain=domain)
+            answers.append(_route(vault, "zebras").names)
+            stamps.append(domain_store.version(vault.ctx.conn))
+    assert answers == [("alpha",), ("beta",)]
+    assert stamps[0][1:] == stamps[1][1:]  # the same history...
+    assert stamps[0] != stamps[1]  # ...yet two cache keys
