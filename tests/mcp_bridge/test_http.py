@@ -153,9 +153,21 @@ async def test_a_revoked_token_stops_at_its_next_request(served: Served) -> None
 
 
 async def test_workspace_token_is_bound_to_its_workspace(served: Served) -> None:
-    async with served.client(served.token("ws-bot", "workspace", "ws-green")) as client:
-        status = await call(client, "memory_status")
-    assert status.data["counts"]["current"] == 1  # the remote_allowed record only
+    green, blue = served.token("green-bot", "workspace", "ws-green"), served.token("blue-bot", "workspace", "ws-blue")
+    async with served.client(green) as client:
+        before = await call(client, "memory_status")
+        staged = await call(client, "memory_add", {"statement": "Lindqvist garden: the green team owns the rhubarb"})
+    with Vault.open(served.home) as vault:
+        added = vault.approve(OWNER, staged.data["proposal_id"])
+    async with served.client(green) as client:
+        mine = await call(client, "memory_get", {"id": added["id"]})
+    async with served.client(blue) as client:
+        theirs = await call(client, "memory_get", {"id": added["id"]})
+        listed = await call(client, "memory_list", {"domain": "garden"})
+    assert before.data["counts"]["current"] == 1  # the remote_allowed record only
+    assert mine.data["memory"]["access_scope"] == "workspace_allowed"
+    assert theirs.code == "not_found"
+    assert [item["id"] for item in listed.data["items"]] == [served.seeded.remote]
 
 
 async def test_one_token_cannot_use_another_principal_session(served: Served) -> None:
