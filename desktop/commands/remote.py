@@ -26,6 +26,8 @@ def _serve(args: argparse.Namespace) -> int:
     from memvault.mcp_bridge import http  # noqa: PLC0415 (the SDK loads only when serving)
 
     host, port = parse_listen(args.http)
+    if args.max_body < 1024 or args.calls_per_minute <= 0 or args.burst < 1:
+        raise InvalidArgument("--max-body must be at least 1024, --calls-per-minute positive, --burst at least 1")
     sock = http.bind(host, port, args.allow_address)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host

@@ -114,3 +114,14 @@ def test_kill_switch_command_prints_its_position(home: Path, capsys: pytest.Capt
     with Vault.open(home) as vault:
         assert vault.get_setting("kill_switch") == "all"
     assert run(capsys, "kill-switch", "off")[1] == "off\n"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--http", "127.0.0.1"], ["--http", "127.0.0.1:99999"], ["--http", "127.0.0.1:0", "--burst", "0"]],
+)
+def test_serve_refuses_bad_options_before_listening(
+    home: Path, capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    code, out, err = run(capsys, "serve", *options)
+    assert code == 1 and out == "" and "invalid_argument" in err
