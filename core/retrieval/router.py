@@ -110,8 +110,11 @@ class _Profile:
 class _Profiles:
     by_name: dict[str, _Profile]
     idf: dict[str, float]
-    centroid_names: list[str]
-    centroids: Vector | None  # rows L2-normalised, in centroid_names order
+    rows: list[dict[str, Any]]
+    identity: str
+    centroid_names: list[str] = field(default_factory=list)
+    centroids: Vector | None = None  # rows L2-normalised, in centroid_names order
+    centroids_ready: bool = False  # built on the first request that brings a vector
     counts: dict[tuple[str, str, str | None], dict[str, int]] = field(default_factory=dict)
 
 
@@ -124,12 +127,16 @@ _LOCK = threading.Lock()
 # domains changes or their record count has moved by more than LEARNED_DRIFT since.
 _LEARNED: dict[tuple[str, tuple[str, ...]], tuple[int, dict[str, list[tuple[str, float]]]]] = {}
 LEARNED_DRIFT = 0.1
+# Centroids of domains that have none stored yet (before the first discovery or refresh) are
+# computed from their records' vectors, and recomputed only when the domain's size drifts.
+_FALLBACK_CENTROIDS: dict[tuple[str, str], tuple[int, Vector | None]] = {}
 
 
 def clear_cache() -> None:
     with _LOCK:
         _CACHE.clear()
         _LEARNED.clear()
+        _FALLBACK_CENTROIDS.clear()
 
 
 def _learned_cached(conn: Connection, rows: list[dict[str, Any]]) -> dict[str, list[tuple[str, float]]]:
@@ -204,23 +211,49 @@ def _decode_vector(blob: bytes | None) -> Vector | None:
     return vector / norm if norm > 0 else None
 
 
-def _centroid(conn: Connection, row: dict[str, Any]) -> Vector | None:
-    stored = _decode_vector(row["centroid"])
-    if stored is not None:
-        return stored
-    blobs = domain_store.domain_vectors(conn, row["name"])
+def _mean_of(blobs: list[bytes]) -> Vector | None:
     if not blobs:
         return None
     # Vectors of another model (another length) after a model change are left out.
     usual = Counter(len(b) for b in blobs).most_common(1)[0][0]
-    blobs = [b for b in blobs if len(b) == usual]
     np = _numpy()
-    mean = np.mean([np.frombuffer(b, dtype=np.float32) for b in blobs], axis=0).astype(np.float32)
+    mean = np.mean([np.frombuffer(b, dtype=np.float32) for b in blobs if len(b) == usual], axis=0)
     norm = float(np.linalg.norm(mean))
-    return mean / norm if norm > 0 else None
+    return (mean / norm).astype(np.float32) if norm > 0 else None
 
 
-def _build(conn: Connection) -> _Profiles:
+def _centroid(conn: Connection, row: dict[str, Any], identity: str, size: int) -> Vector | None:
+    stored = _decode_vector(row["centroid"])
+    if stored is not None:
+        return stored
+    key = (identity, row["name"])
+    with _LOCK:
+        cached = _FALLBACK_CENTROIDS.get(key)
+    if cached is not None and abs(size - cached[0]) <= max(10, LEARNED_DRIFT * cached[0]):
+        return cached[1]
+    centroid = _mean_of(domain_store.domain_vectors(conn, row["name"]))
+    with _LOCK:
+        _FALLBACK_CENTROIDS[key] = (size, centroid)
+    return centroid
+
+
+def _ensure_centroids(conn: Connection, profiles: _Profiles) -> None:
+    if profiles.centroids_ready:
+        return
+    sizes = domain_store.live_counts(conn)
+    names, vectors = [], []
+    for row in profiles.rows:
+        centroid = _centroid(conn, row, profiles.identity, sizes.get(row["name"], 0))
+        if centroid is not None:
+            names.append(row["name"])
+            vectors.append(centroid)
+    if vectors and len({v.shape for v in vectors}) == 1:
+        profiles.centroid_names = names
+        profiles.centroids = _numpy().vstack(vectors).astype("float32")
+    profiles.centroids_ready = True
+
+
+def _build(conn: Connection, identity: str) -> _Profiles:
     rows = domain_store.all_domains(conn)
     learned = _learned_cached(conn, rows)
     by_name = {
@@ -241,19 +274,7 @@ def _build(conn: Connection) -> _Profiles:
     total = max(len(by_name), 1)
     # Squared: a term shared by half the domains says little about any one of them.
     idf = {term: (math.log(1 + total / n) / math.log(1 + total)) ** 2 for term, n in df.items()}
-    names, vectors = [], []
-    for row in rows:
-        centroid = _centroid(conn, row)
-        if centroid is not None:
-            names.append(row["name"])
-            vectors.append(centroid)
-    matrix = None
-    if vectors and len({v.shape for v in vectors}) == 1:
-        np = _numpy()
-        matrix = np.vstack(vectors).astype(np.float32)
-    else:
-        names = []
-    return _Profiles(by_name=by_name, idf=idf, centroid_names=names, centroids=matrix)
+    return _Profiles(by_name=by_name, idf=idf, rows=rows, identity=identity)
 
 
 def _profiles(conn: Connection, caller: Caller) -> tuple[_Profiles, dict[str, int]]:
@@ -263,7 +284,7 @@ def _profiles(conn: Connection, caller: Caller) -> tuple[_Profiles, dict[str, in
         if profiles is not None:
             _CACHE.move_to_end(key)
     if profiles is None:
-        profiles = _build(conn)
+        profiles = _build(conn, key[0])
         with _LOCK:
             _CACHE[key] = profiles
             while len(_CACHE) > _CACHE_SIZE:
@@ -314,6 +335,8 @@ def route(conn: Connection, caller: Caller, query_text: str, query_vector: Vecto
     if not visible:
         return RouteDecision(active=(), dormant=(), depth="normal", why="the store holds no records yet", broad=True)
     query_terms = vocab.term_set(query_text)
+    if query_vector is not None:
+        _ensure_centroids(conn, profiles)
     cosines = _semantic(profiles, query_vector)
     routes: list[DomainRoute] = []
     scores: dict[str, float] = {}

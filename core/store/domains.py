@@ -238,3 +238,9 @@ def live_count_in(conn: Connection, names: Sequence[str]) -> int:
             0
         ]
     )
+
+
+def live_counts(conn: Connection) -> dict[str, int]:
+    """Live records per domain, whoever may see them (for cache drift checks, never shown)."""
+    rows = conn.execute(f"SELECT m.domain, count(*) FROM memories m WHERE {LIVE} GROUP BY m.domain").fetchall()
+    return {row[0]: int(row[1]) for row in rows}
