@@ -58,7 +58,8 @@ class DaemonLock:
     fd: int
 
     @classmethod
-    def acquire(cls, path: Path) -> DaemonLock:
+    def acquire(cls, path: Path, socket_path: Path) -> DaemonLock:
+        """Take the lock and record `pid` and the socket path (how bridges with a stripped environment find it)."""
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -69,7 +70,7 @@ class DaemonLock:
                 f"a memvault daemon already serves this store (pid {pid or 'unknown'})"
             ) from None
         os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        os.write(fd, f"{os.getpid()}\n{socket_path}\n".encode())
         return cls(path, fd)
 
     def release(self) -> None:
@@ -80,10 +81,10 @@ class DaemonLock:
 
 def read_pid(path: Path) -> int | None:
     try:
-        text = path.read_text().strip()
+        lines = path.read_text().splitlines()
     except OSError:
         return None
-    return int(text) if text.isdigit() else None
+    return int(lines[0]) if lines and lines[0].isdigit() else None
 
 
 def running_pid(address: relay.DaemonAddress) -> int | None:
@@ -241,8 +242,8 @@ def run(home: str | os.PathLike[str] | None = None, *, headless: bool = True, ve
     if not headless:
         log.warning("daemon: the tray is not part of this build yet; running headless")
     address = relay.DaemonAddress.for_home(paths.home)
-    address.ensure_folder()
-    lock = DaemonLock.acquire(address.lock)
+    address.ensure_folders()
+    lock = DaemonLock.acquire(address.lock, address.socket)
     try:
         with Vault.open(paths.home) as vault:  # the one unlock of the daemon's life
             daemon = Daemon(vault, address, default_server())

@@ -7,9 +7,12 @@ imported here (no MCP SDK, no pydantic, no store): every client start pays for
 this module.
 
 The daemon's address is private to the user: a socket (0600) inside a folder
-(0700) under `$XDG_RUNTIME_DIR/memvault`, or `MEMVAULT_HOME/run` where there is
-no runtime folder. Its name carries a hash of the store's folder, so each store
-has its own daemon and two stores never meet on one socket.
+(0700) under `$XDG_RUNTIME_DIR/memvault` (or `/run/user/UID/memvault`), or
+`MEMVAULT_HOME/run` where there is no runtime folder. Its name carries a hash of
+the store's folder, so each store has its own daemon and two stores never meet
+on one socket. The daemon's lock file lives in the store's own `run/` folder and
+records its pid and socket path: a bridge spawned with a stripped environment
+(Codex passes only HOME, PATH, USER and a few more to MCP servers) still finds it.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ class UnsafeRuntimeDir(Exception):
 
 @dataclass(frozen=True)
 class DaemonAddress:
-    """Where the daemon of one store listens, and the lock that keeps it single."""
+    """Where the daemon of one store listens, and the lock (in the store's folder) that keeps it single."""
 
     folder: Path
     socket: Path
@@ -55,22 +58,39 @@ class DaemonAddress:
         folder = _runtime_folder(home)
         if len(os.fsencode(folder / f"daemon-{tag}.sock")) > MAX_SOCKET_PATH:
             folder = Path(tempfile.gettempdir()) / f"memvault-{os.getuid()}"
-        return cls(folder=folder, socket=folder / f"daemon-{tag}.sock", lock=folder / f"daemon-{tag}.lock")
+        return cls(folder=folder, socket=folder / f"daemon-{tag}.sock", lock=home / "run" / "daemon.lock")
 
-    def ensure_folder(self) -> None:
-        """Create the folder 0700, or check that an existing one is ours and closed to others."""
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = self.folder.lstat()
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
-            raise UnsafeRuntimeDir(f"{self.folder} is not a folder owned by this user")
-        if stat.S_IMODE(info.st_mode) & 0o077:
-            os.chmod(self.folder, 0o700)
+    def ensure_folders(self) -> None:
+        for folder in (self.folder, self.lock.parent):
+            ensure_private_folder(folder)
+
+    def recorded_socket(self) -> Path | None:
+        """The socket the running daemon wrote into its lock file (second line), if any."""
+        try:
+            lines = self.lock.read_text().splitlines()
+        except OSError:
+            return None
+        return Path(lines[1]) if len(lines) > 1 and lines[1].startswith("/") else None
+
+
+def ensure_private_folder(folder: Path) -> None:
+    """Create the folder 0700, or check that an existing one is ours and closed to others."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = folder.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise UnsafeRuntimeDir(f"{folder} is not a folder owned by this user")
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        os.chmod(folder, 0o700)
 
 
 def _runtime_folder(home: Path) -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isdir(runtime):
         return Path(runtime) / "memvault"
+    systemd = Path(f"/run/user/{os.getuid()}")  # the standard runtime folder, when the variable was stripped
+    with contextlib.suppress(OSError):
+        if systemd.is_dir() and systemd.stat().st_uid == os.getuid():
+            return systemd / "memvault"
     return home / "run"
 
 
@@ -85,11 +105,18 @@ def peer_uid(sock: socket.socket) -> int | None:
 
 def connect(address: DaemonAddress) -> socket.socket | None:
     """A connection to a running daemon of this user, or None when none answers."""
-    if not address.socket.exists():
-        return None
+    for path in dict.fromkeys((address.socket, address.recorded_socket())):
+        if path is not None and path.exists():
+            sock = _connect(path)
+            if sock is not None:
+                return sock
+    return None
+
+
+def _connect(path: Path) -> socket.socket | None:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        sock.connect(os.fspath(address.socket))
+        sock.connect(os.fspath(path))
     except OSError as exc:
         sock.close()
         if exc.errno not in (errno.ECONNREFUSED, errno.ENOENT):

@@ -122,7 +122,9 @@ def test_a_misbehaving_client_does_not_hurt_the_daemon(home: Path) -> None:
 def test_the_runtime_folder_falls_back_to_the_store_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("XDG_RUNTIME_DIR")
     home = tmp_path / "h"
-    assert relay.DaemonAddress.for_home(home).folder == home / "run"
+    systemd = Path(f"/run/user/{os.getuid()}/memvault")
+    assert relay.DaemonAddress.for_home(home).folder in (home / "run", systemd)
+    assert relay.DaemonAddress.for_home(home).lock == home / "run" / "daemon.lock"
     deep = tmp_path / ("x" * 90)
     far = relay.DaemonAddress.for_home(deep)
     assert far.folder == Path("/tmp") / f"memvault-{os.getuid()}" or len(os.fsencode(far.socket)) <= 100
@@ -135,7 +137,7 @@ def test_a_runtime_folder_owned_by_someone_else_is_refused(tmp_path: Path, monke
     where.folder.mkdir(mode=0o700)
     os.chown(where.folder, 65534, 65534)
     with pytest.raises(relay.UnsafeRuntimeDir):
-        where.ensure_folder()
+        relay.ensure_private_folder(where.folder)
 
 
 def test_an_open_runtime_folder_is_tightened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,7 +145,7 @@ def test_an_open_runtime_folder_is_tightened(tmp_path: Path, monkeypatch: pytest
     where = relay.DaemonAddress.for_home(tmp_path / "h")
     where.folder.mkdir(mode=0o755)
     os.chmod(where.folder, 0o755)
-    where.ensure_folder()
+    relay.ensure_private_folder(where.folder)
     assert stat.S_IMODE(where.folder.stat().st_mode) == 0o700
 
 

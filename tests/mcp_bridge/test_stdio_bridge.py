@@ -7,17 +7,18 @@ daemon answers; the bridge is a byte pipe and needs no passphrase at all).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import ClientSession
+from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
-from .bridgekit import INIT, bridge_params, raw_session, run_cli, running_daemon
+from .bridgekit import INIT, MEMVAULT, bridge_params, raw_session, run_cli, running_daemon
 
 pytestmark = pytest.mark.anyio
 
@@ -151,3 +152,21 @@ def test_the_relay_path_imports_nothing_heavy(home: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# What Codex passes to an MCP server it spawns (codex-rs DEFAULT_ENV_VARS, unix): nothing else.
+CODEX_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG", "LC_ALL", "TERM", "TMPDIR", "TZ")
+
+
+async def test_a_bridge_spawned_with_codex_stripped_environment_still_finds_the_daemon(
+    home: Path, tmp_path: Path
+) -> None:
+    """No XDG_RUNTIME_DIR, no MEMVAULT_HOME, no passphrase: the registered `--home` and the lock file suffice."""
+    env = {name: os.environ[name] for name in CODEX_ENV if name in os.environ}
+    params = StdioServerParameters(command=MEMVAULT[0], args=[*MEMVAULT[1:], "--home", str(home), "mcp"], env=env)
+    with running_daemon(home), (tmp_path / "stderr.txt").open("w") as err:
+        async with stdio_client(params, errlog=err) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            status = payload(await session.call_tool("memory_status", {}))
+    assert status["contract"] == 1
+    assert "relaying to the daemon" in (home / "logs" / "mcp.log").read_text()
