@@ -97,7 +97,7 @@ class Embedder:
     def embed(self, texts: Sequence[str]) -> Matrix:
         """One row per text, in order; texts are batched by similar length to keep padding small."""
         np = self._np
-        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        out: Matrix = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), BATCH):
             chunk = order[start : start + BATCH]
@@ -105,7 +105,8 @@ class Embedder:
         return out
 
     def embed_one(self, text: str) -> Matrix:
-        return self.embed([text])[0]
+        row: Matrix = self.embed([text])[0]
+        return row
 
     def _run(self, texts: list[str]) -> Matrix:
         np = self._np

@@ -21,6 +21,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -319,7 +320,7 @@ class HybridRetriever:
                 provisional = signals({})
                 strong = sorted(((relevance(s, weights), k) for k, (s, _) in provisional.items()), reverse=True)[:SEEDS]
                 seeds = {k: r for r, k in strong if r >= weights.min_relevance}
-                similarity = (lambda ids: index.similarity(vector, ids)) if index is not None else None
+                similarity = _similarity(index, vector)
                 gather_graph(conn, caller, request, seeds, hops, gathered, similarity)
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
         ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights)
@@ -383,6 +384,12 @@ class HybridRetriever:
                 "truncated": packet.truncated or ranking.truncated,
             },
         }
+
+
+def _similarity(index: VectorIndex | None, vector: Any) -> Callable[[list[str]], dict[str, float]] | None:
+    if index is None or vector is None:
+        return None
+    return lambda ids: index.similarity(vector, ids)
 
 
 def _conflicts(conn: Connection, ids: list[str]) -> dict[str, tuple[str, ...]]:

@@ -1,0 +1,126 @@
+"""The local embedding model, the vector index, write-time embedding, the off switch and reindex."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memvault.core.model import OWNER
+from memvault.core.retrieval import embeddings
+from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
+from memvault.core.retrieval.vectors import VectorIndex, to_blob
+from memvault.core.store import vectors as vector_sql
+from memvault.core.vault import Vault
+
+
+def test_vectors_are_normalised_and_meaningful() -> None:
+    embedder = shared_embedder()
+    tea, breakfast, tyres = embedder.embed(
+        ["I prefer green tea in the morning", "what do I drink at breakfast", "the car needs new tyres"]
+    )
+    assert tea.shape == (384,) and tea.dtype == np.float32
+    assert abs(float(np.linalg.norm(tea)) - 1.0) < 1e-5
+    assert float(tea @ breakfast) > float(tea @ tyres) + 0.2
+
+
+def test_padding_does_not_change_a_vector() -> None:
+    embedder = shared_embedder()
+    alone = embedder.embed_one("green tea")
+    batched = embedder.embed(["green tea", "a much longer sentence that forces padding onto the short one " * 3])[0]
+    assert np.allclose(alone, batched, atol=1e-5)
+
+
+def test_an_altered_model_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    altered = tmp_path / "model.onnx"
+    shutil.copyfile(embeddings.model_file(), altered)
+    with altered.open("r+b") as handle:
+        handle.seek(1000)
+        handle.write(b"\x00\x01\x02")
+    monkeypatch.setattr(embeddings, "model_file", lambda: altered)
+    with pytest.raises(EmbeddingUnavailable, match="sha256"):
+        Embedder()
+
+
+def test_an_altered_tokenizer_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    altered = tmp_path / "tokenizer.json"
+    altered.write_bytes(embeddings.tokenizer_file().read_bytes().replace(b'"[PAD]"', b'"[PAX]"', 1))
+    monkeypatch.setattr(embeddings, "tokenizer_file", lambda: altered)
+    with pytest.raises(EmbeddingUnavailable, match="sha256"):
+        Embedder()
+
+
+def test_the_bridge_and_other_commands_do_not_import_onnxruntime() -> None:
+    code = (
+        "import sys; import memvault.core.vault, memvault.desktop.cli; "
+        "print(any(m in sys.modules for m in ('onnxruntime', 'tokenizers')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(50, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    ids = [vault.add(OWNER, statement=f"Fictional note number {n}")["id"] for n in range(50)]
+    with vault.ctx.transaction() as conn:
+        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids[:30], vectors[:30], strict=True)])
+    index = VectorIndex("test-model", 384)
+    with vault.ctx.reading() as conn:
+        index.refresh(conn, vector_sql.store_version(conn))
+    assert len(index) == 30
+    with vault.ctx.transaction() as conn:
+        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids[30:], vectors[30:], strict=True)])
+    with vault.ctx.reading() as conn:
+        index.refresh(conn, vector_sql.store_version(conn))
+    assert len(index) == 50
+    query = vectors[17] + 0.1 * vectors[3]
+    expected = np.argsort(-(vectors @ query))[:5]
+    assert [memory_id for memory_id, _ in index.search(query, 5)] == [ids[i] for i in expected]
+    with vault.ctx.transaction() as conn:  # a purge shrinks the table: the index reloads
+        conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (ids[17],))
+    with vault.ctx.reading() as conn:
+        index.refresh(conn, vector_sql.store_version(conn))
+    assert len(index) == 49 and ids[17] not in [m for m, _ in index.search(query, 49)]
+
+
+def test_records_are_embedded_when_written(vault: Vault) -> None:
+    added = vault.add(OWNER, statement="I prefer green tea in the morning")
+    corrected = vault.correct(OWNER, id=added["id"], statement="I prefer black tea in the morning")
+    with vault.ctx.reading() as conn:
+        stored = {row[0] for row in conn.execute("SELECT memory_id FROM memory_vectors WHERE model = ?", (MODEL_ID,))}
+        blob = conn.execute("SELECT vector FROM memory_vectors WHERE memory_id = ?", (corrected["id"],)).fetchone()[0]
+    assert {added["id"], corrected["id"]} <= stored
+    assert np.allclose(
+        np.frombuffer(blob, dtype="<f4"), shared_embedder().embed_one("I prefer black tea in the morning")
+    )
+
+
+def test_with_embeddings_off_everything_works_lexically_and_reindex_catches_up(vault: Vault) -> None:
+    vault.set_setting(OWNER, "embeddings", "off")
+    assert vault.status(OWNER)["embeddings"] == "off"
+    tea = vault.add(OWNER, statement="I prefer green tea in the morning")["id"]
+    with vault.ctx.reading() as conn:
+        assert vector_sql.count_missing(conn, MODEL_ID) == 1
+    answer = vault.search(OWNER, query="green tea")
+    assert [h["id"] for h in answer["results"]] == [tea] and answer["results"][0]["why"] == ["lexical"]
+    assert vault.search(OWNER, query="which beverage at breakfast")["results"] == []  # no meaning without a model
+    assert vault.reindex(OWNER) == {"embedded": 0, "missing": 1, "embeddings": "off"}
+    vault.set_setting(OWNER, "embeddings", "local")
+    assert vault.reindex(OWNER) == {"embedded": 1, "missing": 0, "embeddings": "local"}
+    assert [h["id"] for h in vault.search(OWNER, query="which beverage at breakfast")["results"]] == [tea]
+
+
+def test_reindex_from_the_command_line(home: Path) -> None:
+    with Vault.open(home) as opened:
+        opened.set_setting(OWNER, "embeddings", "off")
+        opened.add(OWNER, statement="I prefer green tea in the morning")
+        opened.set_setting(OWNER, "embeddings", "local")
+    memvault = Path(sys.executable).parent / "memvault"
+    done = subprocess.run([str(memvault), "--json", "reindex"], capture_output=True, text=True, check=True)
+    assert '"embedded": 1' in done.stdout and '"missing": 0' in done.stdout

@@ -1,0 +1,86 @@
+"""The governor: what is skipped, and a cache that any write (in any process) invalidates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memvault.core.model import OWNER, Caller, Surface
+from memvault.core.retrieval.governor import HybridRetriever, skip_reason
+from memvault.core.store import vectors as vector_sql
+from memvault.core.vault import Vault
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2 + 2",
+        "what is 17 * 23?",
+        "calculate 3.5 x 4",
+        "What is the capital of France?",
+        "who wrote Pride and Prejudice",
+        "how many days are in a leap year",
+        "translate thank you into Spanish",
+        "hello",
+        "thanks!",
+    ],
+)
+def test_self_contained_requests_are_skipped(text: str) -> None:
+    assert skip_reason(text, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what is my favourite colour",
+        "which city is the capital of the country I moved to",
+        "how many days until my passport expires",
+        "what did I decide about the kitchen",
+        "Kletterhalle",
+        "2 + 2 apples in my recipe",
+    ],
+)
+def test_anything_personal_is_searched(text: str) -> None:
+    assert skip_reason(text, True) is None
+
+
+def test_a_request_without_words_is_skipped() -> None:
+    assert skip_reason("?!", False)
+
+
+def test_every_write_moves_the_store_version(vault: Vault) -> None:
+    def version() -> int:
+        with vault.ctx.reading() as conn:
+            return vector_sql.store_version(conn)
+
+    start = version()
+    added = vault.add(OWNER, statement="I prefer green tea in the morning")["id"]
+    after_add = version()
+    assert after_add > start
+    vault.search(OWNER, query="green tea")  # reading (usage counters, the log) is not a write
+    assert version() == after_add
+    vault.archive(OWNER, id=added)
+    assert version() > after_add
+
+
+def test_the_cache_answers_repeats_and_any_write_invalidates_it(home: Path) -> None:
+    first, second = Vault.open(home), Vault.open(home)  # two processes' worth of connections
+    try:
+        tea = first.add(OWNER, statement="I prefer green tea in the morning")["id"]
+        retriever = first.retriever
+        assert isinstance(retriever, HybridRetriever)
+        assert [h["id"] for h in first.search(OWNER, query="tea in the morning")["results"]] == [tea]
+        misses = retriever.cache.misses
+        first.search(OWNER, query="tea in the morning")
+        assert retriever.cache.misses == misses and retriever.cache.hits >= 1
+        other = first.search(Caller("bot", Surface.REMOTE), query="tea in the morning")
+        assert other["results"] == []  # the cache is per caller: a remote bot never gets the local answer
+        coffee = second.add(OWNER, statement="I also drink a strong coffee in the morning")["id"]
+        answer = first.search(OWNER, query="tea in the morning")
+        assert coffee in [h["id"] for h in answer["results"]]  # the other connection's write was seen
+        second.archive(OWNER, id=tea)
+        assert tea not in [h["id"] for h in first.search(OWNER, query="tea in the morning")["results"]]
+    finally:
+        first.close()
+        second.close()
