@@ -38,10 +38,13 @@ from typing import Any
 import platformdirs
 
 from memvault.core.errors import Conflict, EnvironmentProblem, InvalidArgument
+from memvault.core.paths import VaultPaths
 
 CLIENTS = ("codex", "claude")
 SERVER_NAME = "memvault"
-SERVER_ARGS = ["mcp"]
+# Forwarded by name only (never a value): Codex passes almost no environment to MCP servers, and the
+# bridge needs the session bus to reach the OS keyring when no daemon runs.
+CODEX_ENV_VARS = ("DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR")
 SKILL_TEMPLATE = ("codex", "skills", "memvault", "SKILL.md")
 
 
@@ -111,12 +114,36 @@ class FileChange:
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
+@dataclass(frozen=True)
+class Server:
+    """What a client runs: this `memvault` executable with `mcp` (and `--home` for a store not in the default place)."""
+
+    command: str
+    args: tuple[str, ...] = ("mcp",)
+
+    def codex_entry(self) -> dict[str, Any]:
+        return {"command": self.command, "args": list(self.args), "env_vars": list(CODEX_ENV_VARS)}
+
+    def claude_entry(self) -> dict[str, Any]:
+        return {"type": "stdio", "command": self.command, "args": list(self.args), "env": {}}
+
+
+def server_args(home: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+    """`mcp`, or `--home DIR mcp` when the store is not where memvault looks by default
+    (clients such as Codex do not pass MEMVAULT_HOME on to the servers they spawn)."""
+    chosen = VaultPaths.from_env(home).home
+    if chosen == VaultPaths(Path(platformdirs.user_data_dir("memvault")).expanduser().resolve()).home:
+        return ("mcp",)
+    return ("--home", str(chosen), "mcp")
+
+
 def _is_ours(entry: Any) -> bool:
-    """An entry that runs a `memvault` executable with `mcp`: what install writes (path may differ)."""
+    """An entry that runs a `memvault` executable with `mcp`: what install writes (paths may differ)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
         return False
-    name = Path(entry["command"]).name
-    return name in ("memvault", "memvault.exe") and entry.get("args") == SERVER_ARGS
+    args = entry.get("args")
+    shaped = args == ["mcp"] or (isinstance(args, list) and len(args) == 3 and args[0] == "--home" and args[2] == "mcp")
+    return Path(entry["command"]).name in ("memvault", "memvault.exe") and shaped
 
 
 def _read(path: Path) -> str | None:
@@ -137,10 +164,14 @@ def _toml(text: str, path: Path) -> dict[str, Any]:
         raise ClientConfigProblem(f"{path} is not valid TOML ({exc}); fix it first, nothing was changed") from None
 
 
-def _codex_block(executable: str, newline: str = "\n") -> str:
+def _codex_block(server: Server, newline: str = "\n") -> str:
     import tomlkit  # noqa: PLC0415
 
-    lines = [f"[mcp_servers.{SERVER_NAME}]", f"command = {tomlkit.string(executable).as_string()}", 'args = ["mcp"]']
+    entry = server.codex_entry()
+    lines = [
+        f"[mcp_servers.{SERVER_NAME}]",
+        *(f"{key} = {tomlkit.item(value).as_string()}" for key, value in entry.items()),
+    ]
     return newline.join(lines) + newline
 
 
@@ -155,23 +186,27 @@ def _without_entry(data: dict[str, Any]) -> dict[str, Any]:
     return {**rest, "mcp_servers": servers} if servers else rest
 
 
-def _codex_add_text(original: str, data: dict[str, Any], executable: str) -> str | None:
+def _has_our_keys(entry: Any, server: Server) -> bool:
+    """The entry holds what install writes (a person may have added keys of their own beside it)."""
+    return isinstance(entry, dict) and all(entry.get(k) == v for k, v in server.codex_entry().items())
+
+
+def _codex_add_text(original: str, data: dict[str, Any], server: Server) -> str | None:
     """The original text with our table appended, when that parses to exactly original + entry."""
     nl = _newline_of(original)
     separator = "" if not original else (nl if original.endswith("\n") else nl + nl)
-    candidate = original + separator + _codex_block(executable, nl)
+    candidate = original + separator + _codex_block(server, nl)
     parsed = _parse_or_none(candidate)
-    return candidate if parsed is not None and _codex_matches(parsed, data, executable) else None
+    return candidate if parsed is not None and _codex_matches(parsed, data, server) else None
 
 
-def _codex_matches(parsed: dict[str, Any], original: dict[str, Any], executable: str) -> bool:
-    entry = parsed.get("mcp_servers", {}).get(SERVER_NAME, {})
-    wanted = entry.get("command") == executable and entry.get("args") == SERVER_ARGS
-    return wanted and _without_entry(parsed) == _without_entry(original)
+def _codex_matches(parsed: dict[str, Any], original: dict[str, Any], server: Server) -> bool:
+    entry = parsed.get("mcp_servers", {}).get(SERVER_NAME)
+    return _has_our_keys(entry, server) and _without_entry(parsed) == _without_entry(original)
 
 
-def _codex_edit_text(original: str, executable: str) -> str:
-    """Set command and args in place with tomlkit (the table exists, or appending does not fit)."""
+def _codex_edit_text(original: str, server: Server) -> str:
+    """Set our keys in place with tomlkit (the table exists, or appending does not fit the file)."""
     import tomlkit  # noqa: PLC0415
 
     doc = tomlkit.parse(original)
@@ -179,18 +214,14 @@ def _codex_edit_text(original: str, executable: str) -> str:
     if servers is None:
         servers = tomlkit.table(is_super_table=True)
         doc["mcp_servers"] = servers
-    if SERVER_NAME in servers:
-        servers[SERVER_NAME]["command"] = executable
-        servers[SERVER_NAME]["args"] = SERVER_ARGS
-    else:
-        table = tomlkit.table()
-        table["command"] = executable
-        table["args"] = SERVER_ARGS
-        servers[SERVER_NAME] = table
+    if SERVER_NAME not in servers:
+        servers[SERVER_NAME] = tomlkit.table()
+    for key, value in server.codex_entry().items():
+        servers[SERVER_NAME][key] = value
     return tomlkit.dumps(doc)
 
 
-def plan_codex_config(executable: str, *, force: bool = False) -> FileChange | None:
+def plan_codex_config(server: Server, *, force: bool = False) -> FileChange | None:
     path = codex_config()
     original = _read(path)
     data = _toml(original or "", path)
@@ -199,13 +230,13 @@ def plan_codex_config(executable: str, *, force: bool = False) -> FileChange | N
         raise Conflict(
             f"{path} already has an [mcp_servers.{SERVER_NAME}] that runs something else; --force replaces it"
         )
-    if entry is not None and entry.get("command") == executable and entry.get("args") == SERVER_ARGS:
+    if _has_our_keys(entry, server):
         return None
-    after = None if entry is not None else _codex_add_text(original or "", data, executable)
+    after = None if entry is not None else _codex_add_text(original or "", data, server)
     if after is None:
-        after = _codex_edit_text(original or "", executable)
+        after = _codex_edit_text(original or "", server)
     parsed = _parse_or_none(after)
-    if parsed is None or not _codex_matches(parsed, data, executable):
+    if parsed is None or not _codex_matches(parsed, data, server):
         raise ClientConfigProblem(f"editing {path} would change more than memvault's entry; nothing was written")
     return FileChange(path, original, after, f"[mcp_servers.{SERVER_NAME}] in {path}")
 
@@ -216,26 +247,31 @@ def plan_codex_config_removal() -> FileChange | None:
     if original is None:
         return None
     data = _toml(original, path)
-    if not _is_ours(data.get("mcp_servers", {}).get(SERVER_NAME)):
+    entry = data.get("mcp_servers", {}).get(SERVER_NAME)
+    if not _is_ours(entry):
         return None
-    entry = data["mcp_servers"][SERVER_NAME]
     nl = _newline_of(original)
-    block = _codex_block(entry["command"], nl)
+    block = _codex_block(Server(entry["command"], tuple(entry["args"])), nl)
     after = None
     for exact in (nl + block, block):
         if exact in original:
             head, _, tail = original.rpartition(exact)
             after = head + tail
             break
-    parsed = _parse_or_none(after)
-    if parsed is None or SERVER_NAME in parsed.get("mcp_servers", {}) or _without_entry(parsed) != _without_entry(data):
+    if not _removed_cleanly(after, data):
         after = _codex_remove_with_tomlkit(original)
-        parsed = _parse_or_none(after)
-    if parsed is None or SERVER_NAME in parsed.get("mcp_servers", {}) or _without_entry(parsed) != _without_entry(data):
+    if not _removed_cleanly(after, data):
         raise ClientConfigProblem(
             f"removing memvault from {path} would change more than its entry; nothing was written"
         )
     return FileChange(path, original, after, f"[mcp_servers.{SERVER_NAME}] in {path}")
+
+
+def _removed_cleanly(text: str | None, before: dict[str, Any]) -> bool:
+    parsed = _parse_or_none(text)
+    if parsed is None or SERVER_NAME in parsed.get("mcp_servers", {}):
+        return False
+    return _without_entry(parsed) == _without_entry(before)
 
 
 def _parse_or_none(text: str | None) -> dict[str, Any] | None:
@@ -290,10 +326,6 @@ def _digest(text: str) -> str:
 
 
 # -- Claude Code: ~/.claude.json -------------------------------------------------------------
-def _claude_entry(executable: str) -> dict[str, Any]:
-    return {"type": "stdio", "command": executable, "args": list(SERVER_ARGS), "env": {}}
-
-
 def _json(text: str | None, path: Path) -> dict[str, Any]:
     if not text:
         return {}
@@ -311,7 +343,7 @@ def _dump_json(data: dict[str, Any], like: str | None) -> str:
     return text + "\n" if like is None or like.endswith("\n") else text
 
 
-def plan_claude_config(executable: str, *, force: bool = False) -> FileChange | None:
+def plan_claude_config(server: Server, *, force: bool = False) -> FileChange | None:
     path = claude_config()
     original = _read(path)
     data = _json(original, path)
@@ -321,7 +353,7 @@ def plan_claude_config(executable: str, *, force: bool = False) -> FileChange | 
     entry = (servers or {}).get(SERVER_NAME)
     if entry is not None and not _is_ours(entry) and not force:
         raise Conflict(f"{path} already has an mcpServers.{SERVER_NAME} that runs something else; --force replaces it")
-    wanted = _claude_entry(executable)
+    wanted = server.claude_entry()
     if entry == wanted:
         return None
     updated = dict(data)
@@ -345,8 +377,9 @@ def plan_claude_config_removal(created_keys: list[str]) -> FileChange | None:
     return FileChange(path, original, _dump_json(updated, original), f"mcpServers.{SERVER_NAME} in {path}")
 
 
-def claude_desktop_snippet(executable: str) -> str:
-    return json.dumps({"mcpServers": {SERVER_NAME: {"command": executable, "args": SERVER_ARGS}}}, indent=2)
+def claude_desktop_snippet(server: Server) -> str:
+    entry = {"command": server.command, "args": list(server.args)}
+    return json.dumps({"mcpServers": {SERVER_NAME: entry}}, indent=2)
 
 
 # -- applying, with a record of what install created -----------------------------------------
@@ -412,23 +445,30 @@ def _apply(change: FileChange) -> list[str]:
 class InstallResult:
     client: str
     changes: list[FileChange]
-    executable: str
+    server: Server
     notes: list[str]
 
 
-def install(client: str, *, dry_run: bool = False, executable: str | None = None, force: bool = False) -> InstallResult:
+def install(
+    client: str,
+    *,
+    dry_run: bool = False,
+    executable: str | None = None,
+    force: bool = False,
+    home: str | os.PathLike[str] | None = None,
+) -> InstallResult:
     """Register memvault with `client`; with `dry_run`, only say what would change."""
-    exe = executable or memvault_executable()
+    server = Server(executable or memvault_executable(), server_args(home))
     if client == "codex":
-        planned = [plan_codex_config(exe, force=force), plan_codex_skill(force=force)]
+        planned = [plan_codex_config(server, force=force), plan_codex_skill(force=force)]
     elif client == "claude":
-        planned = [plan_claude_config(exe, force=force)]
+        planned = [plan_claude_config(server, force=force)]
     else:
         raise InvalidArgument(f"unknown client {client!r}; known: {', '.join(CLIENTS)}")
     changes = [change for change in planned if change is not None]
     notes = [] if changes else [f"memvault is already registered with {client}"]
     if client == "claude":
-        notes.append(f"Claude Desktop: add this to {claude_desktop_config()}:\n{claude_desktop_snippet(exe)}")
+        notes.append(f"Claude Desktop: add this to {claude_desktop_config()}:\n{claude_desktop_snippet(server)}")
     if not dry_run and changes:
         manifest = _load_manifest()
         record = manifest.setdefault(client, {"created": [], "created_keys": []})
@@ -437,7 +477,7 @@ def install(client: str, *, dry_run: bool = False, executable: str | None = None
         for change in changes:
             record["created"] = [*record["created"], *(p for p in _apply(change) if p not in record["created"])]
         _save_manifest(manifest)
-    return InstallResult(client, changes, exe, notes)
+    return InstallResult(client, changes, server, notes)
 
 
 def plan_removal(client: str) -> tuple[list[FileChange], list[str], list[str]]:

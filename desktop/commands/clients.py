@@ -15,12 +15,12 @@ from memvault.desktop.commands.common import add_command, emit
 def _install(args: argparse.Namespace) -> int:
     from memvault.desktop import clients  # noqa: PLC0415
 
-    result = clients.install(args.client, dry_run=args.dry_run, force=args.force)
+    result = clients.install(args.client, dry_run=args.dry_run, force=args.force, home=args.home)
     data = {
         "client": result.client,
         "dry_run": args.dry_run,
-        "command": result.executable,
-        "args": clients.SERVER_ARGS,
+        "command": result.server.command,
+        "args": list(result.server.args),
         "changes": [{"path": str(c.path), "what": c.what, "diff": c.diff()} for c in result.changes],
         "notes": result.notes,
     }
@@ -38,7 +38,8 @@ def _human(data: dict[str, Any]) -> str:
     if data["dry_run"]:
         lines.append("dry run: nothing was written")
     elif data["changes"]:
-        lines.append(f"{data['client']} will start `{data['command']} mcp`; no passphrase or key is stored there")
+        started = " ".join([data["command"], *data["args"]])
+        lines.append(f"{data['client']} will start `{started}`; no passphrase or key is stored there")
     lines += data["notes"]
     return "\n".join(lines)
 

@@ -20,6 +20,8 @@ from memvault.desktop import clients
 from .bridgekit import MEMVAULT, run_cli
 
 EXE = "/opt/memvault/bin/memvault"
+ENV_VARS = ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"]  # names forwarded by Codex, never values
+CODEX_ENTRY = {"command": EXE, "args": ["mcp"], "env_vars": ENV_VARS}
 
 CODEX_CONFIG = """\
 # Codex settings, kept by hand (fictional)
@@ -77,6 +79,7 @@ def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "XDG_CONFIG_HOME": home / ".config",
     }.items():
         monkeypatch.setenv(name, str(value))
+    monkeypatch.delenv("MEMVAULT_HOME")  # the store in its default place: `args = ["mcp"]`
     return home
 
 
@@ -100,7 +103,7 @@ def test_codex_install_adds_only_our_table_and_uninstall_gives_the_file_back(hom
     result = clients.install("codex", executable=EXE)
     text = config.read_bytes().decode()
     parsed = tomllib.loads(text)
-    assert parsed["mcp_servers"]["memvault"] == {"command": EXE, "args": ["mcp"]}  # no env, ever
+    assert parsed["mcp_servers"]["memvault"] == CODEX_ENTRY  # no env values, ever
     assert clients._without_entry(parsed) == clients._without_entry(tomllib.loads(original))
     assert text.startswith(original)  # the rest of the file, byte for byte
     assert [c.path for c in result.changes] == [config, clients.codex_skill()]
@@ -150,7 +153,13 @@ def test_dry_run_shows_the_change_and_writes_nothing(homes: Path) -> None:
     assert tree(homes) == before and config.read_text() == CODEX_CONFIG
     diff = result.changes[0].diff()
     added = [line for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
-    assert added == ["+", "+[mcp_servers.memvault]", f'+command = "{EXE}"', '+args = ["mcp"]']
+    assert added == [
+        "+",
+        "+[mcp_servers.memvault]",
+        f'+command = "{EXE}"',
+        '+args = ["mcp"]',
+        '+env_vars = ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"]',
+    ]
     assert not [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
     clients.install("codex", executable=EXE)
     would = clients.remove_registration("codex", dry_run=True)
@@ -193,7 +202,7 @@ def test_a_broken_config_is_refused_untouched(homes: Path) -> None:
 def test_codex_without_any_config_gets_one_and_loses_it_again(homes: Path) -> None:
     clients.install("codex", executable=EXE)
     config = homes / ".codex" / "config.toml"
-    assert tomllib.loads(config.read_text()) == {"mcp_servers": {"memvault": {"command": EXE, "args": ["mcp"]}}}
+    assert tomllib.loads(config.read_text()) == {"mcp_servers": {"memvault": CODEX_ENTRY}}
     assert stat.S_IMODE(config.stat().st_mode) == 0o600
     clients.remove_registration("codex", dry_run=False)
     assert tree(homes) == set()
@@ -245,9 +254,23 @@ def test_the_cli_registers_this_executable_and_never_a_secret(homes: Path, tmp_p
     if expected:
         assert entry["command"] == expected
     assert os.path.isabs(entry["command"])
+    # The store the CLI used is not in the default place, so the client is told where it is.
+    assert entry["args"] == ["--home", str(tmp_path.resolve()), "mcp"]
+    assert json.loads((homes / ".claude.json").read_text())["mcpServers"]["memvault"]["args"] == entry["args"]
     passphrase = os.environ["MEMVAULT_PASSPHRASE"]
     for written in (homes / ".codex" / "config.toml", homes / ".claude.json", clients.codex_skill()):
         text = written.read_text()
         assert passphrase not in text and "MEMVAULT_PASSPHRASE" not in text
     listing = run_cli(tmp_path, "--json", "install", "codex", **env)
     assert json.loads(listing.stdout)["changes"] == []
+
+
+def test_a_store_outside_the_default_place_is_named_with_home(homes: Path, tmp_path: Path) -> None:
+    store = tmp_path / "elsewhere"
+    config = write_codex(homes, CODEX_CONFIG)
+    clients.install("codex", executable=EXE, home=str(store))
+    entry = tomllib.loads(config.read_text())["mcp_servers"]["memvault"]
+    assert entry["args"] == ["--home", str(store.resolve()), "mcp"]
+    assert clients.registered_clients() == ["codex"]
+    clients.remove_registration("codex", dry_run=False)
+    assert config.read_text() == CODEX_CONFIG
