@@ -42,13 +42,22 @@ def error_result(code: str, message: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False))], is_error=True)
 
 
+def code_for(exc: BaseException) -> str:
+    """The contract code a failure answers with."""
+    if isinstance(exc, MemvaultError) and not isinstance(exc, EnvironmentProblem) and exc.code in CODES:
+        return exc.code
+    return "internal"
+
+
 def result_for(exc: BaseException, tool: str) -> CallToolResult:
     """The error result for a failure raised while serving `tool`."""
     if isinstance(exc, EnvironmentProblem):
         log.warning("tool %s: store unavailable (%s)", tool, type(exc).__name__)
         return error_result("internal", UNAVAILABLE_MESSAGE)
-    if isinstance(exc, MemvaultError) and exc.code in CODES:
-        return error_result(exc.code, exc.message)
+    code = code_for(exc)
+    if code != "internal":
+        assert isinstance(exc, MemvaultError)
+        return error_result(code, exc.message)
     log_unexpected(exc, tool)
     return error_result("internal", INTERNAL_MESSAGE)
 

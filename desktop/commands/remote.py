@@ -24,6 +24,7 @@ def parse_listen(value: str) -> tuple[str, int]:
 
 def _serve(args: argparse.Namespace) -> int:
     from memvault.mcp_bridge import http  # noqa: PLC0415 (the SDK loads only when serving)
+    from memvault.mcp_bridge.stdio import setup_logging  # noqa: PLC0415
 
     host, port = parse_listen(args.http)
     if args.max_body < 1024 or args.calls_per_minute <= 0 or args.burst < 1:
@@ -32,6 +33,7 @@ def _serve(args: argparse.Namespace) -> int:
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     with open_vault(args) as vault:
+        setup_logging(vault.paths, "http.log", verbose=args.verbose)  # who called which tool: an audit trail
         print(f"memvault: serving MCP at http://{shown}:{bound_port}{http.MCP_PATH}", file=sys.stderr, flush=True)
         http.serve_http(vault, sock, max_body=args.max_body, calls_per_minute=args.calls_per_minute, burst=args.burst)
     return 0

@@ -31,7 +31,7 @@ from memvault.core.access import check_kill_switch, require_local
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import Caller
 from memvault.core.vault import Vault
-from memvault.mcp_bridge.errors import ok_result, result_for
+from memvault.mcp_bridge.errors import code_for, ok_result, result_for
 from memvault.mcp_bridge.ratelimit import RateLimiter
 
 log = logging.getLogger("memvault.mcp")
@@ -73,20 +73,16 @@ class Gate:
     async def call(self, tool: ContractTool, arguments: Any, context: Context | None) -> CallToolResult:
         spec: ToolSpec = tool.spec
         started = time.perf_counter()
+        principal, outcome = "?", "ok"
         try:
             caller = self.caller_of(context)
+            principal = caller.principal
             data = await anyio.to_thread.run_sync(self._run, tool, caller, arguments)
             result = ok_result(data, structured=spec.output_schema is not None)
-            principal = caller.principal
         except Exception as exc:  # every failure is an answer, never a crash of the session
-            result = result_for(exc, spec.name)
-            principal = "?"
+            result, outcome = result_for(exc, spec.name), code_for(exc)
         log.info(
-            "tool %s principal=%s error=%s ms=%.1f",
-            spec.name,
-            principal,
-            bool(result.is_error),
-            (time.perf_counter() - started) * 1000,
+            "tool %s principal=%s %s ms=%.1f", spec.name, principal, outcome, (time.perf_counter() - started) * 1000
         )
         return result
 

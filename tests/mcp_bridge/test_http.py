@@ -105,7 +105,13 @@ def served(template_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     finally:
         process.terminate()
         process.wait(timeout=20)
-    assert "mvt_" not in log.read_text() and "tomatoes" not in log.read_text()
+    audit = (home / "logs" / "http.log").read_text()
+    assert (
+        "tool memory_search principal=reader ok" in audit
+        and "tool memory_export_markdown principal=reader forbidden" in audit
+    )
+    for text in (log.read_text(), audit):
+        assert "mvt_" not in text and "tomatoes" not in text and "budget" not in text
 
 
 async def test_remote_principal_sees_only_remote_allowed(served: Served) -> None:
