@@ -25,7 +25,7 @@ from memvault.core.model import Caller
 from memvault.core.retrieval import discovery
 from memvault.core.retrieval.query import fts_query
 from memvault.core.store import domains as domain_sql
-from memvault.core.store import events
+from memvault.core.store import events, settings_table
 from memvault.core.store.connection import Connection
 
 log = logging.getLogger("memvault.domains")
@@ -100,7 +100,16 @@ def rename(ctx: Context, caller: Caller, name: Any, new_name: Any) -> dict[str, 
         records = domain_sql.record_count(conn, row["name"])
         domain_sql.rename(conn, row["name"], target, now)
         events.record(conn, caller, "domain_renamed", now, None, domain=row["name"], to=target, records=records)
+        _follow_rename_in_settings(conn, caller, row["name"], target, now)
     return {"name": target, "renamed_from": row["name"], "records": records}
+
+
+def _follow_rename_in_settings(conn: Connection, caller: Caller, old: str, new: str, now: str) -> None:
+    """A domain approved for automatic writes stays approved under its new name."""
+    approved = settings_table.read(conn, "auto_write_domains")
+    if isinstance(approved, list) and old in approved:
+        settings_table.write(conn, "auto_write_domains", [new if d == old else d for d in approved])
+        events.record(conn, caller, "setting_changed", now, None, name="auto_write_domains")
 
 
 def _move(conn: Connection, caller: Caller, ids: list[str], source: str, target: str, now: str, **why: Any) -> int:

@@ -175,6 +175,14 @@ def test_rename_keeps_every_record_and_its_history(vault: Vault, filled: dict[st
     assert actions(vault)["domain_renamed"] == 1
 
 
+def test_a_domain_approved_for_automatic_writes_stays_approved_when_renamed(
+    vault: Vault, filled: dict[str, list[str]]
+) -> None:
+    vault.set_setting(OWNER, "auto_write_domains", ["garden", "health"])
+    vault.rename_domain(OWNER, "garden", "allotment")
+    assert vault.get_setting("auto_write_domains") == ["allotment", "health"]
+
+
 def test_rename_refuses_a_taken_name_and_changes_nothing(vault: Vault, filled: dict[str, list[str]]) -> None:
     before = snapshot(vault), table(vault, "domains")
     with pytest.raises(Conflict):
