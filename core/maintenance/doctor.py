@@ -41,7 +41,8 @@ def _mode(path: Path) -> int:
 
 
 def _private_paths(paths: VaultPaths) -> list[tuple[Path, int]]:
-    wanted = [(folder, PRIVATE_DIR) for folder in (paths.home, paths.exports, paths.backups, paths.logs, paths.imports)]
+    folders = (paths.home, paths.exports, paths.backups, paths.logs, paths.imports, paths.home / "run")
+    wanted = [(folder, PRIVATE_DIR) for folder in folders]
     wanted += [(paths.store, PRIVATE_FILE), (paths.key_file, PRIVATE_FILE)]
     wanted += [(side, PRIVATE_FILE) for side in side_files(paths.store)]
     for folder in (paths.backups, paths.exports, paths.logs):

@@ -106,6 +106,7 @@ def _data(paths: VaultPaths) -> tuple[list[Removal], list[str]]:
         (paths.exports, "exports (plaintext)"),
         (paths.logs, "logs"),
         (paths.imports, "imports"),
+        (paths.home / "run", "daemon lock and socket folder"),
     ):
         if folder.exists():
             removals.append(Removal(folder, what))
