@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -16,7 +17,7 @@ import pytest
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.settings import SETTINGS
 from memvault.core.vault import Vault
-from memvault.desktop.cli import main
+from memvault.desktop.cli import build_parser, main
 
 REPO = Path(__file__).resolve().parents[2]
 MEMVAULT_BIN = REPO / ".venv" / "bin" / "memvault"
@@ -334,3 +335,31 @@ def test_no_store_exits_2_and_says_what_to_do(fresh_home: Path, capsys: pytest.C
     code, _, err = run(capsys, "list")
     assert code == 2 and "memvault init" in err
     assert not fresh_home.exists()
+
+
+# -- the guide keeps up with the commands ----------------------------------------------------
+DOCUMENTED_HERE = ("add", "get", "list", "search", "history", "correct", "archive", "restore", "export", "demo")
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def test_every_command_and_option_is_in_the_cli_guide() -> None:
+    guide = (REPO / "docs" / "cli.md").read_text()
+    commands = _subcommands(build_parser())
+    parsers = {name: commands[name] for name in DOCUMENTED_HERE}
+    for group in ("proposals", "config"):
+        parsers.update({f"{group} {name}": sub for name, sub in _subcommands(commands[group]).items()})
+    missing = []
+    for name, parser in parsers.items():
+        if f"memvault {name}" not in guide:
+            missing.append(f"memvault {name}")
+        for action in parser._actions:
+            for option in action.option_strings:
+                if option.startswith("--") and option not in ("--help", "--json") and option not in guide:
+                    missing.append(f"memvault {name} {option}")
+    assert missing == []
