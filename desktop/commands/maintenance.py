@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from memvault.core.errors import InvalidArgument
+from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance import doctor, uninstall
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
@@ -52,7 +52,19 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
+    from memvault.desktop import daemon  # noqa: PLC0415
+
+    running = daemon.status(args.home)
+    if running["running"]:
+        raise StoreUnavailable(
+            f"the memvault daemon (pid {running['pid']}) has the store open: "
+            f"stop it with `memvault daemon stop`, then {doing} again"
+        )
+
+
 def restore_store(args: argparse.Namespace, backup: str) -> int:
+    _refuse_while_daemon_runs(args, "restore")
     result = Vault.restore_backup(backup, args.home)
     emit(
         args,
@@ -189,6 +201,8 @@ def _uninstall(args: argparse.Namespace) -> int:
             lambda d: "\n".join(["would remove:", *(f"  {x}" for x in d["would_remove"]), *d["notes"]]),
         )
         return 0
+    if args.delete_data:
+        _refuse_while_daemon_runs(args, "uninstall")
     if args.delete_data and not confirmed(
         f"this deletes every memory in {paths.home} and its backups for good; type {uninstall.CONFIRM_WORD}: ",
         uninstall.CONFIRM_WORD,
@@ -225,4 +239,3 @@ def register(subparsers: Any) -> None:
     p.add_argument("client", nargs="?", choices=("codex", "claude"), help="only this client's registration")
     p.add_argument("--delete-data", action="store_true", help="also delete the store, key and backups (asks)")
     p.add_argument("--dry-run", action="store_true", help="list what would go; remove nothing")
-

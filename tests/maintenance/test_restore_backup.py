@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +18,7 @@ from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.cli import main
+from memvault.desktop.daemon import status as daemon_status
 
 # Tables a restore is allowed to add to: its own event and the backups it knows of.
 GROWS = ("events", "backups", "sqlite_sequence")
@@ -141,3 +146,40 @@ def test_cli_restore_prints_what_it_did(home: Path, vault: Vault, capsys: pytest
     assert "restored 1 records" in out and "previous store is kept as" in out
     assert main(["restore", str(home / "nope.db")]) == 1
     assert "is not a file" in capsys.readouterr().err
+
+
+def _data_digests(home: Path) -> dict[str, str]:
+    """The store, key and backups (the daemon's own WAL, socket and log files move by themselves)."""
+    return {
+        k: v
+        for k, v in digests(home).items()
+        if not k.endswith(("-wal", "-shm")) and k.split("/")[0] not in ("logs", "run")
+    }
+
+
+def test_cli_restore_and_delete_data_refuse_while_the_daemon_runs(
+    home: Path, vault: Vault, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backup = vault.backup(OWNER)["path"]
+    vault.close()
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "memvault.desktop.cli", "daemon", "--headless"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not daemon_status(home)["running"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert daemon_status(home)["running"]
+        before = _data_digests(home)
+        assert main(["restore", backup]) == 2
+        assert "memvault daemon stop" in capsys.readouterr().err
+        assert main(["uninstall", "--delete-data"]) == 2
+        assert "memvault daemon stop" in capsys.readouterr().err
+        assert _data_digests(home) == before
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=30)
+    assert main(["restore", backup]) == 0
