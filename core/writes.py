@@ -407,6 +407,8 @@ def _apply_proposal(conn: Connection, proposer: Caller, proposal: dict[str, Any]
         if payload.get("domain_assigned"):
             events.record(conn, proposer, "domain_assigned", now, memory_id, domain=draft.domain)
         return {"outcome": "added", "id": memory_id}
+    if kind not in ("correct", "archive"):  # purge requests: Vault.confirm_purge (memvault purge --confirm)
+        raise InvalidArgument(f"proposals of kind {kind} are confirmed with confirm_purge, not approve")
     record = _current(conn, proposer, payload["id"], payload.get("expected_revision"))
     if kind == "correct":
         if record.status not in (Status.CURRENT, Status.PARTIAL, Status.DISPUTED):

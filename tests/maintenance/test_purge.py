@@ -188,3 +188,11 @@ def test_cli_purge_asks_for_yes(
     out = capsys.readouterr().out
     assert "purged 1 record(s)" in out and "not cleaned:" in out
     assert where_found(home, store_key(home)) == []
+
+
+def test_the_generic_approve_refuses_a_purge_request_clearly(vault: Vault, filled: dict[str, str]) -> None:
+    request = vault.request_purge(OWNER, id=filled["garden"], reason="privacy")
+    with pytest.raises(InvalidArgument, match="confirm_purge"):
+        vault.approve(OWNER, request["request_id"])
+    assert vault.get(OWNER, filled["garden"])
+    assert [r["id"] for r in vault.list_purge_requests(OWNER)] == [request["request_id"]]
