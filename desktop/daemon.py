@@ -20,6 +20,7 @@ import logging
 import os
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -179,11 +180,19 @@ class Daemon:
                 log.info("daemon: listening (pid %d)", os.getpid())
                 if on_ready is not None:
                     on_ready()
+                group.start_soon(self._warm_up)
                 await listener.serve(self._session, task_group=group)
         finally:
             with contextlib.suppress(FileNotFoundError):
                 self.address.socket.unlink()
             log.info("daemon: stopped after %d sessions", self.sessions_started)
+
+    async def _warm_up(self) -> None:
+        """Load the embedding model now, beside the first sessions, so no assistant's call pays for it."""
+        import anyio  # noqa: PLC0415
+
+        if self.vault.get_setting("embeddings") == "local":
+            await anyio.to_thread.run_sync(_load_embedder)
 
     async def _stop_on_signal(self, scope: Any) -> None:
         import anyio  # noqa: PLC0415
@@ -216,6 +225,18 @@ class Daemon:
             finally:
                 self.sessions_open -= 1
                 log.info("daemon: session %d closed (%d open)", number, self.sessions_open)
+
+
+def _load_embedder() -> None:
+    from memvault.core.retrieval.embeddings import EmbeddingUnavailable, shared_embedder  # noqa: PLC0415
+
+    started = time.monotonic()
+    try:
+        shared_embedder().embed_one("memvault warm-up")
+    except EmbeddingUnavailable as exc:
+        log.warning("daemon: no embedding model (%s); searches stay lexical", exc.message)
+        return
+    log.info("daemon: embedding model warm in %.0f ms", (time.monotonic() - started) * 1000)
 
 
 def _kinds(exc: BaseException) -> str:
