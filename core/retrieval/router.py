@@ -118,7 +118,15 @@ class _Profiles:
     counts: dict[tuple[str, str, str | None], dict[str, int]] = field(default_factory=dict)
 
 
+@dataclass
+class _Vocabularies:
+    signature: tuple[Any, ...]
+    by_name: dict[str, _Profile]
+    idf: dict[str, float]
+
+
 _CACHE: OrderedDict[tuple[str, int, int], _Profiles] = OrderedDict()
+_VOCABULARIES: dict[str, _Vocabularies] = {}  # per store identity
 _CACHE_SIZE = 8
 _LOCK = threading.Lock()
 
@@ -135,6 +143,7 @@ _FALLBACK_CENTROIDS: dict[tuple[str, str], tuple[int, Vector | None]] = {}
 def clear_cache() -> None:
     with _LOCK:
         _CACHE.clear()
+        _VOCABULARIES.clear()
         _LEARNED.clear()
         _FALLBACK_CENTROIDS.clear()
 
@@ -253,9 +262,13 @@ def _ensure_centroids(conn: Connection, profiles: _Profiles) -> None:
     profiles.centroids_ready = True
 
 
-def _build(conn: Connection, identity: str) -> _Profiles:
-    rows = domain_store.all_domains(conn)
-    learned = _learned_cached(conn, rows)
+def _signature(rows: list[dict[str, Any]], learned: dict[str, list[tuple[str, float]]]) -> tuple[Any, ...]:
+    """Everything the vocabularies are made of: when it is unchanged, so are they."""
+    fields = ("name", "description", "priority", "pinned", "depth", "token_share")
+    return (tuple((*(row[f] for f in fields), tuple(row["keywords"])) for row in rows), id(learned))
+
+
+def _vocabularies(rows: list[dict[str, Any]], learned: dict[str, list[tuple[str, float]]]) -> _Vocabularies:
     by_name = {
         row["name"]: _Profile(
             name=row["name"],
@@ -274,7 +287,23 @@ def _build(conn: Connection, identity: str) -> _Profiles:
     total = max(len(by_name), 1)
     # Squared: a term shared by half the domains says little about any one of them.
     idf = {term: (math.log(1 + total / n) / math.log(1 + total)) ** 2 for term, n in df.items()}
-    return _Profiles(by_name=by_name, idf=idf, rows=rows, identity=identity)
+    return _Vocabularies(_signature(rows, learned), by_name, idf)
+
+
+def _build(conn: Connection, identity: str) -> _Profiles:
+    """Profiles for a new store version; the vocabularies are reused while the domains are unchanged
+    (most writes change records, not domains)."""
+    rows = domain_store.all_domains(conn)
+    learned = _learned_cached(conn, rows)
+    with _LOCK:
+        known = _VOCABULARIES.get(identity)
+    if known is None or known.signature != _signature(rows, learned):
+        known = _vocabularies(rows, learned)
+        with _LOCK:
+            if len(_VOCABULARIES) > _CACHE_SIZE:
+                _VOCABULARIES.clear()
+            _VOCABULARIES[identity] = known
+    return _Profiles(by_name=known.by_name, idf=known.idf, rows=rows, identity=identity)
 
 
 def _profiles(conn: Connection, caller: Caller) -> tuple[_Profiles, dict[str, int]]:
