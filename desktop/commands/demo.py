@@ -25,6 +25,8 @@ import platformdirs
 
 from memvault.core.clock import format_time
 from memvault.core.errors import InvalidArgument
+from memvault.core.keys import KEYRING_SERVICE
+from memvault.core.maintenance.uninstall import keyring_entry
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
@@ -160,7 +162,15 @@ def load(vault: Vault, files: Iterable[tuple[str, str]], progress: Progress | No
 
 # -- the command -----------------------------------------------------------------------------
 def _remove_demo(paths: VaultPaths) -> None:
-    """Delete only what the demo made: the store, its companions, its folders and the marker."""
+    """Delete only what the demo made: the store, its companions, its folders, the marker, its keyring entry."""
+    store_id = keyring_entry(paths)
+    if store_id:
+        try:
+            import keyring  # noqa: PLC0415 - only where the demo's key lives in the OS keyring
+
+            keyring.delete_password(KEYRING_SERVICE, store_id)
+        except Exception as exc:  # keyring raises backend-specific errors
+            print(f"memvault: the old demo key stays in the OS keyring ({type(exc).__name__})", file=sys.stderr)
     for name in (paths.store.name, paths.key_file.name, MARKER):
         for suffix in ("", "-wal", "-shm", "-journal"):
             (paths.home / f"{name}{suffix}").unlink(missing_ok=True)

@@ -11,6 +11,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import keyring
+import keyring.backend
 import pytest
 
 from memvault.core.errors import InvalidArgument
@@ -196,3 +198,41 @@ def test_the_demo_runs_as_a_real_process(tmp_path: Path) -> None:
     )  # fmt: skip
     assert found.returncode == 0 and "Bertha" in found.stdout
     assert not (tmp_path / "not-this-one").exists()
+
+
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """An OS keyring stand-in that keeps secrets in this process (tests only)."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[tuple[str, str], str] = {}
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.entries[(service, username)] = password
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.entries.get((service, username))
+
+    def delete_password(self, service: str, username: str) -> None:
+        del self.entries[(service, username)]
+
+
+def test_reset_also_forgets_the_demo_key_in_the_os_keyring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ring = MemoryKeyring()
+    previous = keyring.get_keyring()
+    keyring.set_keyring(ring)
+    monkeypatch.delenv("MEMVAULT_KEY_BACKEND", raising=False)
+    try:
+        home = tmp_path / "demo"
+        assert run_json(capsys, "demo", "--home", str(home))["loaded_now"] is True
+        first = json.loads((home / "memvault.key.json").read_text())
+        assert first["backend"] == "keyring" and list(ring.entries) == [("memvault", first["store_id"])]
+        assert run_json(capsys, "demo", "--home", str(home), "--reset")["loaded_now"] is True
+        second = json.loads((home / "memvault.key.json").read_text())
+        assert list(ring.entries) == [("memvault", second["store_id"])] != [("memvault", first["store_id"])]
+    finally:
+        keyring.set_keyring(previous)
