@@ -19,7 +19,7 @@ from mcp.types import CallToolResult, TextContent
 
 from memvault.core.model import Caller
 from memvault.core.vault import Vault
-from memvault.mcp_bridge.server import serve_streams
+from memvault.mcp_bridge.server import serve_streams, tool_specs
 
 
 class StreamsTransport:
@@ -88,5 +88,12 @@ def answer_of(result: CallToolResult) -> Answer:
     return Answer(bool(result.is_error), data, result.structured_content)
 
 
+DECLARES_OUTPUT = {spec.name: spec.output_schema is not None for spec in tool_specs()}
+
+
 async def call(client: Client, name: str, arguments: dict[str, Any] | None = None) -> Answer:
-    return answer_of(await client.call_tool(name, arguments or {}))
+    """Call a tool; structuredContent must be the answer exactly where a schema is declared (never on errors)."""
+    answer = answer_of(await client.call_tool(name, arguments or {}))
+    if not answer.is_error:
+        assert answer.structured == (answer.data if DECLARES_OUTPUT[name] else None), name
+    return answer
