@@ -22,6 +22,12 @@ _PASSWORD = re.compile(
     r"\b(?:password|passwd|passphrase|pwd|passcode|pin(?:\s+code)?)\b\s*(?:is|was|:|=|->)\s*\S{3,}",
     re.IGNORECASE,
 )
+# "api_key=...", "token: ...", "my secret key is ...": a named credential with a value holding digits.
+_NAMED_CREDENTIAL = re.compile(
+    r"\b(?:api[_ -]?key|access[_ -]?key|secret(?:[_ -]?key)?|(?:auth|access|bearer|api)?[_ -]?token|bearer)\b"
+    r"\s*(?:is|was|:|=|->)\s*[\"']?(?=[A-Za-z0-9_\-./+]*\d)[A-Za-z0-9_\-./+]{12,}",
+    re.IGNORECASE,
+)
 _ONE_TIME_CODE = re.compile(
     r"\b(?:otp|one[- ]time\s+(?:pass)?code|verification\s+code|2fa\s+code|auth(?:entication)?\s+code"
     r"|security\s+code|login\s+code|sms\s+code|cvv|cvc)\b\D{0,12}\d{3,8}\b",
@@ -95,6 +101,8 @@ def find_secrets(text: str) -> list[str]:
     found = _provider_secrets(text)
     if _PASSWORD.search(text):
         found.append("password")
+    if _NAMED_CREDENTIAL.search(text):
+        found.append("credential")
     if _ONE_TIME_CODE.search(text):
         found.append("one-time code")
     if _has_card_number(text):
