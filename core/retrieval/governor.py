@@ -264,7 +264,7 @@ class HybridRetriever:
                 ranking = self._rank(ctx, conn, caller, request, semantic, version, started)
                 if not ranking.truncated:
                     self.cache.put(key, ranking)
-            records = memories.fetch_many(conn, caller, [h.id for h in ranking.hits])
+            records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
         return self._answer(ctx, caller, request, ranking, records, started)
 
     def _rank(

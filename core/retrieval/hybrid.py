@@ -54,6 +54,9 @@ class Gathered:
     found: dict[str, Found] = field(default_factory=dict)
     truncated: bool = False
     idf: dict[str, float] = field(default_factory=dict)  # word-index term -> inverse document frequency
+    # Per-record values that do not change between the provisional and the final ranking.
+    lexical: dict[str, float] = field(default_factory=dict)
+    static: dict[str, tuple[float, float]] = field(default_factory=dict)  # activation, recency
 
     def add(self, record: Memory, signal: str) -> Found:
         item = self.found.get(record.id)
@@ -161,7 +164,7 @@ def _coverage(terms: list[tuple[str, bool]], idf: dict[str, float], text: str) -
 def _trigram_coverage(terms: list[str], text: str) -> float:
     if not terms:
         return 0.0
-    folded = q._fold(text)
+    folded = q.folded(text)
     return sum(1 for t in terms if t in folded) / len(terms)
 
 
@@ -173,8 +176,10 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
     trigrams = q.trigram_terms(request.query)
     best_word = min((f.word_bm25 for f in gathered.found.values() if f.word_bm25 is not None), default=0.0)
     best_tri = min((f.trigram_bm25 for f in gathered.found.values() if f.trigram_bm25 is not None), default=0.0)
-    result: dict[str, float] = {}
+    result = gathered.lexical
     for memory_id, item in gathered.found.items():
+        if memory_id in result:
+            continue
         text = " ".join([item.record.statement, *item.record.tags])
         word = 0.0
         if item.word_bm25 is not None and best_word:
@@ -207,7 +212,12 @@ def signals_for(
     out: dict[str, tuple[Signals, str]] = {}
     for memory_id, item in gathered.found.items():
         record = item.record
-        active = activation(record, now, rules)
+        if memory_id not in gathered.static:
+            gathered.static[memory_id] = (
+                activation(record, now, rules),
+                0.5 ** _years_since(record.valid_from or record.learned_at, now),
+            )
+        active, recency = gathered.static[memory_id]
         useful, not_useful = feedback.get(memory_id, (0, 0))
         signals = Signals(
             lexical=lexical.get(memory_id, 0.0),
@@ -215,7 +225,7 @@ def signals_for(
             semantic_on=semantic_on,
             graph=item.graph,
             domain=(domain_weights.get(record.domain, 0.0) / top) if top else 0.5,
-            recency=0.5 ** _years_since(record.valid_from or record.learned_at, now),
+            recency=recency,
             activation=active,
             feedback=feedback_value(useful, not_useful),
             status_neutral=bool(request.as_of or request.known_at),

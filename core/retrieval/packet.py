@@ -93,8 +93,15 @@ def compile_packet(
     conflicts = conflicts or {}
     keep = must_keep(ranked)
     ordered = ([keep] if keep else []) + [r for r in ranked if r is not keep]
-    lines = {r.id: line_for(r, conflicts.get(r.id, ())) for r in ordered}
-    costs = {r.id: count(lines[r.id]) for r in ordered}
+    lines: dict[str, str] = {}
+    costs: dict[str, int] = {}
+
+    def cost_of(record: Memory) -> int:  # counted only for records the budget gets to
+        if record.id not in costs:
+            lines[record.id] = line_for(record, conflicts.get(record.id, ()))
+            costs[record.id] = count(lines[record.id])
+        return costs[record.id]
+
     several = len({r.domain for r in ordered}) > 1
     cap = max_tokens * domain_share if several and domain_share < 1.0 else float(max_tokens)
     chosen: list[Memory] = []
@@ -102,9 +109,11 @@ def compile_packet(
     total = 0
     deferred: list[Memory] = []
     for record in ordered:
-        cost = costs[record.id]
         forced = record is keep
-        if not forced and (len(chosen) >= max_records or total + cost > max_tokens):
+        if not forced and len(chosen) >= max_records:
+            break
+        cost = cost_of(record)
+        if not forced and total + cost > max_tokens:
             continue
         if not forced and used.get(record.domain, 0) + cost > cap:
             deferred.append(record)
@@ -113,7 +122,7 @@ def compile_packet(
         used[record.domain] = used.get(record.domain, 0) + cost
         total += cost
     for record in deferred:  # second pass: what the other domains did not need
-        cost = costs[record.id]
+        cost = cost_of(record)
         if len(chosen) < max_records and total + cost <= max_tokens:
             chosen.append(record)
             used[record.domain] = used.get(record.domain, 0) + cost

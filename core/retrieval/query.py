@@ -90,6 +90,11 @@ def matches(term: str, prefix: bool, words: frozenset[str]) -> bool:
 
 
 @lru_cache(maxsize=16384)
+def folded(text: str) -> str:
+    return _fold(text)
+
+
+@lru_cache(maxsize=16384)
 def index_words(text: str) -> frozenset[str]:
     """The words of a text as the word index sees them (folded)."""
     return frozenset(_fold(w) for w in _WORD.findall(text))

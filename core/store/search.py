@@ -138,9 +138,25 @@ def filtered(conn: Connection, caller: Caller, ids: Sequence[str], request: Sear
     where, params = _conditions(caller, request)
     for start in range(0, len(ids), 500):
         chunk = list(ids[start : start + 500])
+        # By primary key: left to itself the planner scans the status index, which grows with the store.
         rows = conn.execute(
-            f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES}"
+            f"SELECT {MEMORY_COLUMNS} FROM memories m INDEXED BY sqlite_autoindex_memories_1 {USAGE_JOIN}"
             f" WHERE m.id IN ({','.join('?' * len(chunk))}) AND {' AND '.join(where)}",
+            [*chunk, *params],
+        ).fetchall()
+        found.update((row["id"], row_to_memory(row)) for row in rows)
+    return found
+
+
+def by_ids(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str, Memory]:
+    """The visible records among `ids` (any status), looked up by primary key."""
+    clause, params = visible_clause(caller)
+    found: dict[str, Memory] = {}
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        rows = conn.execute(
+            f"SELECT {MEMORY_COLUMNS} FROM memories m INDEXED BY sqlite_autoindex_memories_1 {USAGE_JOIN}"
+            f" WHERE m.id IN ({','.join('?' * len(chunk))}) AND {clause}",
             [*chunk, *params],
         ).fetchall()
         found.update((row["id"], row_to_memory(row)) for row in rows)
