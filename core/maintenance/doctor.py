@@ -22,7 +22,7 @@ from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
 from memvault.core.store import maintenance as sql
 from memvault.core.store import migrations, settings_table
-from memvault.core.store.connection import Connection, DatabaseError, open_connection
+from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
@@ -122,16 +122,19 @@ def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool) -> list[Che
     return found
 
 
-def _sound(conn: Connection, path: Path) -> bool:
-    with sql.attached(conn, path) as readable:
-        try:
+def _sound(conn: Connection, path: Path) -> bool | None:
+    """Whether a backup file is a sound memvault store under the key; None while it is busy."""
+    try:
+        with sql.attached(conn, path) as readable:
             return (
                 readable
                 and sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES
                 and not sql.integrity(conn, sql.ALIAS)
             )
-        except DatabaseError:
-            return False
+    except OperationalError:
+        return None
+    except DatabaseError:
+        return False
 
 
 def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool) -> Check:
@@ -149,7 +152,10 @@ def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool) -> Chec
         )
     kept, dropped = 0, 0
     for path in strays:
-        if _sound(conn, path):
+        sound = _sound(conn, path)
+        if sound is None:
+            continue
+        if sound:
             kind = "pre-restore" if "pre-restore" in path.name else "manual"
             conn.execute("BEGIN IMMEDIATE")
             sql.record_backup(
@@ -171,8 +177,10 @@ def _backups_check(conn: Connection) -> Check:
     for row in rows:
         if row["path"] in missing:
             continue
-        if not _sound(conn, Path(row["path"])):
-            broken.append(row["path"])
+        sound = _sound(conn, Path(row["path"]))
+        if not sound:
+            if sound is False:
+                broken.append(row["path"])
             continue
         with sql.attached(conn, Path(row["path"])):
             present = conn.execute(

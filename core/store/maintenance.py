@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memvault.core.store.connection import Connection, DatabaseError
+from memvault.core.store.connection import Connection, DatabaseError, OperationalError
 
 ALIAS = "bk"
 _SCHEMA = re.compile(r"^(main|bk)$")
@@ -48,7 +48,9 @@ def attached(conn: Connection, path: Path, alias: str = ALIAS) -> Iterator[bool]
     """Attach `path` for the block; yields whether it opens with the key (a damaged file: False)."""
     try:
         attach(conn, path, alias)
-    except DatabaseError:  # SQLCipher reads the schema on ATTACH: a damaged file fails here
+    except OperationalError:  # busy or locked: not a verdict on the file
+        raise
+    except DatabaseError:  # SQLCipher reads the schema on ATTACH: a damaged or foreign file fails here
         yield False
         return
     try:

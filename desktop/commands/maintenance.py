@@ -136,12 +136,16 @@ def _report_text(data: dict[str, Any]) -> str:
     if store.get("removed_rows"):
         lines.append("store: removed " + ", ".join(f"{k} {v}" for k, v in store["removed_rows"].items()))
     if store:
-        lines.append(f"store: WAL {'truncated' if store.get('wal_truncated') else 'NOT truncated (busy)'}, vacuumed")
+        lines.append(
+            f"store: WAL {'truncated' if store.get('wal_truncated') else 'NOT truncated (busy)'}, "
+            f"{'vacuumed' if store.get('vacuumed') else 'NOT vacuumed (busy; run `memvault purge --sweep`)'}"
+        )
     lines += [f"export deleted (run `memvault export` again): {p}" for p in data.get("exports_removed", [])]
     backups = data.get("backups", {})
     lines += [f"backup rewritten: {p}" for p in backups.get("rewritten", [])]
     lines += [f"backup deleted (could not be opened): {p}" for p in backups.get("deleted", [])]
     lines += [f"backup missing (recorded, not found): {p}" for p in backups.get("missing", [])]
+    lines += [f"backup busy, NOT rewritten yet (run `memvault purge --sweep`): {p}" for p in backups.get("failed", [])]
     lines += [f"not cleaned: {note}" for note in data.get("not_cleaned", [])]
     return "\n".join(lines)
 

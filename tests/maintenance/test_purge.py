@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
-from maintkit import MARKER, SECRET_STATEMENT, dump_db, store_key, vocabulary, where_found
+from maintkit import MARKER, SECRET_STATEMENT, dump_db, open_db, store_key, vocabulary, where_found
 
 from memvault.core.drafts import parse_draft
 from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
@@ -196,3 +196,23 @@ def test_the_generic_approve_refuses_a_purge_request_clearly(vault: Vault, fille
         vault.approve(OWNER, request["request_id"])
     assert vault.get(OWNER, filled["garden"])
     assert [r["id"] for r in vault.list_purge_requests(OWNER)] == [request["request_id"]]
+
+
+@pytest.mark.slow
+def test_a_busy_backup_is_kept_and_reported_then_swept(home: Path, vault: Vault, filled: dict[str, str]) -> None:
+    key = store_key(home)
+    backup = Path(vault.backup(OWNER)["path"])
+    other = open_db(backup, key)
+    other.execute("BEGIN EXCLUSIVE")  # another process is busy with this backup
+    try:
+        request = vault.request_purge(OWNER, id=filled["secret"], reason="privacy")
+        report = vault.confirm_purge(OWNER, request["request_id"])
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert report["backups"]["failed"] == [str(backup)] and backup.exists()
+    assert where_found(home, key) == [f"backups/{backup.name}:memories", f"backups/{backup.name}:memory_fts_data"] or (
+        all(place.startswith(f"backups/{backup.name}") for place in where_found(home, key))
+    )
+    assert vault.sweep_purged(OWNER)["backups"]["rewritten"] == [str(backup)]
+    assert where_found(home, key) == []
