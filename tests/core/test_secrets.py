@@ -6,7 +6,9 @@ reason names the class of secret, never the secret itself.
 
 from __future__ import annotations
 
+import math
 import re
+import string
 
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder, dump
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import Caller
 from memvault.core.vault import Vault
+from memvault.core.writer.gate import rejection
 from memvault.core.writer.secrets import find_secrets
 
 # (statement, the secret inside it)
@@ -157,3 +160,26 @@ def test_an_archive_reason_holding_a_secret_is_refused_without_echo(vault: Vault
         vault.archive(caller, id=target, reason="moved it; the padlock password is Tr0ub4dor&3")
     assert "Tr0ub4dor" not in raised.value.message and "secret" in raised.value.message
     assert dump(vault) == before
+
+
+def _entropy(token: str) -> float:
+    return -sum(token.count(c) / len(token) * math.log2(token.count(c) / len(token)) for c in set(token))
+
+
+_ALNUM = string.ascii_letters + string.digits
+_random_tokens = st.text(alphabet=_ALNUM, min_size=32, max_size=48).filter(
+    lambda t: (
+        any(c.islower() for c in t)
+        and any(c.isupper() for c in t)
+        and any(c.isdigit() for c in t)
+        and _entropy(t) >= 4.3
+    )
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(token=_random_tokens, before=st.sampled_from(["keep", "the deploy uses", "note:"]))
+def test_random_credentials_are_refused_and_never_echoed(token: str, before: str) -> None:
+    reason = rejection(f"{before} {token} for the staging box")
+    assert reason is not None and "secret" in reason
+    assert token not in reason and token[:12] not in reason and token[-12:] not in reason
