@@ -11,6 +11,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 STOPWORDS = frozenset(
@@ -36,6 +37,7 @@ MIN_WORD = 2
 MAX_WORD = 40
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A deliberately light English stemmer: plural, -ing, -ed, -ly. Good enough to meet halfway."""
     w = word

@@ -77,7 +77,7 @@ def counts_by_status(conn: Connection) -> dict[str, dict[str, int]]:
     return result
 
 
-def statements(conn: Connection, domain: str, limit: int = 400) -> list[str]:
+def statements(conn: Connection, domain: str, limit: int = 200) -> list[str]:
     """The most recent live statements of a domain (for term profiles; never leaves core)."""
     rows = conn.execute(
         f"SELECT m.statement, m.tags FROM memories m WHERE m.domain = ? AND {LIVE} ORDER BY m.learned_at DESC LIMIT ?",
