@@ -189,6 +189,10 @@ class Vault:
         self._guard(caller)
         return domains.maintain(self.ctx, caller)
 
+    def refresh_domains(self, caller: Caller) -> dict[str, Any]:
+        self._guard(caller)
+        return {"refreshed": domains.refresh(self.ctx, caller)}
+
     def status(self, caller: Caller) -> dict[str, Any]:
         self._guard(caller)
         with self.ctx.reading() as conn:

@@ -124,6 +124,13 @@ def _discover(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refresh(args: argparse.Namespace) -> int:
+    with open_vault(args) as vault:
+        result = vault.refresh_domains(OWNER)
+    emit(args, result, lambda r: f"{r['refreshed']} domain(s) updated (keywords, description, centroid, related)")
+    return 0
+
+
 def register(subparsers: Any) -> None:
     group = subparsers.add_parser("domains", help="the regions of your memory: list, rename, merge, split, discover")
     actions = group.add_subparsers(dest="domains_command", metavar="ACTION", required=True)
@@ -153,6 +160,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--priority", help="0..1 (default 0.5)")
     p.add_argument("--depth", choices=("shallow", "normal", "deep"))
     p.add_argument("--token-share", dest="token_share", help="0..1: the packet share one domain may take")
+    command(actions, "refresh", _refresh, "recompute every domain's keywords, description, centroid and relations")
     p = command(actions, "discover", _discover, "find regions in your records (a dry run unless --apply)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="only show the proposed regions and moves (default)")

@@ -58,6 +58,7 @@ def test_discover_is_a_dry_run_unless_applied(capsys: pytest.CaptureFixture[str]
     code, out, _ = run(capsys, "domains", "discover")
     assert code == 0 and "would move" in out and "nothing changed" in out
     assert {d["name"] for d in run_json(capsys, "domains", "list")["items"]} == {"general"}
+    assert run_json(capsys, "domains", "refresh")["refreshed"] == 1  # general gets keywords and a centroid
     applied = run_json(capsys, "domains", "discover", "--apply")
     assert applied["dry_run"] is False and applied["moves"] > 0
     assert "general" not in {d["name"] for d in run_json(capsys, "domains", "list")["items"]}
