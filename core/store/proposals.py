@@ -68,9 +68,13 @@ def count_pending(conn: Connection) -> int:
 
 
 def decide(conn: Connection, proposal_id: str, status: str, now: str, result_id: str | None = None) -> None:
+    """Close a proposal. A rejected one keeps no content: the person said no to storing it."""
     conn.execute(
-        "UPDATE proposals SET status = ?, decided_at = ?, result_id = ? WHERE id = ? AND status = 'pending'",
-        (status, now, result_id, proposal_id),
+        "UPDATE proposals SET status = ?, decided_at = ?, result_id = ?,"
+        " payload = CASE WHEN ? = 'rejected' THEN '{}' ELSE payload END,"
+        " norm_key = CASE WHEN ? = 'rejected' THEN NULL ELSE norm_key END"
+        " WHERE id = ? AND status = 'pending'",
+        (status, now, result_id, status, status, proposal_id),
     )
 
 

@@ -35,6 +35,14 @@ def test_a_rejected_proposal_cannot_be_approved(vault: Vault) -> None:
     assert count(vault, "memories") == 0
 
 
+def test_a_rejected_proposal_keeps_no_content(vault: Vault) -> None:
+    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    vault.reject(OWNER, staged["proposal_id"])
+    (rejected,) = vault.proposals(OWNER, status="rejected")
+    assert rejected["id"] == staged["proposal_id"] and rejected["payload"] == {}
+    assert "Abernathy" not in repr(dump(vault))
+
+
 def test_unknown_and_malformed_proposal_ids(vault: Vault) -> None:
     with pytest.raises(NotFound):
         vault.approve(OWNER, "pr000000000000")
