@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlcipher3
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from memvault.core import keys
 from memvault.core.paths import VaultPaths
@@ -69,7 +70,8 @@ def as_bytes(data: dict[str, list[tuple[Any, ...]]]) -> bytes:
 def where_found(home: Path, key: bytes, extra: list[Path] = ()) -> list[str]:  # type: ignore[assignment]
     """Every file under `home` (and `extra`) whose content, decrypted where it is a store, holds NEEDLE.
 
-    Databases are dumped table by table; every file's raw bytes are searched as well.
+    Databases are dumped table by table and every page is decrypted (free pages too); WAL frames
+    are decrypted; every file's raw bytes are searched as well.
     Returns entries like 'backups/x.db:memory_fts_data' or 'exports/general.md'.
     """
     found = []
@@ -79,16 +81,65 @@ def where_found(home: Path, key: bytes, extra: list[Path] = ()) -> list[str]:  #
         raw = path.read_bytes()
         if NEEDLE in raw.lower():
             found.append(label)
-        if path.name.endswith(("-wal", "-shm", "-journal")):
+        if path.name.endswith("-wal"):
+            if NEEDLE in raw_wal_frames(path, key).lower():
+                found.append(f"{label}:raw-frames")
+            continue
+        if path.name.endswith(("-shm", "-journal")):
             continue
         try:
             dumped = dump_db(path, key)
         except sqlcipher3.DatabaseError:
             continue
+        if NEEDLE in raw_pages(path, key).lower():
+            found.append(f"{label}:raw-pages")
         for table, rows in dumped.items():
             if NEEDLE in as_bytes({table: rows}).lower():
                 found.append(f"{label}:{table}")
     return found
+
+
+# SQLCipher 4 page layout (memvault's settings): AES-256-CBC over each page, a 16-byte salt in front of
+# page 1, and a reserve of IV (16 bytes) + HMAC-SHA512 (64 bytes) at the end of every page.
+PAGE_SIZE = 4096
+RESERVE = 80
+WAL_HEADER = 32
+WAL_FRAME_HEADER = 24
+
+
+def _decrypt_page(page: bytes, key: bytes, first: bool) -> bytes:
+    body = page[16 if first else 0 : PAGE_SIZE - RESERVE]
+    iv = page[PAGE_SIZE - RESERVE : PAGE_SIZE - RESERVE + 16]
+    decryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor()
+    return decryptor.update(body) + decryptor.finalize()
+
+
+def raw_pages(path: Path, key: bytes) -> bytes:
+    """Every page of an encrypted database file decrypted, free pages and unused cell space included.
+
+    Table dumps cannot see what a delete left in free pages; this can. Checked against the
+    header SQLite writes on page 1 (page size 4096, 80 reserved bytes), so a wrong layout fails loudly.
+    """
+    data = path.read_bytes()
+    if not data:
+        return b""
+    first = _decrypt_page(data[:PAGE_SIZE], key, True)
+    assert first[:2] == PAGE_SIZE.to_bytes(2, "big") and first[4] == RESERVE, "unexpected SQLCipher page layout"
+    pages = [first] + [
+        _decrypt_page(data[i : i + PAGE_SIZE], key, False) for i in range(PAGE_SIZE, len(data), PAGE_SIZE)
+    ]
+    return b"".join(pages)
+
+
+def raw_wal_frames(path: Path, key: bytes) -> bytes:
+    """Every page image in a WAL file, decrypted (the WAL holds old versions of pages until it is truncated)."""
+    data = path.read_bytes()
+    frame = WAL_FRAME_HEADER + PAGE_SIZE
+    out = []
+    for start in range(WAL_HEADER, len(data) - frame + 1, frame):
+        page_no = int.from_bytes(data[start : start + 4], "big")
+        out.append(_decrypt_page(data[start + WAL_FRAME_HEADER : start + frame], key, page_no == 1))
+    return b"".join(out)
 
 
 def digests(home: Path) -> dict[str, str]:
