@@ -16,6 +16,7 @@ from memvault.core.maintenance.files import sha256_of
 from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.store.connection import PLAINTEXT_HEADER
 from memvault.core.vault import Vault
+from memvault.desktop.cli import main
 
 
 def test_backup_is_encrypted_private_recorded_and_opens_with_the_key(
@@ -116,3 +117,13 @@ def test_daily_schedule_keeps_seven_daily_and_four_weekly(home: Path) -> None:
         assert on_disk == sorted(Path(r["path"]).name for r in kept)
         newest_weekly = max(r["created_at"] for r in kept if r["kind"] == "weekly")
         assert newest_weekly >= (clock.now() - timedelta(days=7)).strftime("%Y-%m-%d")
+
+
+def test_cli_backup_prints_only_the_path(home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["backup"]) == 0
+    printed = capsys.readouterr().out.strip()
+    assert Path(printed).is_file() and Path(printed).parent == home / "backups"
+    assert main(["backup", "--to", str(tmp_path)]) == 0
+    assert Path(capsys.readouterr().out.strip()).parent == tmp_path
+    assert main(["backup", "--list"]) == 0
+    assert printed in capsys.readouterr().out
