@@ -166,26 +166,39 @@ class Daemon:
         """Listen until a stop signal arrives; then close every session and the listener."""
         import anyio  # noqa: PLC0415
 
+        serving = anyio.CancelScope()
+        try:
+            async with anyio.create_task_group() as watcher:
+                # Stop signals are handled before the socket exists, and until the very end (a second
+                # SIGTERM during shutdown is only logged): a client that can connect can stop it cleanly.
+                await watcher.start(self._stop_on_signal, serving)
+                with serving:
+                    async with anyio.create_task_group() as group:
+                        listener = await self._listen()
+                        log.info("daemon: listening (pid %d)", os.getpid())
+                        if on_ready is not None:
+                            on_ready()
+                        group.start_soon(self._warm_up)
+                        async with listener:
+                            await listener.serve(self._session, task_group=group)
+                watcher.cancel_scope.cancel()
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                self.address.socket.unlink()
+            log.info("daemon: stopped after %d sessions", self.sessions_started)
+
+    async def _listen(self) -> Any:
+        import anyio  # noqa: PLC0415
+
         with contextlib.suppress(FileNotFoundError):
             self.address.socket.unlink()  # stale: we hold the lock, so no live daemon owns it
-        old_umask = os.umask(0o177)
+        old_umask = os.umask(0o177)  # the socket is born 0600
         try:
             listener = await anyio.create_unix_listener(self.address.socket)
         finally:
             os.umask(old_umask)
         os.chmod(self.address.socket, 0o600)
-        try:
-            async with listener, anyio.create_task_group() as group:
-                group.start_soon(self._stop_on_signal, group.cancel_scope)
-                log.info("daemon: listening (pid %d)", os.getpid())
-                if on_ready is not None:
-                    on_ready()
-                group.start_soon(self._warm_up)
-                await listener.serve(self._session, task_group=group)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                self.address.socket.unlink()
-            log.info("daemon: stopped after %d sessions", self.sessions_started)
+        return listener
 
     async def _warm_up(self) -> None:
         """Load the embedding model now, beside the first sessions, so no assistant's call pays for it."""
@@ -194,15 +207,19 @@ class Daemon:
         if self.vault.get_setting("embeddings") == "local":
             await anyio.to_thread.run_sync(_load_embedder)
 
-    async def _stop_on_signal(self, scope: Any) -> None:
+    async def _stop_on_signal(self, scope: Any, *, task_status: Any) -> None:
         import anyio  # noqa: PLC0415
 
         with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+            task_status.started()
             async for signum in signals:
-                log.info("daemon: %s received, stopping", signal.Signals(signum).name)
+                log.info(
+                    "daemon: %s received, %s",
+                    signal.Signals(signum).name,
+                    "already stopping" if self._stopping else "stopping",
+                )
                 self._stopping = True
                 scope.cancel()
-                return
 
     async def _session(self, stream: SocketStream) -> None:
         from anyio.abc import SocketAttribute  # noqa: PLC0415
@@ -269,6 +286,8 @@ def run(home: str | os.PathLike[str] | None = None, *, headless: bool = True, ve
         with Vault.open(paths.home) as vault:  # the one unlock of the daemon's life
             daemon = Daemon(vault, address, default_server())
             anyio.run(daemon.run, _announce(paths))
+            for signum in STOP_SIGNALS:  # the last steps (close the store, release the lock) run to the end
+                signal.signal(signum, signal.SIG_IGN)
     finally:
         lock.release()
     return 0
