@@ -160,18 +160,22 @@ class Daemon:
     caller: Caller = LOCAL_ASSISTANT
     sessions_started: int = 0
     sessions_open: int = 0
+    # False when the daemon runs in a thread of a bigger process (the tray): signals belong to its main thread.
+    handle_signals: bool = True
     _stopping: bool = field(default=False, repr=False)
+    _serving: Any = field(default=None, repr=False)
 
     async def run(self, on_ready: Callable[[], None] | None = None) -> None:
         """Listen until a stop signal arrives; then close every session and the listener."""
         import anyio  # noqa: PLC0415
 
-        serving = anyio.CancelScope()
+        serving = self._serving = anyio.CancelScope()
         try:
             async with anyio.create_task_group() as watcher:
                 # Stop signals are handled before the socket exists, and until the very end (a second
                 # SIGTERM during shutdown is only logged): a client that can connect can stop it cleanly.
-                await watcher.start(self._stop_on_signal, serving)
+                if self.handle_signals:
+                    await watcher.start(self._stop_on_signal, serving)
                 with serving:
                     async with anyio.create_task_group() as group:
                         listener = await self._listen()
@@ -186,6 +190,12 @@ class Daemon:
             with contextlib.suppress(FileNotFoundError):
                 self.address.socket.unlink()
             log.info("daemon: stopped after %d sessions", self.sessions_started)
+
+    def request_stop(self) -> None:
+        """Stop serving (from the daemon's event loop, e.g. through an anyio portal in the tray)."""
+        self._stopping = True
+        if self._serving is not None:
+            self._serving.cancel()
 
     async def _listen(self) -> Any:
         import anyio  # noqa: PLC0415

@@ -105,6 +105,8 @@ def peer_uid(sock: socket.socket) -> int | None:
 
 def connect(address: DaemonAddress) -> socket.socket | None:
     """A connection to a running daemon of this user, or None when none answers."""
+    if not hasattr(socket, "AF_UNIX"):  # no Unix sockets on this platform: always embedded
+        return None
     for path in dict.fromkeys((address.socket, address.recorded_socket())):
         if path is not None and path.exists():
             sock = _connect(path)

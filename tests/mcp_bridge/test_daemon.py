@@ -8,17 +8,21 @@ import signal
 import socket
 import stat
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
-from memvault.desktop.daemon import running_pid
+from memvault.core.vault import Vault
+from memvault.desktop.daemon import Daemon, running_pid
 from memvault.mcp_bridge import relay
+from memvault.mcp_bridge.server import serve_streams
 
 from .bridgekit import (
     INIT,
@@ -181,3 +185,21 @@ async def test_the_kill_switch_reaches_daemon_sessions_within_a_second(home: Pat
             subprocess.run([*MEMVAULT, "kill-switch", "off"], env=env_for(home), capture_output=True, check=True)
             again = await session.call_tool("memory_status", {})
             assert not again.is_error and _text(again)["kill_switch"] == "off"
+
+
+def test_the_daemon_core_runs_inside_another_process_and_stops_on_request(vault: Vault, home: Path) -> None:
+    """How the tray hosts it: in a thread of its own event loop, no signal handling, stopped by a call."""
+    where = address(home)
+    where.ensure_folders()
+    daemon = Daemon(vault, where, serve_streams, handle_signals=False)
+    ready = threading.Event()
+    with anyio.from_thread.start_blocking_portal() as portal:
+        done = portal.start_task_soon(daemon.run, ready.set)
+        assert ready.wait(30)
+        sock = socket_exchange(home, [INIT])
+        portal.call(daemon.request_stop)
+        done.result(timeout=30)
+        assert sock.recv(1024) == b""
+        sock.close()
+    assert not where.socket.exists()
+    assert daemon.sessions_started == 1
