@@ -77,6 +77,9 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
         assert vault.get(OWNER, filled[name])["memory"] == record, name
     store = dump_db(home / "memvault.db", key)
     assert [(t[0], t[2]) for t in store["tombstones"]] == [(filled["secret"], "privacy")]
+    assert "made-up code" not in str(store)  # the request's free-text reason went; its category stays
+    closed = [row for row in store["proposals"] if row[0] == request["request_id"]]
+    assert len(closed) == 1 and closed[0][2] == "approved" and closed[0][8] == "privacy"
     assert "Brindlecove" not in str(store)  # its entity went with it (no other record named it)
     assert not any(filled["secret"] in row[3] for row in store["retrieval_log"])
     purged_events = [e for e in store["events"] if e[4] == "purged"]
