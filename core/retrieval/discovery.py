@@ -308,10 +308,13 @@ def _assemble(
         keywords = describe(
             [sets[i] for i in members], [sets[i] for i in range(len(sets)) if i not in inside], spelling
         )
-        home = Counter(records[i]["domain"] for i in members if records[i]["domain"] != DEFAULT_DOMAIN)
-        dominant = home.most_common(1)[0] if home else None
-        if dominant and dominant[1] >= 0.5 * len(members):
-            region = Region(dominant[0], True, len(members), keywords, description_for(keywords))
+        # Only the person's placements say which existing domain a region is; memvault's own
+        # earlier guesses (assigned records) must not confirm themselves.
+        # earlier guesses (assigned records) only keep a region where it already is (stability).
+        placed = [records[i]["domain"] for i in members if records[i]["id"] not in movable]
+        dominant = _dominant_domain(placed, len(members)) or _settled_domain([records[i]["domain"] for i in members])
+        if dominant:
+            region = Region(dominant, True, len(members), keywords, description_for(keywords))
         else:
             name = region_name(keywords, taken)
             taken.add(name)
@@ -328,6 +331,28 @@ def _assemble(
         d for d, n in leaving.items() if n >= domain_sizes.get(d, 0) and d not in pinned and d not in arriving
     )
     return DiscoveryPlan(len(records), method, regions, moves, emptied)
+
+
+def _dominant_domain(placed: list[str], size: int) -> str | None:
+    """The existing domain a region belongs to: the one holding most of its explicitly placed
+    records, when that is at least half of them and a real share of the region (a fifth, and
+    three or more). The region's movable records then join it."""
+    counts = Counter(d for d in placed if d != DEFAULT_DOMAIN)
+    if not counts:
+        return None
+    name, count = counts.most_common(1)[0]
+    if count >= 0.5 * sum(counts.values()) and count >= max(3, 0.2 * size):
+        return name
+    return None
+
+
+def _settled_domain(domains: list[str]) -> str | None:
+    """The existing domain (not `general`) that already holds most of a region's records."""
+    counts = Counter(d for d in domains if d != DEFAULT_DOMAIN)
+    if not counts:
+        return None
+    name, count = counts.most_common(1)[0]
+    return name if count >= 0.5 * len(domains) else None
 
 
 # -- statistics for the router ---------------------------------------------------------------

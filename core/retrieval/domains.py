@@ -5,7 +5,8 @@ domain of a local_only record from the domain it is given):
 
 - the router's lexical score of every domain against the statement (name, keywords,
   description, distinctive terms of its records);
-- the domains of the statement's nearest lexical neighbours (bm25 over the word index).
+- the domains of the statement's nearest lexical neighbours (bm25 over the word index) that
+  share at least two of its content words.
 
 The domain with the best combined vote wins when it is clear enough; otherwise the
 record goes to `general`, from where discovery can move it into a region later. The
@@ -17,10 +18,11 @@ from __future__ import annotations
 from collections import Counter
 
 from memvault.core.model import Caller
+from memvault.core.retrieval import vocab
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.router import route
+from memvault.core.store import domains as domain_sql
 from memvault.core.store.connection import Connection
-from memvault.core.store.visibility import visible_clause
 
 DEFAULT_DOMAIN = "general"
 NEIGHBOURS = 10
@@ -29,19 +31,19 @@ MIN_VOTE = 0.2
 
 
 def _neighbour_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, float]:
+    """The share of the statement's nearest lexical neighbours in each domain; a neighbour votes
+    only when it shares at least two of the statement's content words (one for very short
+    statements), so a single common word cannot pull a record into an unrelated domain."""
     match = fts_query(statement)
     if match is None:
         return {}
-    clause, params = visible_clause(caller)
-    rows = conn.execute(
-        "SELECT m.domain FROM memory_fts f JOIN memories m ON m.rowid = f.rowid"
-        f" WHERE memory_fts MATCH ? AND m.status IN ('current', 'partial', 'disputed') AND {clause}"
-        " ORDER BY bm25(memory_fts) LIMIT ?",
-        (match, *params, NEIGHBOURS),
-    ).fetchall()
-    votes = Counter(row[0] for row in rows)
-    total = sum(votes.values())
-    return {name: n / total for name, n in votes.items()} if total else {}
+    mine = vocab.term_set(statement)
+    needed = min(2, len(mine)) or 1
+    votes: Counter[str] = Counter()
+    for domain, text in domain_sql.neighbours(conn, caller, match, NEIGHBOURS):
+        if len(mine & vocab.term_set(text)) >= needed:
+            votes[domain] += 1
+    return {name: n / NEIGHBOURS for name, n in votes.items()}
 
 
 def domain_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, float]:

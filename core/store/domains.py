@@ -244,3 +244,15 @@ def live_counts(conn: Connection) -> dict[str, int]:
     """Live records per domain, whoever may see them (for cache drift checks, never shown)."""
     rows = conn.execute(f"SELECT m.domain, count(*) FROM memories m WHERE {LIVE} GROUP BY m.domain").fetchall()
     return {row[0]: int(row[1]) for row in rows}
+
+
+def neighbours(conn: Connection, caller: Caller, fts_match: str, limit: int) -> list[tuple[str, str]]:
+    """(domain, statement with tag words) of the live records nearest an escaped FTS query, best first,
+    among those the caller may see."""
+    clause, params = visible_clause(caller)
+    rows = conn.execute(
+        "SELECT m.domain, m.statement, m.tags FROM memory_fts f JOIN memories m ON m.rowid = f.rowid"
+        f" WHERE memory_fts MATCH ? AND {LIVE} AND {clause} ORDER BY bm25(memory_fts) LIMIT ?",
+        (fts_match, *params, limit),
+    ).fetchall()
+    return [(row[0], row[1] + " " + _tag_words(row[2])) for row in rows]

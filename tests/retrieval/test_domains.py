@@ -131,6 +131,11 @@ def test_discovery_never_moves_what_the_person_placed_or_pinned(vault: Vault) ->
     assert {after[i][2] for i in placed} == {"hobbies"}
     assert {after[i][2] for i in pinned} == {"money"}
     assert vault.show_domain(OWNER, "money")["pinned"]
+    # Records memvault placed join the regions the person made; other topics get their own.
+    where = {region: Counter(d for s, _, d in after.values() if TRUTH[s] == region) for region in REGIONS}
+    assert where["garden"].most_common(1)[0][0] == "hobbies"
+    assert where["finance"].most_common(1)[0][0] == "money"
+    assert not {"hobbies", "money"} & {where["health"].most_common(1)[0][0], where["software"].most_common(1)[0][0]}
 
 
 def test_a_router_uses_what_discovery_learned(vault: Vault) -> None:
