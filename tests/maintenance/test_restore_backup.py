@@ -16,6 +16,8 @@ from maintkit import digests, dump_db, open_db, store_key
 
 from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable
 from memvault.core.model import OWNER
+from memvault.core.store import migrations
+from memvault.core.store.connection import open_connection
 from memvault.core.vault import Vault
 from memvault.desktop.cli import main
 from memvault.desktop.daemon import status as daemon_status
@@ -183,3 +185,16 @@ def test_cli_restore_and_delete_data_refuse_while_the_daemon_runs(
         daemon.send_signal(signal.SIGTERM)
         daemon.wait(timeout=30)
     assert main(["restore", backup]) == 0
+
+
+def test_a_backup_from_an_older_schema_is_migrated(home: Path, vault: Vault, tmp_path: Path) -> None:
+    old = tmp_path / "schema1.db"
+    conn = open_connection(old, store_key(home), create=True)
+    migrations.migrate(conn, target=1)
+    conn.execute("PRAGMA journal_mode = delete")
+    conn.close()
+    vault.close()
+    result = Vault.restore_backup(old, home)
+    assert result["schema_version"] == migrations.LATEST
+    with Vault.open(home) as reopened:
+        assert reopened.status(OWNER)["store"]["schema_version"] == migrations.LATEST
