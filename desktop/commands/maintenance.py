@@ -59,7 +59,7 @@ def _refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
     if running["running"]:
         raise StoreUnavailable(
             f"the memvault daemon (pid {running['pid']}) has the store open: "
-            f"stop it with `memvault daemon stop`, then {doing} again"
+            f"stop it with `memvault daemon --stop`, then {doing} again"
         )
 
 

@@ -177,9 +177,9 @@ def test_cli_restore_and_delete_data_refuse_while_the_daemon_runs(
         assert daemon_status(home)["running"]
         before = _data_digests(home)
         assert main(["restore", backup]) == 2
-        assert "memvault daemon stop" in capsys.readouterr().err
+        assert "memvault daemon --stop" in capsys.readouterr().err
         assert main(["uninstall", "--delete-data"]) == 2
-        assert "memvault daemon stop" in capsys.readouterr().err
+        assert "memvault daemon --stop" in capsys.readouterr().err
         assert _data_digests(home) == before
     finally:
         daemon.send_signal(signal.SIGTERM)
