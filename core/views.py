@@ -18,6 +18,7 @@ from memvault.core.model import Caller, LinkType, Memory, Status
 from memvault.core.retrieval.query import fts_query
 from memvault.core.store import memories
 from memvault.core.store import views as view_sql
+from memvault.core.store.connection import Connection
 
 MAX_DEPTH = 3
 MAX_NODES = 200
@@ -146,7 +147,7 @@ def timeline(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, An
 
 
 # -- projects, decisions, unresolved ---------------------------------------------------------
-def _project(conn: Any, caller: Caller, value: Any) -> tuple[str, str] | None:
+def _project(conn: Connection, caller: Caller, value: Any) -> tuple[str, str] | None:
     """(id, name) of a project the caller has records in; None when unknown or invisible."""
     name = required_text(value, "project", max_chars=100)
     found = view_sql.project_by_name(conn, _norm(name))
