@@ -11,8 +11,8 @@ records in against the request and answers a `RouteDecision`:
 
 Every materially relevant domain is activated (several for cross-domain requests);
 the rest stay dormant and contribute nothing. When no domain matches at all, the
-decision is `broad`: every domain is active with a small, size-based weight, and the
-search may still find something lexically.
+decision is `broad`: every domain is active with the same weight, and the search may
+still find something lexically.
 
 Speed: the domain profiles are cached per store version (the latest event id and vector
 rowid, two index look-ups), per caller visibility, so a route is pure arithmetic.
@@ -386,7 +386,7 @@ def route(conn: Connection, caller: Caller, query_text: str, query_vector: Vecto
         routes.append(DomainRoute(name, 0.0, score, lexical, semantic, matched, profile.depth, profile.token_share))
     best = max(r.score for r in routes)
     if best < MIN_ACTIVE:
-        return _broad(query_text, routes, counts, scores)
+        return _broad(query_text, routes, scores)
     chosen = [r for r in routes if r.score >= max(MIN_ACTIVE, RELATIVE * best)]
     chosen.sort(key=lambda r: (-r.score, r.name))
     chosen = chosen[:MAX_ACTIVE]
@@ -411,19 +411,15 @@ def _explain(r: DomainRoute) -> str:
     return f"{r.name} {r.weight:.2f} ({', '.join(parts) or 'priority'})"
 
 
-def _broad(
-    query_text: str, routes: list[DomainRoute], counts: dict[str, int], scores: dict[str, float]
-) -> RouteDecision:
-    """Nothing matched: every domain stays reachable, weighted by size, none favoured."""
-    sizes = {r.name: math.sqrt(counts.get(r.name, 1)) for r in routes}
-    total = sum(sizes.values())
-    active = [_weighted(r, sizes[r.name] / total) for r in sorted(routes, key=lambda r: (-sizes[r.name], r.name))]
+def _broad(query_text: str, routes: list[DomainRoute], scores: dict[str, float]) -> RouteDecision:
+    """Nothing matched: every domain stays reachable with the same weight, none favoured."""
+    active = [_weighted(r, 1.0 / len(routes)) for r in sorted(routes, key=lambda r: r.name)]
     depth, _ = _depth(query_text, [])
     return RouteDecision(
         active=tuple(active),
         dormant=(),
         depth=depth,
-        why="no domain matched the request: searching every domain, weighted by size",
+        why="no domain matched the request: every domain is searched, none favoured",
         broad=True,
         scores=scores,
     )
