@@ -163,3 +163,30 @@ def test_two_stores_in_one_process_never_share_routing(template_home: Path, tmp_
     assert answers == [("alpha",), ("beta",)]
     assert stamps[0][1:] == stamps[1][1:]  # the same history...
     assert stamps[0] != stamps[1]  # ...yet two cache keys
+
+
+PARAPHRASES = [
+    ("what pests bother my flowers", {"garden"}),
+    ("how do I keep weeds down around the veg", {"garden"}),
+    ("when does my fixed home loan deal run out", {"finance"}),
+    ("am I putting enough aside for retirement", {"finance"}),
+    ("which medicine am I allergic to", {"health"}),
+    ("how many times a week do I lift weights", {"health"}),
+    ("how does a change get reviewed before it lands", {"software"}),  # routed to finance ("review")
+    ("what checks run automatically when I push code", {"software"}),
+    ("can I afford new raised beds this month", {"garden", "finance"}),
+    ("should I run or cycle to protect my knee", {"health"}),
+    ("what does it cost to insure the car", {"finance"}),
+    ("where do I keep track of household spending", {"finance"}),
+]
+
+
+def test_paraphrased_requests_route_to_their_domains(vault: Vault) -> None:
+    """Requests worded unlike the records: the top domain is right and every expected one is active."""
+    fill(vault)
+    embedder = shared_embedder()
+    right = []
+    for query, expected in PARAPHRASES:
+        decision = _route(vault, query, vector=embedder.embed_one(query))
+        right.append(bool(decision.names) and decision.names[0] in expected and expected <= set(decision.names))
+    assert sum(right) >= 11, [q for (q, _), ok in zip(PARAPHRASES, right, strict=True) if not ok]
