@@ -10,6 +10,7 @@ import pytest
 from memvault.core.clock import FixedClock
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import OWNER, Caller, Surface
+from memvault.core.retrieval.hybrid import Deadline
 from memvault.core.vault import Vault
 
 REMOTE = Caller("remote-bot", Surface.REMOTE)
@@ -185,9 +186,15 @@ def test_budgets_limit_records_and_tokens(clocked_vault: Vault, filled: dict[str
     assert 1 <= len(small["results"]) < 10
 
 
-def test_a_missed_deadline_returns_the_best_so_far(clocked_vault: Vault, filled: dict[str, str]) -> None:
+def test_a_missed_deadline_returns_the_best_so_far(
+    clocked_vault: Vault, filled: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert clocked_vault.search(OWNER, query="green tea in the morning")["budget"]["truncated"] is False
     clocked_vault.set_setting(OWNER, "search_deadline_ms", 10)
-    clocked_vault.retriever.cache.clear()
+    monkeypatch.setattr(Deadline, "passed", lambda self: True)  # a machine too busy to make 10 ms
     answer = clocked_vault.search(OWNER, query="green tea in the morning")
     assert answer["budget"]["truncated"] is True
-    assert _ids(answer)[:1] == [filled["tea"]]  # the lexical stage ran before the deadline check
+    assert _ids(answer)[:1] == [filled["tea"]]  # the lexical stage always runs: the best so far
+    assert answer["results"][0]["why"] == ["lexical"]
+    again = clocked_vault.search(OWNER, query="green tea in the morning")
+    assert again["budget"]["truncated"] is True  # a truncated ranking is never cached
