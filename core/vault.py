@@ -30,6 +30,7 @@ from memvault.core.retrieval.request import parse_search
 from memvault.core.settings import SETTINGS, setting
 from memvault.core.store import events, migrations, proposals, settings_table
 from memvault.core.store.connection import open_connection
+from memvault.core.writer import propose
 
 log = logging.getLogger("memvault.vault")
 
@@ -126,6 +127,11 @@ class Vault:
     def export_markdown(self, caller: Caller, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return export_markdown(self.ctx, caller, args)
+
+    def propose(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+        """memory_propose: classify candidates against the store, then write (core/writer/propose.py)."""
+        self._guard(caller)
+        return self._written(propose.propose(self.ctx, caller, args))
 
     # -- the contract's advanced views (core/views.py, core/feedback.py) ----------------------
     def related(self, caller: Caller, **args: Any) -> dict[str, Any]:

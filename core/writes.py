@@ -82,12 +82,11 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)
         now = ctx.now()
         if duplicate is not None:
-            memories.update(conn, duplicate.id, now, last_confirmed_at=now)
-            events.record(conn, caller, "confirmed", now, duplicate.id)
+            confirm(conn, caller, duplicate.id, now)
             return _answer(
                 "duplicate", id=duplicate.id, duplicate_of=duplicate.id, reason="the same statement is already current"
             )
-        _check_link_targets(conn, caller, draft)
+        check_link_targets(conn, caller, draft)
         if mode is WriteMode.REVIEW_BEFORE_WRITE or (
             mode is WriteMode.AUTOMATIC and not _auto_commits(ctx, conn, draft, scope)
         ):
@@ -109,7 +108,18 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
     return _answer("added", id=memory_id)
 
 
-def _check_link_targets(conn: Connection, caller: Caller, draft: Draft) -> None:
+def require_writable(ctx: Context, caller: Caller) -> None:
+    """Refuse an assistant's write in retrieval-only mode (the writer pass asks before anything else)."""
+    _write_mode(ctx, caller)
+
+
+def confirm(conn: Connection, caller: Caller, memory_id: str, now: str) -> None:
+    """Someone said a current record again: its last_confirmed_at moves (nothing new is stored)."""
+    memories.update(conn, memory_id, now, last_confirmed_at=now)
+    events.record(conn, caller, "confirmed", now, memory_id)
+
+
+def check_link_targets(conn: Connection, caller: Caller, draft: Draft) -> None:
     targets = {link.target_id for link in draft.links}
     visible = memories.fetch_many(conn, caller, sorted(targets))
     if len(visible) != len(targets):
@@ -223,7 +233,10 @@ def _close_unresolved(conn: Connection, memory_id: str, now: str) -> None:
     )
 
 
-def correct(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+def correct(
+    ctx: Context, caller: Caller, args: dict[str, Any], *, source_reference: str | None = None
+) -> dict[str, Any]:
+    """memory_correct; `source_reference` (the writer pass's conversation_ref) becomes the new record's."""
     _only(args, {"id", "statement", "reason", "valid_from", "expected_revision"})
     statement = required_text(args.get("statement"), "statement", max_chars=4000)
     reason = text(args.get("reason"), "reason", max_chars=MAX_REASON)
@@ -247,16 +260,27 @@ def correct(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any
                 "valid_from": valid_from,
                 "expected_revision": old.revision,
                 "workspace_id": caller.workspace_id,  # approval acts as the proposer, workspace included
+                "source_reference": source_reference,
             }
             proposal_id = proposals.stage(conn, caller, "correct", payload, now, target_id=old.id, reason=reason)
             events.record(conn, caller, "proposed", now, old.id, proposal_id=proposal_id, kind="correct")
             return {"outcome": "staged", "id": None, "supersedes_id": old.id, "proposal_id": proposal_id}
-        new_id = apply_correction(conn, caller, old, statement, reason, valid_from or now, now)
+        new_id = apply_correction(
+            conn, caller, old, statement, reason, valid_from or now, now, source_reference=source_reference
+        )
     return {"outcome": "superseded", "id": new_id, "supersedes_id": old.id, "proposal_id": None}
 
 
 def apply_correction(
-    conn: Connection, caller: Caller, old: Any, statement: str, reason: str | None, valid_from: str, now: str
+    conn: Connection,
+    caller: Caller,
+    old: Any,
+    statement: str,
+    reason: str | None,
+    valid_from: str,
+    now: str,
+    *,
+    source_reference: str | None = None,
 ) -> MemoryId:
     """The new record supersedes the old one, which keeps its evidence and gets `valid_until`."""
     if old.valid_from and valid_from < old.valid_from:
@@ -269,7 +293,7 @@ def apply_correction(
         importance=old.importance,
         confidence=old.confidence,
         source="correction",
-        source_reference=old.source_reference,
+        source_reference=source_reference or old.source_reference,
         evidence=old.evidence,
         valid_from=valid_from,
         due_at=old.due_at,
@@ -402,7 +426,7 @@ def _apply_proposal(conn: Connection, proposer: Caller, proposal: dict[str, Any]
         if duplicate is not None:
             memories.update(conn, duplicate.id, now, last_confirmed_at=now)
             return {"outcome": "duplicate", "id": duplicate.id}
-        _check_link_targets(conn, proposer, draft)
+        check_link_targets(conn, proposer, draft)
         memory_id = commit_draft(conn, proposer, draft, payload.get("workspace_id"), now)
         if payload.get("domain_assigned"):
             events.record(conn, proposer, "domain_assigned", now, memory_id, domain=draft.domain)
@@ -414,7 +438,14 @@ def _apply_proposal(conn: Connection, proposer: Caller, proposal: dict[str, Any]
         if record.status not in (Status.CURRENT, Status.PARTIAL, Status.DISPUTED):
             raise Conflict("the record is no longer current")
         new_id = apply_correction(
-            conn, proposer, record, payload["statement"], payload.get("reason"), payload.get("valid_from") or now, now
+            conn,
+            proposer,
+            record,
+            payload["statement"],
+            payload.get("reason"),
+            payload.get("valid_from") or now,
+            now,
+            source_reference=payload.get("source_reference"),
         )
         return {"outcome": "superseded", "id": new_id, "supersedes_id": record.id}
     if kind == "archive":

@@ -104,6 +104,13 @@ def find_duplicate(conn: Connection, caller: Caller, norm_key: str, domain: str,
     return found[0] if found else None
 
 
+def live_with_norm_key(conn: Connection, caller: Caller, norm_key: str, limit: int = 10) -> list[Memory]:
+    """Visible live records saying exactly this (normalised) statement, in any domain and type."""
+    return select(
+        conn, caller, ["m.norm_key = ?", "m.status IN ('current', 'partial', 'disputed')"], [norm_key], limit=limit
+    )
+
+
 def insert(conn: Connection, values: dict[str, Any]) -> None:
     columns = ", ".join(values)
     marks = ", ".join("?" * len(values))

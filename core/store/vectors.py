@@ -6,7 +6,7 @@ moves bytes only, the numpy side lives in core/retrieval/vectors.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from memvault.core.store.connection import Connection
 
@@ -41,6 +41,17 @@ def since(conn: Connection, model: str, after_rowid: int, limit: int = 50_000) -
         (after_rowid, model, limit),
     ).fetchall()
     return [(int(r[0]), str(r[1]), bytes(r[2])) for r in rows]
+
+
+def vectors_of(conn: Connection, model: str, ids: Sequence[str]) -> dict[str, bytes]:
+    """The stored vectors of `model` for these memories (those that have one); ids come from visible records."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        f"SELECT memory_id, vector FROM memory_vectors WHERE model = ? AND memory_id IN ({','.join('?' * len(ids))})",
+        [model, *ids],
+    ).fetchall()
+    return {str(r[0]): bytes(r[1]) for r in rows}
 
 
 def max_memory_rowid(conn: Connection) -> int:

@@ -1,0 +1,359 @@
+"""How two statements relate: the same, the same subject with a different value, or an ending.
+
+Pure functions over text (and an optional embedding cosine); no store, no model. The
+writer pass (`propose.py`) calls `relate(candidate, record, cosine)` for every visible
+record near a candidate. docs/writer.md explains the rules and where the thresholds come
+from (tests/core/propose_pairs.py).
+
+Statements are reduced to *terms*: folded words without function words, lightly
+stemmed; two terms are equal when their stems are, or when the shorter (at least five
+letters) begins the longer ("postgres" / "postgresql"). *Values* are the terms that
+carry a slot's content: numbers, dates and times, names (capitalised inside a
+sentence), and a closed list of value words (weekdays, months, colours, ordinals,
+directions...). A difference of values on both sides, or of polarity, is a *hard
+difference*: it blocks a near duplicate and makes a conflict.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+
+from memvault.core.retrieval.query import stem
+
+# Near duplicate: the same meaning. With embeddings: cosine >= NEAR_COSINE and term overlap
+# (Dice) >= NEAR_DICE_WITH_COSINE, or very high overlap with a good cosine; without: overlap alone.
+NEAR_COSINE = 0.90
+NEAR_DICE_WITH_COSINE = 0.5
+HIGH_DICE = 0.85
+HIGH_DICE_COSINE = 0.80
+NEAR_DICE_LEXICAL = 0.80
+# Conflicts and endings must still be about the same thing: below this cosine they are not.
+SUBJECT_COSINE = 0.50
+NEGATION_DICE = 0.75  # "I eat meat" / "I do not eat meat": the rest nearly equal
+VALUE_REST_DICE = 0.70  # no verb found: values differ and the rest is nearly equal
+MAX_SWAP = 3  # a conflict replaces a few words of the predicate, not the whole of it
+ENDING_CONTAINMENT = 0.6  # share of an ending's own terms the ended record holds
+
+_TOKEN = re.compile(r"\d+(?:[:.\-/]\d+)*(?:am|pm)?|\w+", re.UNICODE)
+_CONTRACTIONS = (
+    (re.compile(r"\bcan't\b"), "can not"),
+    (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"n't\b"), " not"),
+    (re.compile(r"'(?:s|m|re|ve|ll|d)\b"), ""),
+)
+
+_FUNCTION_WORDS = frozenset(
+    """
+    a an the i me my mine we our ours us you your yours he him his she her hers it its they them their theirs
+    this that these those there here to of in on at for with by from into onto as and or but so if than then
+    do does did done doing be is are was were am been being has have had having will would shall should can
+    could might must just also very really some any all each every per via about around over under while
+    which who whom whose what when where why how again still always usually often
+    """.split()
+)
+_NEGATIONS = frozenset({"not", "no", "never", "nor", "none", "nothing", "nobody", "neither"})
+_COPULAS = frozenset({"is", "are", "was", "were", "am", "be", "been", "has", "have", "had"})
+# Verbs that open a predicate (base forms; inflections are matched by `_verb_base`).
+_VERBS = frozenset(
+    """
+    use prefer like love hate enjoy dislike want need live work go drive take make start begin finish run play
+    eat drink own keep call name set cost meet plan decide choose move switch learn study teach read write watch
+    listen visit buy sell pay rent wear sleep wake cook walk swim sing speak deploy release ship host store
+    happen open close leave stay attend join lead manage report depend belong contain include mean require
+    allow follow sit train practise practice volunteer subscribe support avoid grow plant water build fix test
+    review schedule book travel commute cycle bike fly celebrate drop give get send receive prepare teach
+    """.split()
+)
+_ENDING = re.compile(
+    r"\b(?:no\s+longer|not\s+\w+(?:\s+\w+){0,6}\s+any\s*more|any\s*more|stopped|stop|quit|quitted|"
+    r"cancel(?:l)?ed|discontinued|ended|is\s+over|was\s+over|gave\s+up|given\s+up|called\s+off|"
+    r"dropped\s+out|abandoned|terminated|unsubscribed|no\s+more)\b"
+)
+_REPLACEMENT = re.compile(r"\b(?:instead|switched|switching|replaced|in\s+favou?r\s+of|now\s+\w+|rather)\b")
+_ENDING_WORDS = frozenset(
+    """
+    no longer not any anymore more stopped stop quit quitted cancelled canceled discontinued ended over gave given
+    up called off dropped out abandoned terminated unsubscribed
+    """.split()
+)
+_VALUE_WORDS = frozenset(
+    """
+    monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends
+    january february march april may june july august september october november december
+    spring summer autumn fall winter morning mornings afternoon afternoons evening evenings night nights
+    daily weekly fortnightly monthly quarterly yearly annually hourly
+    first second third fourth fifth sixth seventh eighth ninth tenth last
+    one two three four five six seven eight nine ten eleven twelve twenty thirty hundred thousand
+    red orange yellow green blue purple pink brown black white grey gray silver gold
+    north south east west northern southern eastern western left right upper lower top bottom front back
+    early late small medium large big short long tall low high cheap expensive
+    yes on off enabled disabled true false
+    """.split()
+)
+
+
+_PLACEHOLDERS = frozenset({"be", "have"})  # copulas stand in `terms` only to mark where the predicate starts
+_ENDING_TERMS = frozenset(
+    {stem(w) for w in _ENDING_WORDS}
+    | _ENDING_WORDS
+    | {"give", "call", "drop", "stop", "cancel", "quit", "end", "terminate", "abandon", "discontinue"}
+    | _PLACEHOLDERS
+)
+
+
+class Relation(StrEnum):
+    SAME = "same"  # exact or near duplicate
+    CONFLICT = "conflict"  # same subject, a different value: the candidate supersedes the record
+    ENDS = "ends"  # the candidate says the record is no longer true
+    REPLACES = "replaces"  # the candidate ends the record and says what holds instead
+    UNRELATED = "unrelated"
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One statement as the rules see it."""
+
+    terms: tuple[str, ...]  # content terms, stemmed, in order
+    values: frozenset[str]  # the terms that are values
+    negated: bool
+    anchor: int | None  # index in `terms` of the first predicate verb (None: no verb found)
+    anchor_base: str | None
+    ending: bool  # says something stopped or is no longer so
+    replacement: bool  # ...and what holds instead
+
+    @property
+    def content(self) -> set[str]:
+        return set(self.terms) - _PLACEHOLDERS
+
+    @property
+    def subject(self) -> tuple[str, ...]:
+        return self.terms[: self.anchor] if self.anchor is not None else ()
+
+    @property
+    def predicate(self) -> tuple[str, ...]:
+        return self.terms[self.anchor + 1 :] if self.anchor is not None else self.terms
+
+
+@dataclass(frozen=True)
+class Judgement:
+    relation: Relation
+    score: float  # how strongly (for choosing between several records)
+    dice: float
+    cosine: float | None
+    differences: list[dict[str, list[str]]] = field(default_factory=list)
+    rule: str = ""
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
+    return text.casefold()
+
+
+def _verb_base(word: str) -> str | None:
+    """The verb a word is a form of (uses, used, using -> use), or None."""
+    if word in _COPULAS:
+        return "be" if word not in ("has", "have", "had") else "have"
+    candidates = [word]
+    for suffix, repl in (
+        ("ies", "y"),
+        ("es", ""),
+        ("s", ""),
+        ("ed", ""),
+        ("ed", "e"),
+        ("d", ""),
+        ("ing", ""),
+        ("ing", "e"),
+    ):
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
+            candidates.append(word[: -len(suffix)] + repl)
+    if word.endswith(("pped", "nned", "mmed", "tted")):
+        candidates.append(word[:-3])
+    irregular = {"went": "go", "took": "take", "made": "make", "ran": "run", "ate": "eat", "drank": "drink",
+                 "kept": "keep", "met": "meet", "chose": "choose", "left": "leave", "led": "lead", "sold": "sell",
+                 "bought": "buy", "paid": "pay", "wrote": "write", "drove": "drive", "swam": "swim", "sang": "sing",
+                 "spoke": "speak", "began": "begin", "grew": "grow", "built": "build", "flew": "fly", "gave": "give",
+                 "got": "get", "sent": "send", "taught": "teach", "sat": "sit", "wore": "wear", "slept": "sleep",
+                 "woke": "wake", "stood": "stand", "held": "hold", "lives": "live"}  # fmt: skip
+    if word in irregular:
+        return irregular[word]
+    return next((c for c in candidates if c in _VERBS), None)
+
+
+def _is_name(word: str, position: int) -> bool:
+    """Capitalised (a sentence's first word only when it is no function word or verb), or mixed case."""
+    if not any(c.isupper() for c in word) or word == "I":
+        return False
+    if position > 0 or any(c.isupper() for c in word[1:]):
+        return True
+    folded = word.casefold()
+    return folded not in _FUNCTION_WORDS and folded not in _VALUE_WORDS and _verb_base(folded) is None
+
+
+@lru_cache(maxsize=4096)
+def parse(statement: str) -> Parsed:
+    text = unicodedata.normalize("NFKC", statement).replace("\u2019", "'")
+    lowered = text.casefold()
+    for pattern, replacement in _CONTRACTIONS:
+        lowered = pattern.sub(replacement, lowered)
+    raw = _TOKEN.findall(text)
+    names = {t.casefold() for i, t in enumerate(raw) if _is_name(t, i)}
+    words = _TOKEN.findall(lowered)
+    terms: list[str] = []
+    values: set[str] = set()
+    anchor: int | None = None
+    anchor_base: str | None = None
+    negated = False
+    for word in words:
+        if word in _NEGATIONS:
+            negated = True
+            continue
+        base = _verb_base(word)
+        if anchor is None and base is not None and (word in _COPULAS or word not in names):
+            anchor, anchor_base = len(terms), base
+            terms.append(base)
+            continue
+        if word in _FUNCTION_WORDS:
+            continue
+        term = _term(word)
+        terms.append(term)
+        if any(c.isdigit() for c in word) or word in names or word in _VALUE_WORDS:
+            values.add(term)
+    ending = bool(_ENDING.search(lowered))
+    return Parsed(
+        terms=tuple(terms),
+        values=frozenset(values),
+        negated=negated,
+        anchor=anchor,
+        anchor_base=anchor_base,
+        ending=ending,
+        replacement=ending and bool(_REPLACEMENT.search(lowered)),
+    )
+
+
+def _term(word: str) -> str:
+    return word if any(c.isdigit() for c in word) else stem(word)
+
+
+def _same_term(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 5 and long_.startswith(short) and not short.isdigit()
+
+
+def _only(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> set[str]:
+    """Terms of `a` with no equal in `b`."""
+    return {x for x in a if not any(_same_term(x, y) for y in b)}
+
+
+def dice(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    shared = len(a) - len(_only(a, b))
+    shared_b = len(b) - len(_only(b, a))
+    return (shared + shared_b) / (len(a) + len(b))
+
+
+def containment(part: set[str], whole: set[str]) -> float:
+    """The share of `part`'s terms that `whole` holds."""
+    return 1.0 if not part else (len(part) - len(_only(part, whole))) / len(part)
+
+
+def value_differences(a: Parsed, b: Parsed) -> list[dict[str, list[str]]]:
+    new, old = sorted(_only(a.values, b.values)), sorted(_only(b.values, a.values))
+    return [{"old": old, "new": new}] if new and old else []
+
+
+def _hard_difference(a: Parsed, b: Parsed) -> bool:
+    return a.negated != b.negated or bool(value_differences(a, b))
+
+
+def _subjects_match(a: Parsed, b: Parsed) -> bool:
+    sa, sb = set(a.subject), set(b.subject)
+    if not _only(sa, sb) and not _only(sb, sa):
+        return True
+    smaller = sa if len(sa) <= len(sb) else sb
+    larger = sb if smaller is sa else sa
+    return (len(smaller) >= 2 and not _only(smaller, larger)) or dice(sa, sb) >= 0.8
+
+
+def _near_duplicate(a: Parsed, b: Parsed, overlap: float, cosine: float | None) -> bool:
+    if _hard_difference(a, b) or a.ending != b.ending:
+        return False
+    if cosine is None:
+        return overlap >= NEAR_DICE_LEXICAL
+    return (cosine >= NEAR_COSINE and overlap >= NEAR_DICE_WITH_COSINE) or (
+        overlap >= HIGH_DICE and cosine >= HIGH_DICE_COSINE
+    )
+
+
+def _conflict(a: Parsed, b: Parsed, cosine: float | None) -> str | None:
+    """Why candidate `a` contradicts record `b` (same subject, different value), or None."""
+    if cosine is not None and cosine < SUBJECT_COSINE:
+        return None
+    if a.negated != b.negated and dice(a.content, b.content) >= NEGATION_DICE:
+        return "polarity"
+    if a.anchor is not None and b.anchor is not None:
+        if a.anchor_base != b.anchor_base or not _subjects_match(a, b):
+            return None
+        pa, pb = set(a.predicate), set(b.predicate)
+        new, old = _only(pa, pb), _only(pb, pa)
+        if not new or not old or len(new) > MAX_SWAP or len(old) > MAX_SWAP:
+            return None
+        shares = len(pa) - len(new) > 0
+        if shares or (len(pa) <= 2 and len(pb) <= 2):
+            return "value"
+        return None
+    if value_differences(a, b):
+        rest_a, rest_b = a.content - a.values, b.content - b.values
+        if dice(rest_a, rest_b) >= VALUE_REST_DICE:
+            return "value"
+    return None
+
+
+def _ending_match(a: Parsed, b: Parsed, cosine: float | None) -> float:
+    """How far ending `a` is about record `b` (0: not at all): the share of its own terms `b` holds."""
+    if b.ending or (cosine is not None and cosine < SUBJECT_COSINE):
+        return 0.0
+    own = {t for t in a.terms if t not in _ENDING_TERMS}
+    theirs = set(b.terms) - _PLACEHOLDERS
+    if not own:
+        return 0.0
+    held = containment(own, theirs)
+    shared = len(own) - len(_only(own, theirs))
+    return held if held >= ENDING_CONTAINMENT and shared >= min(2, len(own)) else 0.0
+
+
+def relate(candidate: str, record: str, cosine: float | None = None) -> Judgement:
+    """How `candidate` (a proposed statement) relates to `record` (a current one)."""
+    a, b = parse(candidate), parse(record)
+    overlap = dice(a.content, b.content)
+    # Without embeddings a changed word of the predicate cannot be told from a synonym: a
+    # conflict is checked first, so that a new value is never dropped as a duplicate.
+    why = _conflict(a, b, cosine) if cosine is None and not a.ending else None
+    if not why and _near_duplicate(a, b, overlap, cosine):
+        return Judgement(Relation.SAME, 1.0 + overlap + (cosine or 0.0), overlap, cosine, rule="near duplicate")
+    if a.ending and not b.ending:
+        held = _ending_match(a, b, cosine)
+        if held:
+            relation = Relation.REPLACES if a.replacement else Relation.ENDS
+            return Judgement(relation, held + (cosine or 0.0), overlap, cosine, rule="ending")
+        return Judgement(Relation.UNRELATED, overlap, overlap, cosine)
+    why = why or _conflict(a, b, cosine)
+    if why:
+        differences = value_differences(a, b) or [
+            {
+                "old": sorted(_only(set(b.predicate), set(a.predicate))),
+                "new": sorted(_only(set(a.predicate), set(b.predicate))),
+            }
+        ]
+        if why == "polarity":
+            differences = [
+                {"old": ["negated" if b.negated else "affirmed"], "new": ["negated" if a.negated else "affirmed"]}
+            ]
+        return Judgement(Relation.CONFLICT, overlap + (cosine or 0.0), overlap, cosine, differences, rule=why)
+    return Judgement(Relation.UNRELATED, overlap, overlap, cosine)
