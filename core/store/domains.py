@@ -77,11 +77,18 @@ def counts_by_status(conn: Connection) -> dict[str, dict[str, int]]:
     return result
 
 
-def statements(conn: Connection, domain: str, limit: int = 200) -> list[str]:
-    """The most recent live statements of a domain (for term profiles; never leaves core)."""
+def _seen_by(viewer: Caller | None) -> tuple[str, list[object]]:
+    """No limit for the person's full view; the viewer's visibility otherwise."""
+    return ("1", []) if viewer is None else visible_clause(viewer)
+
+
+def statements(conn: Connection, domain: str, limit: int = 200, *, viewer: Caller | None = None) -> list[str]:
+    """The most recent live statements of a domain within a view (for term profiles; never leaves core)."""
+    clause, params = _seen_by(viewer)
     rows = conn.execute(
-        f"SELECT m.statement, m.tags FROM memories m WHERE m.domain = ? AND {LIVE} ORDER BY m.learned_at DESC LIMIT ?",
-        (domain, limit),
+        f"SELECT m.statement, m.tags FROM memories m WHERE m.domain = ? AND {LIVE} AND {clause}"
+        " ORDER BY m.learned_at DESC LIMIT ?",
+        (domain, *params, limit),
     ).fetchall()
     return [row[0] + " " + _tag_words(row[1]) for row in rows]
 
@@ -108,10 +115,12 @@ def live_records(conn: Connection) -> list[dict[str, Any]]:
     ]
 
 
-def domain_vectors(conn: Connection, domain: str) -> list[bytes]:
+def domain_vectors(conn: Connection, domain: str, *, viewer: Caller | None = None) -> list[bytes]:
+    clause, params = _seen_by(viewer)
     rows = conn.execute(
-        f"SELECT v.vector FROM memories m JOIN memory_vectors v ON v.memory_id = m.id WHERE m.domain = ? AND {LIVE}",
-        (domain,),
+        "SELECT v.vector FROM memories m JOIN memory_vectors v ON v.memory_id = m.id"
+        f" WHERE m.domain = ? AND {LIVE} AND {clause}",
+        (domain, *params),
     ).fetchall()
     return [row[0] for row in rows]
 
@@ -231,18 +240,21 @@ def last_discovery_size(conn: Connection) -> int | None:
     return int(json.loads(row[0]).get("records", 0)) if row else None
 
 
-def live_count_in(conn: Connection, names: Sequence[str]) -> int:
+def live_count_in(conn: Connection, names: Sequence[str], *, viewer: Caller | None = None) -> int:
+    clause, params = _seen_by(viewer)
     marks = ",".join("?" * len(names))
-    return int(
-        conn.execute(f"SELECT count(*) FROM memories m WHERE {LIVE} AND m.domain IN ({marks})", list(names)).fetchone()[
-            0
-        ]
-    )
+    row = conn.execute(
+        f"SELECT count(*) FROM memories m WHERE {LIVE} AND m.domain IN ({marks}) AND {clause}", [*names, *params]
+    ).fetchone()
+    return int(row[0])
 
 
-def live_counts(conn: Connection) -> dict[str, int]:
-    """Live records per domain, whoever may see them (for cache drift checks, never shown)."""
-    rows = conn.execute(f"SELECT m.domain, count(*) FROM memories m WHERE {LIVE} GROUP BY m.domain").fetchall()
+def live_counts(conn: Connection, *, viewer: Caller | None = None) -> dict[str, int]:
+    """Live records per domain within a view (for cache drift checks, never shown)."""
+    clause, params = _seen_by(viewer)
+    rows = conn.execute(
+        f"SELECT m.domain, count(*) FROM memories m WHERE {LIVE} AND {clause} GROUP BY m.domain", params
+    ).fetchall()
     return {row[0]: int(row[1]) for row in rows}
 
 

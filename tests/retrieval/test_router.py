@@ -190,3 +190,43 @@ def test_paraphrased_requests_route_to_their_domains(vault: Vault) -> None:
         decision = _route(vault, query, vector=embedder.embed_one(query))
         right.append(bool(decision.names) and decision.names[0] in expected and expected <= set(decision.names))
     assert sum(right) >= 11, [q for (q, _), ok in zip(PARAPHRASES, right, strict=True) if not ok]
+
+
+def test_routing_reveals_nothing_of_records_the_caller_cannot_see(vault: Vault) -> None:
+    """A hidden record's words (learned or stored as keywords) never steer a remote request."""
+    shared = {"access_scope": "remote_allowed"}
+    for statement in ("The gym opens at six on weekdays", "Stretch after every run"):
+        vault.add(OWNER, statement=statement, domain="health", **shared)
+    for statement in ("The bank sends statements monthly", "Savings go into the index fund"):
+        vault.add(OWNER, statement=statement, domain="finance", **shared)
+    for n in range(3):
+        vault.add(OWNER, statement=f"Private note {n}: the quokkafever diagnosis needs a follow-up", domain="health")
+    assert _route(vault, "quokkafever").names == ("health",)  # the person's own view
+    for stage in ("learned", "stored keywords"):
+        hidden, nonsense = _route(vault, "quokkafever", REMOTE), _route(vault, "zzyzx", REMOTE)
+        assert (hidden.weights, hidden.broad) == (nonsense.weights, nonsense.broad), stage
+        assert hidden.broad, stage
+        vault.refresh_domains(OWNER)
+    assert "quokkafever" in vault.show_domain(OWNER, "health")["keywords"]
+
+
+def test_a_remote_route_is_the_same_with_or_without_hidden_records(template_home: Path, tmp_path: Path) -> None:
+    """Invisible = missing, for routing too: words, vectors and stored keywords of local-only
+    records change nothing a remote caller can observe."""
+    query = "quokkafever"
+    vector = shared_embedder().embed_one(query)
+    decisions = []
+    for n, hidden in enumerate((True, False)):
+        home = tmp_path / f"store-{n}"
+        shutil.copytree(template_home, home)
+        with Vault.open(home) as vault:
+            fill(vault, access_scope="remote_allowed")
+            if hidden:
+                for i in range(4):
+                    text = f"Private: the doctor says the quokkafever diagnosis needs test {i}"
+                    vault.add(OWNER, statement=text, domain="health")
+                    vault.add(OWNER, statement=f"Private: the quokkafever bill {i} was paid", domain="finance")
+            vault.refresh_domains(OWNER)  # stored keywords and centroids now include the hidden text
+            decision = _route(vault, query, REMOTE, vector)
+            decisions.append([(d.name, round(d.weight, 6)) for d in decision.active])
+    assert decisions[0] == decisions[1]

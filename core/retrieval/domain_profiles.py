@@ -1,0 +1,296 @@
+"""What the router knows about each domain, built once per store version and *per view*.
+
+A domain's profile is its vocabulary (term -> weight), its priority, pin, depth and token
+share, and (on demand) its centroid. Two views exist:
+
+- the **full view**, for local callers: the name, the stored keywords, description and
+  centroid (derived from every record), and for keyword-less domains the distinctive
+  terms of their statements;
+- a **restricted view** per remote or workspace caller: the name and what that caller's
+  own visible records teach (their distinctive terms, their vectors' mean). Stored
+  keywords, descriptions and centroids are left out, because they are derived from
+  records the caller may not see: otherwise a request's routing weights (returned as
+  `domains` by memory_search) could reveal words of hidden records.
+
+Caches: profiles per (store identity, version, view); vocabularies per (identity, view)
+while the domains are unchanged; learned terms and fallback centroids per (identity,
+view, domain set) until the records they were learned from drift by LEARNED_DRIFT.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from memvault.core.model import Caller
+from memvault.core.retrieval import vocab
+from memvault.core.store import domains as domain_store
+from memvault.core.store.connection import Connection
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Vector = npt.NDArray[np.float32]
+else:
+    Vector = Any
+
+PROFILE_TERMS = 40
+LEARNED_DRIFT = 0.1
+CACHE_SIZE = 8
+View = tuple[str, str, str | None] | None  # None: the full (local) view
+Learned = dict[str, list[tuple[str, float]]]
+
+
+@dataclass
+class Profile:
+    name: str
+    vocab: dict[str, float]
+    priority: float
+    pinned: bool
+    depth: str
+    token_share: float
+
+
+@dataclass
+class Profiles:
+    by_name: dict[str, Profile]
+    idf: dict[str, float]
+    rows: list[dict[str, Any]]
+    identity: str
+    view: View
+    centroid_names: list[str] = field(default_factory=list)
+    centroids: Vector | None = None  # rows L2-normalised, in centroid_names order
+    centroids_ready: bool = False  # built on the first request that brings a vector
+    counts: dict[tuple[str, str, str | None], dict[str, int]] = field(default_factory=dict)
+
+
+@dataclass
+class _Vocabularies:
+    signature: tuple[Any, ...]
+    by_name: dict[str, Profile]
+    idf: dict[str, float]
+
+
+_LOCK = threading.Lock()
+_PROFILES: OrderedDict[tuple[str, int, int, View], Profiles] = OrderedDict()
+_VOCABULARIES: dict[tuple[str, View], _Vocabularies] = {}
+_LEARNED: dict[tuple[str, View, tuple[str, ...]], tuple[int, Learned]] = {}
+_FALLBACK_CENTROIDS: dict[tuple[str, View, str], tuple[int, Vector | None]] = {}
+
+
+def clear_cache() -> None:
+    with _LOCK:
+        _PROFILES.clear()
+        _VOCABULARIES.clear()
+        _LEARNED.clear()
+        _FALLBACK_CENTROIDS.clear()
+
+
+def view_of(caller: Caller) -> View:
+    return None if caller.is_local else (caller.surface.value, caller.principal, caller.workspace_id)
+
+
+def _viewer(view: View, caller: Caller) -> Caller | None:
+    """The caller whose visibility limits the reads of a view (None: everything)."""
+    return None if view is None else caller
+
+
+def _drifted(size: int, cached: int) -> bool:
+    return abs(size - cached) > max(10, LEARNED_DRIFT * cached)
+
+
+# -- vocabularies ----------------------------------------------------------------------------
+def _vocabulary(row: dict[str, Any], learned: list[tuple[str, float]]) -> dict[str, float]:
+    """Term -> weight: the name counts most, then keywords, then learned terms and the description."""
+    weights: dict[str, float] = {}
+
+    def add(text: str, weight: float) -> None:
+        for term in vocab.terms(text):
+            weights[term] = max(weights.get(term, 0.0), weight)
+
+    add(row["description"], 0.5)
+    top = learned[0][1] if learned else 1.0
+    for term, score in learned:
+        weights[term] = max(weights.get(term, 0.0), 0.2 + 0.65 * score / top)
+    for keyword in row["keywords"]:
+        add(str(keyword), 0.9)
+    add(row["name"].replace("-", " ").replace("_", " "), 1.0)
+    return weights
+
+
+def _learned_terms(conn: Connection, bare: tuple[str, ...], viewer: Caller | None) -> Learned:
+    """For domains without keywords: the terms that set their statements apart from the rest."""
+    docs = {name: [vocab.term_set(t) for t in domain_store.statements(conn, name, viewer=viewer)] for name in bare}
+    frequencies = {name: vocab.document_frequencies(d) for name, d in docs.items()}
+    everything: Counter[str] = Counter()
+    for counts in frequencies.values():
+        everything.update(counts)
+    total = sum(len(d) for d in docs.values())
+    learned = {}
+    for name in bare:
+        inside = frequencies[name]
+        rest = {term: n - inside.get(term, 0) for term, n in everything.items()}
+        size = len(docs[name])
+        learned[name] = vocab.distinctive_terms(inside, rest, size, total - size, limit=PROFILE_TERMS)
+    return learned
+
+
+def _learned_cached(conn: Connection, rows: list[dict[str, Any]], identity: str, view: View, caller: Caller) -> Learned:
+    bare = tuple(row["name"] for row in rows if not row["keywords"])
+    if not bare:
+        return {}
+    viewer = _viewer(view, caller)
+    size = domain_store.live_count_in(conn, bare, viewer=viewer)
+    key = (identity, view, bare)
+    with _LOCK:
+        cached = _LEARNED.get(key)
+    if cached is not None and not _drifted(size, cached[0]):
+        return cached[1]
+    learned = _learned_terms(conn, bare, viewer)
+    with _LOCK:
+        if len(_LEARNED) > 4 * CACHE_SIZE:
+            _LEARNED.clear()
+        _LEARNED[key] = (size, learned)
+    return learned
+
+
+def _signature(rows: list[dict[str, Any]], learned: Learned) -> tuple[Any, ...]:
+    """Everything the vocabularies are made of: when it is unchanged, so are they."""
+    fields = ("name", "description", "priority", "pinned", "depth", "token_share")
+    return (tuple((*(row[f] for f in fields), tuple(row["keywords"])) for row in rows), id(learned))
+
+
+def _vocabularies(rows: list[dict[str, Any]], learned: Learned) -> _Vocabularies:
+    by_name = {
+        row["name"]: Profile(
+            name=row["name"],
+            vocab=_vocabulary(row, learned.get(row["name"], [])),
+            priority=float(row["priority"]),
+            pinned=row["pinned"],
+            depth=row["depth"],
+            token_share=float(row["token_share"]),
+        )
+        for row in rows
+    }
+    df: dict[str, int] = {}
+    for profile in by_name.values():
+        for term in profile.vocab:
+            df[term] = df.get(term, 0) + 1
+    total = max(len(by_name), 1)
+    # Squared: a term shared by half the domains says little about any one of them.
+    idf = {term: (math.log(1 + total / n) / math.log(1 + total)) ** 2 for term, n in df.items()}
+    return _Vocabularies(_signature(rows, learned), by_name, idf)
+
+
+def _rows_for(view: View, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A restricted view sees no derived text or centroid: only names and the person's settings."""
+    if view is None:
+        return rows
+    return [{**row, "keywords": [], "description": "", "centroid": None} for row in rows]
+
+
+def _build(conn: Connection, identity: str, view: View, caller: Caller) -> Profiles:
+    """Profiles for a new store version; the vocabularies are reused while the domains are
+    unchanged (most writes change records, not domains)."""
+    rows = _rows_for(view, domain_store.all_domains(conn))
+    learned = _learned_cached(conn, rows, identity, view, caller)
+    with _LOCK:
+        known = _VOCABULARIES.get((identity, view))
+    if known is None or known.signature != _signature(rows, learned):
+        known = _vocabularies(rows, learned)
+        with _LOCK:
+            if len(_VOCABULARIES) > 4 * CACHE_SIZE:
+                _VOCABULARIES.clear()
+            _VOCABULARIES[(identity, view)] = known
+    return Profiles(by_name=known.by_name, idf=known.idf, rows=rows, identity=identity, view=view)
+
+
+def profiles_for(conn: Connection, caller: Caller) -> tuple[Profiles, dict[str, int]]:
+    """The profiles of the caller's view at the store's current version, and the caller's live
+    record count per domain (domains it has none in are absent)."""
+    identity, counter, last_event = domain_store.version(conn)
+    view = view_of(caller)
+    key = (identity, counter, last_event, view)
+    with _LOCK:
+        profiles = _PROFILES.get(key)
+        if profiles is not None:
+            _PROFILES.move_to_end(key)
+    if profiles is None:
+        profiles = _build(conn, identity, view, caller)
+        with _LOCK:
+            _PROFILES[key] = profiles
+            while len(_PROFILES) > CACHE_SIZE:
+                _PROFILES.popitem(last=False)
+    who = (caller.surface.value, caller.principal, caller.workspace_id)
+    counts = profiles.counts.get(who)
+    if counts is None:
+        counts = domain_store.visible_counts(conn, caller)
+        profiles.counts[who] = counts
+    return profiles, counts
+
+
+# -- centroids -------------------------------------------------------------------------------
+def numpy_module() -> Any:
+    """numpy, imported on first use: the MCP bridge must start without paying for it."""
+    import numpy  # noqa: PLC0415
+
+    return numpy
+
+
+def _decode_vector(blob: bytes | None) -> Vector | None:
+    if not blob:
+        return None
+    np = numpy_module()
+    vector = np.frombuffer(blob, dtype=np.float32)
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else None
+
+
+def _mean_of(blobs: list[bytes]) -> Vector | None:
+    if not blobs:
+        return None
+    # Vectors of another model (another length) after a model change are left out.
+    usual = Counter(len(b) for b in blobs).most_common(1)[0][0]
+    np = numpy_module()
+    mean = np.mean([np.frombuffer(b, dtype=np.float32) for b in blobs if len(b) == usual], axis=0)
+    norm = float(np.linalg.norm(mean))
+    return (mean / norm).astype(np.float32) if norm > 0 else None
+
+
+def _centroid(conn: Connection, profiles: Profiles, row: dict[str, Any], size: int, caller: Caller) -> Vector | None:
+    stored = _decode_vector(row["centroid"])
+    if stored is not None:
+        return stored
+    key = (profiles.identity, profiles.view, row["name"])
+    with _LOCK:
+        cached = _FALLBACK_CENTROIDS.get(key)
+    if cached is not None and not _drifted(size, cached[0]):
+        return cached[1]
+    centroid = _mean_of(domain_store.domain_vectors(conn, row["name"], viewer=_viewer(profiles.view, caller)))
+    with _LOCK:
+        if len(_FALLBACK_CENTROIDS) > 64 * CACHE_SIZE:
+            _FALLBACK_CENTROIDS.clear()
+        _FALLBACK_CENTROIDS[key] = (size, centroid)
+    return centroid
+
+
+def ensure_centroids(conn: Connection, profiles: Profiles, caller: Caller) -> None:
+    """Centroids of the view's domains: stored ones (full view), else the mean of the vectors
+    the view may see."""
+    if profiles.centroids_ready:
+        return
+    sizes = domain_store.live_counts(conn, viewer=_viewer(profiles.view, caller))
+    names, vectors = [], []
+    for row in profiles.rows:
+        centroid = _centroid(conn, profiles, row, sizes.get(row["name"], 0), caller)
+        if centroid is not None:
+            names.append(row["name"])
+            vectors.append(centroid)
+    if vectors and len({v.shape for v in vectors}) == 1:
+        profiles.centroid_names = names
+        profiles.centroids = numpy_module().vstack(vectors).astype("float32")
+    profiles.centroids_ready = True
