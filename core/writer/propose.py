@@ -108,7 +108,9 @@ def parse_candidates(conn: Connection, caller: Caller, value: Any) -> list[Candi
 
 def _neighbours(conn: Connection, caller: Caller, statement: str) -> dict[str, Memory]:
     """Live records the caller may see that share words (or the whole statement) with it."""
-    found = {m.id: m for m in memories.live_with_norm_key(conn, caller, normalize_statement(statement))}
+    found: dict[str, Memory] = {
+        m.id: m for m in memories.live_with_norm_key(conn, caller, normalize_statement(statement))
+    }
     request = SearchRequest(query=statement, limit=WORD_POOL)
     words = q.word_query(statement)
     if words:

@@ -124,6 +124,7 @@ class Parsed:
     anchor_base: str | None
     ending: bool  # says something stopped or is no longer so
     replacement: bool  # ...and what holds instead
+    ended: tuple[str, ...] = ()  # with a replacement: the terms before it (what stopped)
 
     @property
     def content(self) -> set[str]:
@@ -223,6 +224,7 @@ def parse(statement: str) -> Parsed:
         if any(c.isdigit() for c in word) or word in names or word in _VALUE_WORDS:
             values.add(term)
     ending = bool(_ENDING.search(lowered))
+    marker = _REPLACEMENT.search(lowered) if ending else None
     return Parsed(
         terms=tuple(terms),
         values=frozenset(values),
@@ -230,7 +232,8 @@ def parse(statement: str) -> Parsed:
         anchor=anchor,
         anchor_base=anchor_base,
         ending=ending,
-        replacement=ending and bool(_REPLACEMENT.search(lowered)),
+        replacement=marker is not None,
+        ended=parse(lowered[: marker.start()]).terms if marker else tuple(terms),
     )
 
 
@@ -319,7 +322,7 @@ def _ending_match(a: Parsed, b: Parsed, cosine: float | None) -> float:
     """How far ending `a` is about record `b` (0: not at all): the share of its own terms `b` holds."""
     if b.ending or (cosine is not None and cosine < SUBJECT_COSINE):
         return 0.0
-    own = {t for t in a.terms if t not in _ENDING_TERMS}
+    own = {t for t in a.ended if t not in _ENDING_TERMS}
     theirs = set(b.terms) - _PLACEHOLDERS
     if not own:
         return 0.0

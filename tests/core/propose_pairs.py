@@ -54,7 +54,10 @@ ENDINGS = [
     ("The Friday yoga class starts at 7.", "The Friday yoga class was cancelled."),
     ("I subscribe to the Nordic Sailing magazine.", "I'm not subscribed to Nordic Sailing magazine anymore."),
     ("I volunteer at the library book sale every spring.", "I quit volunteering at the library book sale."),
-    ("Weekly sync with the Harbor vendor on Mondays.", "The weekly Harbor vendor sync on Mondays has been discontinued."),
+    (
+        "Weekly sync with the Harbor vendor on Mondays.",
+        "The weekly Harbor vendor sync on Mondays has been discontinued.",
+    ),
     ("I am training for the Lakeside half marathon.", "I gave up training for the Lakeside half marathon."),
     ("Maren takes piano lessons on Wednesdays.", "Maren doesn't take piano lessons anymore."),
     ("The Kestrel beta programme is running.", "The Kestrel beta programme has ended."),
@@ -106,7 +109,10 @@ HELD_OUT = {
         ("The Sunday newspaper is delivered to the cabin.", "We cancelled the Sunday newspaper delivery to the cabin."),
         ("I mentor two junior developers.", "I stopped mentoring the junior developers."),
         ("Ylva plays in a handball team.", "Ylva has quit the handball team."),
-        ("The monthly Kestrel investor update is sent by Tomas.", "The monthly Kestrel investor update was discontinued."),
+        (
+            "The monthly Kestrel investor update is sent by Tomas.",
+            "The monthly Kestrel investor update was discontinued.",
+        ),
         ("I am saving for a sailing boat.", "I'm not saving for a sailing boat anymore."),
     ],
     "unrelated": [
