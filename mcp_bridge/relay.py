@@ -22,6 +22,7 @@ import errno
 import hashlib
 import logging
 import os
+import select
 import socket
 import stat
 import struct
@@ -156,23 +157,22 @@ def pipe(sock: socket.socket, in_fd: int = 0, out_fd: int = 1) -> int:
     """Relay bytes both ways until the daemon closes the session; returns the bytes sent to the client."""
     client_done = threading.Event()
     threading.Thread(target=_upstream, args=(sock, in_fd, client_done), name="relay-up", daemon=True).start()
-    sock.settimeout(1.0)
     sent = 0
     deadline: float | None = None
     try:
         while True:
-            try:
-                data = sock.recv(CHUNK)
-            except TimeoutError:
+            # Wait with select, not a socket timeout: a timeout would also cut the other thread's sendall.
+            if not select.select([sock], [], [], 1.0)[0]:
                 if client_done.is_set():
                     # The client is gone: give the daemon a bounded time to answer what it already has.
                     deadline = deadline or time.monotonic() + DRAIN_SECONDS
                     if time.monotonic() > deadline:
                         log.warning(
-                            "relay: the daemon did not finish within %.0f s after the client left", DRAIN_SECONDS
+                            "relay: the daemon did not answer within %.0f s of the client leaving", DRAIN_SECONDS
                         )
                         break
                 continue
+            data = sock.recv(CHUNK)
             if not data:
                 break
             _write_all(out_fd, data)

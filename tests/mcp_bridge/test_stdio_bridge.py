@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +20,8 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
+
+from memvault.mcp_bridge import relay
 
 from .bridgekit import INIT, MEMVAULT, bridge_params, raw_session, run_cli, running_daemon
 
@@ -170,3 +175,39 @@ async def test_a_bridge_spawned_with_codex_stripped_environment_still_finds_the_
             status = payload(await session.call_tool("memory_status", {}))
     assert status["contract"] == 1
     assert "relaying to the daemon" in (home / "logs" / "mcp.log").read_text()
+
+
+def test_the_relay_is_a_byte_pipe_that_waits_for_a_busy_daemon() -> None:
+    """Bytes pass unchanged both ways, and a daemon busy for seconds does not cut the client's sends."""
+    relay_end, daemon_end = socket.socketpair()
+    client_in_r, client_in_w = os.pipe()
+    client_out_r, client_out_w = os.pipe()
+    payload = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"tools/list"}\n' % i for i in range(60_000))  # ~2.7 MB
+    received: dict[str, bytes] = {}
+
+    def busy_daemon() -> None:
+        time.sleep(1.5)  # longer than any relay poll interval, with the socket buffers full
+        chunks = []
+        while data := daemon_end.recv(65536):
+            chunks.append(data)
+        daemon_end.sendall(b"".join(chunks))
+        daemon_end.close()
+
+    def client_reads() -> None:
+        with os.fdopen(client_out_r, "rb") as out:
+            received["bytes"] = out.read()
+
+    def client_writes() -> None:
+        with os.fdopen(client_in_w, "wb") as stdin:
+            stdin.write(payload)
+
+    threads = [threading.Thread(target=f) for f in (busy_daemon, client_reads, client_writes)]
+    for thread in threads:
+        thread.start()
+    sent = relay.pipe(relay_end, client_in_r, client_out_w)
+    os.close(client_out_w)
+    os.close(client_in_r)
+    for thread in threads:
+        thread.join(30)
+    assert sent == len(payload)
+    assert received["bytes"] == payload
