@@ -34,6 +34,8 @@ LINK_TYPE_WEIGHT = {
     "mentions": 0.4,
 }
 HOP_DECAY = 0.6
+COMMON_SHARE = 0.1  # a word-index term in more than this share of the records is "common"
+COMMON_MIN = 200  # ... but never below this many records (small stores keep every term)
 SEEDS = 8
 ENTITY_WEIGHT = 0.45  # per shared entity, capped at 1
 
@@ -76,21 +78,33 @@ class Deadline:
         return (time.perf_counter() - self.started) * 1000 > self.budget_ms
 
 
-def inverse_frequencies(conn: Connection, terms: list[tuple[str, bool]]) -> dict[str, float]:
+def inverse_frequencies(total: int, frequencies: dict[str, int]) -> dict[str, float]:
     """BM25's idf of each term: rare terms weigh more; a term the store never saw weighs most."""
-    total = sql.indexed_count(conn)
-    frequencies = sql.document_frequencies(conn, terms)
     return {term: math.log(1 + (total - n + 0.5) / (n + 0.5)) for term, n in frequencies.items()}
 
 
+def selective_terms(terms: list[tuple[str, bool]], frequencies: dict[str, int], total: int) -> list[tuple[str, bool]]:
+    """The terms worth a lookup: in a big store, a term found in more than a tenth of the records
+    costs the most to rank and says the least, so it is left out of the query (it still counts in
+    the lexical signal) unless nothing rarer is left."""
+    common = max(COMMON_MIN, COMMON_SHARE * total)
+    rare = [t for t in terms if frequencies.get(t[0], 0) <= common]
+    return rare or sorted(terms, key=lambda t: frequencies.get(t[0], 0))[:2]
+
+
 def gather_lexical(conn: Connection, caller: Caller, request: SearchRequest, pool: int, out: Gathered) -> None:
-    words = q.word_query(request.query)
-    if words:
-        out.idf = inverse_frequencies(conn, q.word_terms(request.query))
+    terms = q.word_terms(request.query)
+    if terms:
+        total = sql.indexed_count(conn)
+        frequencies = sql.document_frequencies(conn, terms)
+        out.idf = inverse_frequencies(total, frequencies)
+        words = q.terms_query(selective_terms(terms, frequencies, total))
         for record, bm25 in sql.lexical_candidates(conn, caller, words, request, pool):
             out.add(record, "lexical").word_bm25 = bm25
+    # Trigrams find what word prefixes cannot (CJK text, a fragment inside a word, another
+    # spelling); they are the costliest lookup, so only when the words found little.
     trigrams = q.trigram_query(request.query)
-    if trigrams:
+    if trigrams and (q.has_cjk(request.query) or len(out.found) < pool // 2):
         for record, bm25 in sql.trigram_candidates(conn, caller, trigrams, request, pool):
             out.add(record, "lexical").trigram_bm25 = bm25
     patterns = [q.like_pattern(t) for t in q.short_cjk_terms(request.query)]

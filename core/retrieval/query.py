@@ -79,10 +79,17 @@ def word_terms(text: str) -> list[tuple[str, bool]]:
     return terms
 
 
+def terms_query(terms: list[tuple[str, bool]]) -> str:
+    return " OR ".join(_quote(term) + ("*" if prefix else "") for term, prefix in terms)
+
+
 def word_query(text: str) -> str | None:
     """The word-index query: exact terms, plus a prefix match on the stem of longer words."""
-    parts = [_quote(term) + ("*" if prefix else "") for term, prefix in word_terms(text)]
-    return " OR ".join(parts) if parts else None
+    return terms_query(word_terms(text)) or None
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK.search(text) is not None
 
 
 def matches(term: str, prefix: bool, words: frozenset[str]) -> bool:

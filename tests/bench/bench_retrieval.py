@@ -171,6 +171,58 @@ def embedding_throughput(vault: Vault, n: int = 40) -> dict[str, float]:
     }
 
 
+def compare_sqlite_vec(location: str, sizes: list[int]) -> list[dict[str, Any]]:
+    """numpy exact search against sqlite-vec's vec0 (k=60, cosine) in an encrypted store.
+
+    sqlite-vec is not a dependency: install it somewhere apart (`pip install --target DIR
+    sqlite-vec==0.1.9`) and pass DIR. Random unit vectors; both return the same top 10.
+    """
+    sys.path.insert(0, location)
+    import sqlcipher3  # noqa: PLC0415
+    import sqlite_vec  # noqa: PLC0415
+
+    from memvault.core.retrieval.vectors import VectorIndex  # noqa: PLC0415
+
+    rng = np.random.default_rng(1)
+    out = []
+    for n in sizes:
+        rows = rng.normal(size=(n, 384)).astype("<f4")
+        rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+        queries = rows[rng.integers(0, n, 30)] + 0.01
+        folder = Path(tempfile.mkdtemp(prefix="memvault-bench-vec-"))
+        conn = sqlcipher3.connect(str(folder / "v.db"))
+        conn.execute("PRAGMA key = \"x'" + "11" * 32 + "'\"")
+        conn.enable_load_extension(True)
+        conn.load_extension(sqlite_vec.loadable_path())
+        conn.enable_load_extension(False)
+        conn.execute("CREATE VIRTUAL TABLE v USING vec0(embedding float[384] distance_metric=cosine)")
+        conn.executemany(
+            "INSERT INTO v(rowid, embedding) VALUES (?, ?)", [(i + 1, r.tobytes()) for i, r in enumerate(rows)]
+        )
+        conn.commit()
+        index = VectorIndex("bench", 384)
+        index._append([(i + 1, f"m{i}", r.tobytes()) for i, r in enumerate(rows)])
+
+        def vec0(query: Any, db: Any = conn) -> Any:
+            sql = "SELECT rowid FROM v WHERE embedding MATCH ? AND k = 60"
+            return db.execute(sql, (query.astype("<f4").tobytes(),)).fetchall()
+
+        result: dict[str, Any] = {"vectors": n}
+        for label, search in (("numpy", lambda query, i=index: i.search(query, 60)), ("sqlite_vec", vec0)):
+            search(queries[0])
+            wall, cpu = time.perf_counter(), time.process_time()
+            for query in queries:
+                search(query)
+            result[label] = {
+                "wall_ms": round((time.perf_counter() - wall) * 1000 / len(queries), 2),
+                "cpu_ms": round((time.process_time() - cpu) * 1000 / len(queries), 2),
+            }
+        conn.close()
+        shutil.rmtree(folder, ignore_errors=True)
+        out.append(result)
+    return out
+
+
 def rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
@@ -225,7 +277,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--real", type=int, default=5000, help="bulk records embedded with the real model")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--compare-sqlite-vec", metavar="DIR", help="also time sqlite-vec installed in DIR")
     options = parser.parse_args()
+    if options.compare_sqlite_vec:
+        sizes = [int(s) for s in options.sizes.split(",")]
+        print(json.dumps(compare_sqlite_vec(options.compare_sqlite_vec, sizes), indent=1))
+        return
     data = ek.load_set()
     results = []
     for size in (int(s) for s in options.sizes.split(",")):
