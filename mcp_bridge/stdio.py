@@ -9,6 +9,7 @@ stderr and `MEMVAULT_HOME/logs/mcp.log`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import logging.handlers
 import os
@@ -64,12 +65,15 @@ def run(home: str | os.PathLike[str] | None = None, *, verbose: bool = False, em
 
 def run_embedded(home: Path) -> int:
     """No daemon: open the store in this process and serve as the local assistant."""
-    from memvault.core.model import LOCAL_ASSISTANT  # noqa: PLC0415 - only the embedded path pays for these
-    from memvault.core.vault import Vault  # noqa: PLC0415
-    from memvault.mcp_bridge.server import run_stdio  # noqa: PLC0415
-
     log.info("bridge: no daemon answered; serving from the store")
-    with Vault.open(home) as vault:
+    # Until the MCP transport owns stdout, anything a library prints goes to stderr, never onto the wire.
+    with contextlib.redirect_stdout(sys.stderr):
+        from memvault.core.model import LOCAL_ASSISTANT  # noqa: PLC0415 - only the embedded path pays for these
+        from memvault.core.vault import Vault  # noqa: PLC0415
+        from memvault.mcp_bridge.server import run_stdio  # noqa: PLC0415
+
+        vault = Vault.open(home)
+    with vault:
         run_stdio(vault, LOCAL_ASSISTANT)
     log.info("bridge: session ended")
     return 0
