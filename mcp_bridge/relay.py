@@ -26,7 +26,6 @@ import select
 import socket
 import stat
 import struct
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -58,6 +57,8 @@ class DaemonAddress:
         tag = hashlib.sha256(os.fsencode(home)).hexdigest()[:16]
         folder = _runtime_folder(home)
         if len(os.fsencode(folder / f"daemon-{tag}.sock")) > MAX_SOCKET_PATH:
+            import tempfile  # noqa: PLC0415 - rare, and tempfile costs every bridge start ~10 ms
+
             folder = Path(tempfile.gettempdir()) / f"memvault-{os.getuid()}"
         return cls(folder=folder, socket=folder / f"daemon-{tag}.sock", lock=home / "run" / "daemon.lock")
 
