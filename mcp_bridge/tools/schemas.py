@@ -183,3 +183,26 @@ FEEDBACK: Schema = obj({"ok": BOOL}, ("ok",))
 BACKUP: Schema = obj({"path": STR, "encrypted": BOOL, "bytes": INT}, ("path", "encrypted", "bytes"))
 
 PURGE: Schema = obj({"outcome": enum(["confirmation_required"]), "request_id": STR}, ("outcome", "request_id"))
+
+PROPOSE: Schema = obj(
+    {
+        "results": array(
+            obj(
+                {
+                    "classification": {
+                        "type": ["string", "null"],
+                        "enum": ["ADD", "SUPERSEDE", "ARCHIVE", "NO_CHANGE", None],
+                    },
+                    "target_id": nullable(STR),
+                    "reason": nullable(STR),
+                    "evidence": {"type": ["object", "null"]},
+                    "outcome": enum(["added", "staged", "skipped", "rejected"]),
+                    "proposal_id": nullable(STR),
+                    "id": nullable(STR),
+                },
+                ("classification", "target_id", "reason", "evidence", "outcome", "proposal_id"),
+            )
+        )
+    },
+    ("results",),
+)

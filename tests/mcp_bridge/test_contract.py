@@ -227,6 +227,7 @@ ADVANCED_KINDS = {
     "memory_record_feedback": "mutating",
     "memory_backup": "mutating",
     "memory_purge": "mutating, destructive",
+    "memory_propose": "mutating",  # additive for any MCP caller: its supersedes and archives wait for approval
 }
 
 
