@@ -55,7 +55,7 @@ log = logging.getLogger("memvault.retrieval")
 
 CACHE_ENTRIES = 256
 CACHE_SECONDS = 120.0
-CATCH_UP = 64  # records a search embeds at most for writes it finds from other processes
+CATCH_UP = 16  # records a search embeds at most for writes it finds from other processes
 
 _PERSONAL = re.compile(
     r"\b(i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|our|ours|us|remind|remember|"
@@ -240,10 +240,10 @@ class HybridRetriever:
         self._checked_version = version
         try:
             embedder = shared_embedder()
-        except EmbeddingUnavailable:
-            return
-        with self._lock:
-            _, self._embedded_through = backfill(ctx, embedder, after=self._embedded_through, limit=CATCH_UP)
+            with self._lock:
+                _, self._embedded_through = backfill(ctx, embedder, after=self._embedded_through, limit=CATCH_UP)
+        except MemvaultError as exc:  # a busy store or no model: search anyway, with what is embedded
+            log.info("no catch-up embedding before this search (%s)", type(exc).__name__)
 
     # -- search --------------------------------------------------------------------------------
     def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> dict[str, Any]:

@@ -59,6 +59,9 @@ class Gathered:
     # Per-record values that do not change between the provisional and the final ranking.
     lexical: dict[str, float] = field(default_factory=dict)
     static: dict[str, tuple[float, float]] = field(default_factory=dict)  # activation, recency
+    # Callers who do not see everything get statistics over what they see, and no bm25 part
+    # (FTS5's bm25 uses statistics over every record).
+    own_statistics: bool = False
 
     def add(self, record: Memory, signal: str) -> Found:
         item = self.found.get(record.id)
@@ -95,8 +98,11 @@ def selective_terms(terms: list[tuple[str, bool]], frequencies: dict[str, int], 
 def gather_lexical(conn: Connection, caller: Caller, request: SearchRequest, pool: int, out: Gathered) -> None:
     terms = q.word_terms(request.query)
     if terms:
-        total = sql.indexed_count(conn)
-        frequencies = sql.document_frequencies(conn, terms)
+        out.own_statistics = not caller.is_local
+        if out.own_statistics:
+            total, frequencies = sql.visible_frequencies(conn, caller, terms)
+        else:
+            total, frequencies = sql.indexed_count(conn), sql.document_frequencies(conn, terms)
         out.idf = inverse_frequencies(total, frequencies)
         words = q.terms_query(selective_terms(terms, frequencies, total))
         for record, bm25 in sql.lexical_candidates(conn, caller, words, request, pool):
@@ -197,10 +203,12 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
         text = " ".join([item.record.statement, *item.record.tags])
         word = 0.0
         if item.word_bm25 is not None and best_word:
-            word = 0.25 * item.word_bm25 / best_word + 0.75 * _coverage(terms, gathered.idf, text)
+            coverage = _coverage(terms, gathered.idf, text)
+            word = coverage if gathered.own_statistics else 0.25 * item.word_bm25 / best_word + 0.75 * coverage
         tri = 0.0
         if item.trigram_bm25 is not None and best_tri:
-            tri = 0.8 * (0.5 * item.trigram_bm25 / best_tri + 0.5 * _trigram_coverage(trigrams, item.record.statement))
+            share = _trigram_coverage(trigrams, item.record.statement)
+            tri = 0.8 * (share if gathered.own_statistics else 0.5 * item.trigram_bm25 / best_tri + 0.5 * share)
         result[memory_id] = max(word, tri, 0.6 if item.substring else 0.0)
     return result
 

@@ -233,6 +233,28 @@ def document_frequencies(conn: Connection, terms: Sequence[tuple[str, bool]]) ->
     return result
 
 
+def visible_frequencies(
+    conn: Connection, caller: Caller, terms: Sequence[tuple[str, bool]]
+) -> tuple[int, dict[str, int]]:
+    """Record count and document frequencies over what `caller` may see (any status).
+
+    For callers who do not see everything: statistics over the whole store would let the
+    scores of visible records reveal words in records the caller cannot see.
+    """
+    clause, params = visible_clause(caller)
+    total = int(conn.execute(f"SELECT count(*) FROM memories m WHERE {clause}", params).fetchone()[0])
+    result: dict[str, int] = {}
+    for term, prefix in terms:
+        match = '"' + term.replace('"', '""') + '"' + ("*" if prefix else "")
+        row = conn.execute(
+            f"SELECT count(*) FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid"
+            f" WHERE memory_fts MATCH ? AND {clause}",
+            [match, *params],
+        ).fetchone()
+        result[term] = int(row[0])
+    return total, result
+
+
 def indexed_count(conn: Connection) -> int:
     """About how many records the index holds (the highest rowid: O(1), close enough for idf)."""
     return int(conn.execute("SELECT coalesce(max(rowid), 0) FROM memories").fetchone()[0])

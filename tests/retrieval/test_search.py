@@ -198,3 +198,16 @@ def test_a_missed_deadline_returns_the_best_so_far(
     assert answer["results"][0]["why"] == ["lexical"]
     again = clocked_vault.search(OWNER, query="green tea in the morning")
     assert again["budget"]["truncated"] is True  # a truncated ranking is never cached
+
+
+def test_records_a_caller_cannot_see_do_not_move_its_scores(clocked_vault: Vault) -> None:
+    kayak = _add(clocked_vault, "The blue kayak hangs in the garage", domain="outdoors", access_scope="remote_allowed")
+    _add(clocked_vault, "Paddles for the canoe are in the shed", domain="outdoors", access_scope="remote_allowed")
+    before = clocked_vault.search(REMOTE, query="blue kayak and paddles")["results"]
+    for n in range(15):
+        _add(clocked_vault, f"Kayak trip number {n} on the blue lake", domain="outdoors")  # local only
+    after = clocked_vault.search(REMOTE, query="blue kayak and paddles")["results"]
+    assert [h["id"] for h in after] == [h["id"] for h in before] and after[0]["id"] == kayak
+    assert [h["score"] for h in after] == [h["score"] for h in before]
+    local = clocked_vault.search(OWNER, query="blue kayak and paddles")["results"]
+    assert len(local) > len(after)  # the person sees them all
