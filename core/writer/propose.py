@@ -50,6 +50,7 @@ MAX_REF_CHARS = 200
 WORD_POOL = 30  # nearest records by the word index
 TRIGRAM_POOL = 10  # ...and by the trigram index (partial words, CJK)
 EMBED_MISSING = 16  # neighbours without a stored vector that are embedded on the spot
+_SAME_STATEMENT = "the same statement is already current"
 
 # A function answering the embedding of each text (None: embeddings are off or unavailable).
 Embed = Callable[[list[str]], list[Any] | None]
@@ -165,7 +166,7 @@ def classify(conn: Connection, caller: Caller, embed: Embed | None, draft: Draft
         return Classified(
             "NO_CHANGE",
             exact[0],
-            "the same statement is already current",
+            _SAME_STATEMENT,
             {**_evidence(None, len(near)), "rule": "exact"},
         )
     cosines = _cosines(conn, embed, draft.statement, near)
@@ -215,7 +216,7 @@ def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, re
             args["source_reference"] = ref
         added = writes.add(ctx, caller, args)
         if added["outcome"] == "duplicate":  # written meanwhile, in the same domain and type
-            return _answer(found, "skipped", classification="NO_CHANGE", target_id=added["id"])
+            return _answer(found, "skipped", classification="NO_CHANGE", target_id=added["id"], reason=_SAME_STATEMENT)
         return _answer(found, added["outcome"], id=added["id"], proposal_id=added["proposal_id"])
     assert target is not None
     if found.classification == "NO_CHANGE":
