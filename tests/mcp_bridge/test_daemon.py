@@ -49,6 +49,16 @@ def socket_exchange(home: Path, lines: list[dict[str, Any]]) -> socket.socket:
     return sock
 
 
+def wait_for_line(log: Path, any_of: tuple[str, ...], timeout: float = 60) -> None:
+    """The daemon's warm-up is over (a model load competes for the CPU with what a test measures)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log.exists() and any(text in log.read_text() for text in any_of):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"none of {any_of} in {log}")
+
+
 def test_the_socket_is_private_and_the_daemon_single(home: Path) -> None:
     with running_daemon(home) as daemon:
         where = address(home)
@@ -165,6 +175,7 @@ def _text(result: Any) -> dict[str, Any]:
 @pytest.mark.anyio
 async def test_the_kill_switch_reaches_daemon_sessions_within_a_second(home: Path, tmp_path: Path) -> None:
     with running_daemon(home), (tmp_path / "stderr.txt").open("w") as err:
+        wait_for_line(home / "logs" / "daemon.log", ("embedding model warm", "no embedding model"))
         async with (
             stdio_client(bridge_params(home), errlog=err) as (read, write),
             ClientSession(read, write) as session,
