@@ -193,11 +193,32 @@ class HybridRetriever:
         self._index: VectorIndex | None = None
         self._embedded_through = 0
         self._checked_version = -1
+        self._vectors: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
         return str(ctx.setting("embeddings")) == "local"
+
+    def clear_caches(self) -> None:
+        """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""
+        self.cache.clear()
+        with self._lock:
+            self._vectors.clear()
+
+    def _query_vector(self, embedder: Embedder, text: str) -> Any:
+        """The request's embedding; the last few hundred are kept (a vector depends on the text alone)."""
+        with self._lock:
+            vector = self._vectors.get(text)
+            if vector is not None:
+                self._vectors.move_to_end(text)
+                return vector
+        vector = embedder.embed_one(text)
+        with self._lock:
+            self._vectors[text] = vector
+            while len(self._vectors) > CACHE_ENTRIES:
+                self._vectors.popitem(last=False)
+        return vector
 
     def _index_for(self, embedder: Embedder) -> VectorIndex:
         if self._index is None:
@@ -283,7 +304,7 @@ class HybridRetriever:
         if semantic:
             try:
                 embedder = shared_embedder()
-                vector = embedder.embed_one(request.query)
+                vector = self._query_vector(embedder, request.query)
                 index = self._index_for(embedder)
                 index.refresh(conn, version)
             except EmbeddingUnavailable as exc:

@@ -124,7 +124,7 @@ def time_searches(vault: Vault, queries: list[dict[str, Any]]) -> dict[str, Any]
     retriever: Any = vault.retriever
     walls, cpus, tokens = [], [], []
     for query in queries:
-        retriever.cache.clear()
+        retriever.clear_caches()
         wall, cpu = time.perf_counter(), time.process_time()
         answer = vault.search(ek.caller_of(query), **ek.search_args(query))
         cpus.append((time.process_time() - cpu) * 1000)

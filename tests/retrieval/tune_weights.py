@@ -64,7 +64,7 @@ def capture(vault: Any, data: dict[str, Any]) -> dict[int, Captured]:
     try:
         for index, query in enumerate(data["queries"]):
             current[0] = index
-            vault.retriever.cache.clear()
+            vault.retriever.clear_caches()
             vault.search(ek.caller_of(query), **ek.search_args(query))
     finally:
         governor.rank = original  # type: ignore[assignment]
