@@ -22,7 +22,7 @@ from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
 from memvault.core.store import maintenance as sql
 from memvault.core.store import migrations, settings_table
-from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
+from memvault.core.store.connection import Connection, DatabaseError, open_connection
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
@@ -131,10 +131,8 @@ def _sound(conn: Connection, path: Path) -> bool | None:
                 and sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES
                 and not sql.integrity(conn, sql.ALIAS)
             )
-    except OperationalError:
-        return None
-    except DatabaseError:
-        return False
+    except DatabaseError as exc:
+        return None if sql.is_busy(exc) else False
 
 
 def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool) -> Check:

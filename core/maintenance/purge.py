@@ -33,7 +33,7 @@ from memvault.core.maintenance import purge_reach
 from memvault.core.model import Caller
 from memvault.core.store import events, memories, proposals
 from memvault.core.store import maintenance as sql
-from memvault.core.store.connection import OperationalError
+from memvault.core.store.connection import DatabaseError
 
 log = logging.getLogger("memvault.maintenance")
 
@@ -195,7 +195,9 @@ def flush(ctx: Context) -> dict[str, Any]:
         try:
             sql.vacuum(ctx.conn)
             vacuumed = True
-        except OperationalError:  # another process kept writing past the busy timeout
+        except DatabaseError as exc:  # another process kept writing past the busy timeout
+            if not sql.is_busy(exc):
+                raise
             log.warning("VACUUM after a purge was refused (store busy); run memvault purge --sweep later")
             vacuumed = False
         checkpointed = _checkpoint(ctx) and checkpointed

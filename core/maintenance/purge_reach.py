@@ -22,7 +22,7 @@ from typing import Any
 from memvault.core.context import Context
 from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
 from memvault.core.store import maintenance as sql
-from memvault.core.store.connection import Connection, DatabaseError, OperationalError
+from memvault.core.store.connection import Connection, DatabaseError
 
 log = logging.getLogger("memvault.maintenance")
 SCAN_LIMIT_BYTES = 256 * 1024 * 1024
@@ -122,12 +122,9 @@ def clean_backups(
         with ctx.lock:
             try:
                 outcome = _rewrite_backup(ctx.conn, path, ids, texts, batch_id, category, now)
-            except OperationalError as exc:  # busy or locked: keep it, a sweep finishes it later
-                log.warning("a backup could not be rewritten now: %s", type(exc).__name__)
-                outcome = "failed"
-            except DatabaseError as exc:
-                log.warning("a backup could not be rewritten: %s", type(exc).__name__)
-                outcome = "unreadable"
+            except DatabaseError as exc:  # busy: keep it, a sweep finishes it later; damaged: delete it
+                outcome = "failed" if sql.is_busy(exc) else "unreadable"
+                log.warning("a backup could not be rewritten (%s)", outcome)
         if outcome == "unreadable":
             remove_with_sides(path)
             result["deleted"].append(str(path))

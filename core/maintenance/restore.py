@@ -94,19 +94,25 @@ def _hold(paths: VaultPaths, key: bytes) -> Connection | None:
     try:
         sql.checkpoint_truncate(holder)
         if sql.journal_mode(holder, "delete") != "delete":
-            raise OperationalError("still in WAL mode")
-    except OperationalError:
+            raise OperationalError("database is locked (still in WAL mode)")
+    except DatabaseError as exc:
         holder.close()
-        raise StoreUnavailable(
-            "another memvault process has the store open (the app or the daemon): close it and restore again"
-        ) from None
+        if sql.is_busy(exc):
+            raise StoreUnavailable(
+                "another memvault process has the store open (the app or the daemon): close it and restore again"
+            ) from None
+        return None  # damaged: it will be kept aside as it is
     return holder
 
 
 def _keep_current(
     paths: VaultPaths, holder: Connection | None, stamp: str
-) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-    """Back up the current store before it is replaced; return that backup and what the store knew."""
+) -> tuple[dict[str, Any] | None, dict[str, Any], Connection | None]:
+    """Back up the current store before it is replaced.
+
+    Returns that backup, what the store knew (backups, tombstones), and the holder to swap
+    with (None when the store turned out damaged and was moved aside as it is).
+    """
     paths.ensure()
     target = paths.backups / f"memvault-{stamp}-pre-restore.db"
     n = 2
@@ -115,16 +121,22 @@ def _keep_current(
         n += 1
     nothing: dict[str, Any] = {"backups": [], "tombstones": []}
     if holder is None:
-        return (_move_damaged(paths, target) if paths.store.exists() else None), nothing
-    known = {"backups": sql.known_backups(holder, include_removed=True), "tombstones": sql.tombstone_ids(holder)}
+        return (_move_damaged(paths, target) if paths.store.exists() else None), nothing, None
     create_private(target)
     try:
+        known = {"backups": sql.known_backups(holder, include_removed=True), "tombstones": sql.tombstone_ids(holder)}
         sql.export_into(holder, target)
         fsync_file(target)
+    except DatabaseError as exc:
+        remove_with_sides(target)
+        if sql.is_busy(exc):
+            raise
+        holder.close()  # it opens, but is damaged further in: keep its pages as they are instead
+        return _move_damaged(paths, target), nothing, None
     except BaseException:
         remove_with_sides(target)
         raise
-    return _row(target, "pre-restore"), known
+    return _row(target, "pre-restore"), known, holder
 
 
 def _move_damaged(paths: VaultPaths, target: Path) -> dict[str, Any]:
@@ -222,7 +234,7 @@ def restore_backup(source: str | os.PathLike[str], home: str | os.PathLike[str] 
         holder = _hold(paths, key)
         try:
             stamp = SystemClock().now().strftime("%Y%m%dT%H%M%SZ")
-            pre, known = _keep_current(paths, holder, stamp)
+            pre, known, holder = _keep_current(paths, holder, stamp)
             try:
                 _swap(paths, holder, staged)
             except BaseException:

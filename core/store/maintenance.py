@@ -27,6 +27,11 @@ REQUIRED_TABLES = frozenset(
 )
 
 
+def is_busy(exc: BaseException) -> bool:
+    """Whether a database error means "another connection holds a lock" (try later), not "damaged"."""
+    return isinstance(exc, OperationalError) and any(word in str(exc).lower() for word in ("locked", "busy"))
+
+
 def _schema(name: str) -> str:
     if not _SCHEMA.match(name):
         raise ValueError(f"not a schema of ours: {name}")
@@ -48,9 +53,9 @@ def attached(conn: Connection, path: Path, alias: str = ALIAS) -> Iterator[bool]
     """Attach `path` for the block; yields whether it opens with the key (a damaged file: False)."""
     try:
         attach(conn, path, alias)
-    except OperationalError:  # busy or locked: not a verdict on the file
-        raise
-    except DatabaseError:  # SQLCipher reads the schema on ATTACH: a damaged or foreign file fails here
+    except DatabaseError as exc:  # SQLCipher reads the schema on ATTACH: a damaged or foreign file fails here
+        if is_busy(exc):  # busy or locked: not a verdict on the file
+            raise
         yield False
         return
     try:
