@@ -22,7 +22,11 @@ def _check(report: dict[str, object], name: str) -> dict[str, object]:
     return found[0]  # type: ignore[no-any-return]
 
 
-def test_a_healthy_store_passes(home: Path, vault: Vault, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_healthy_store_passes(
+    home: Path, vault: Vault, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))  # no client registrations but this test's own
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "user" / ".codex"))
     vault.backup(OWNER)
     vault.close()
     assert main(["doctor"]) == 0
