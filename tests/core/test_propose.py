@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, WORKSPACE_A, Adder, actions, count, dump
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from propose_pairs import CONFLICTS, DISTINCT, DUPLICATES, ENDINGS, HELD_OUT
 
 from memvault.core.clock import FixedClock
@@ -231,6 +233,33 @@ def test_a_remote_caller_never_gets_a_local_only_target(vault: Vault, add: Adder
         assert result["classification"] == "ADD" and result["target_id"] is None, result
         assert result["evidence"]["compared"] == 0
     assert not any(memory_id in repr(results) for memory_id in hidden)
+
+
+HIDDEN_STATEMENTS = sorted({record for record, _ in DUPLICATES + CONFLICTS + ENDINGS})
+ALL_CANDIDATES = sorted({c for _, c in DUPLICATES + CONFLICTS + ENDINGS + DISTINCT} | set(HIDDEN_STATEMENTS))
+
+
+@pytest.fixture(scope="module")
+def half_hidden(module_vault: Vault) -> tuple[Vault, set[str], set[str]]:
+    """Every record of the pairs twice: local_only, and reworded (a suffix) as remote_allowed."""
+    hidden, shared = set(), set()
+    for statement in HIDDEN_STATEMENTS:
+        hidden.add(module_vault.add(OWNER, statement=statement, domain="pairs")["id"])
+        again = module_vault.add(OWNER, statement=f"{statement} (shared copy)", access_scope="remote_allowed")
+        shared.add(again["id"])
+    return module_vault, hidden, shared
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(candidate=st.sampled_from(ALL_CANDIDATES), caller=st.sampled_from([REMOTE, WORKSPACE_A]))
+def test_no_pass_of_a_remote_caller_touches_or_names_a_hidden_record(
+    half_hidden: tuple[Vault, set[str], set[str]], candidate: str, caller: Caller
+) -> None:
+    vault, hidden, shared = half_hidden
+    (result,) = propose(vault, caller, candidate)
+    assert result["target_id"] is None or result["target_id"] in shared
+    assert not any(memory_id in repr(result) for memory_id in hidden)
+    assert {m["revision"] for m in vault.list_memories(OWNER, domain="pairs", limit=200)["items"]} == {1}
 
 
 def test_a_remote_caller_is_compared_with_what_it_may_see(vault: Vault, add: Adder) -> None:
