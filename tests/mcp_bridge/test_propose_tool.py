@@ -95,12 +95,13 @@ async def test_write_modes_over_the_wire(auto_vault: Vault) -> None:
     owner_add(auto_vault, "The kitchen has a gas stove.", domain="home")
     candidates = [{"statement": "The kitchen tap drips when it rains.", "domain": "home"}]
     async with connect(auto_vault, LOCAL_ASSISTANT) as client:
-        added = await call(client, "memory_propose", {"candidates": candidates})
+        added = await call(client, "memory_propose", {"candidates": candidates, "conversation_ref": "chat:7#3"})
         auto_vault.set_setting(OWNER, "write_mode", "retrieval-only")
         before = dump(auto_vault)
         refused = await call(client, "memory_propose", {"candidates": statements("The oven is electric.")})
     (result,) = added.data["results"]
     assert (result["classification"], result["outcome"]) == ("ADD", "added") and result["id"]
+    assert auto_vault.get(OWNER, result["id"])["memory"]["source_reference"] == "chat:7#3"
     assert refused.code == "read_only_mode" and dump(auto_vault) == before
 
 
