@@ -274,3 +274,23 @@ def test_a_store_outside_the_default_place_is_named_with_home(homes: Path, tmp_p
     assert clients.registered_clients() == ["codex"]
     clients.remove_registration("codex", dry_run=False)
     assert config.read_text() == CODEX_CONFIG
+
+
+def test_an_entry_made_with_codex_mcp_add_is_brought_up_to_date_in_place(homes: Path) -> None:
+    """`codex mcp add memvault -- /path/memvault mcp` before, a timeout tuned by hand: install adds what is missing."""
+    by_hand = CODEX_CONFIG.replace(
+        "[profiles.fast]",
+        f'[mcp_servers.memvault]\ncommand = "{EXE}"\nargs = ["mcp"]\nstartup_timeout_sec = 30  # slow disk\n\n'
+        "[profiles.fast]",
+    )
+    config = write_codex(homes, by_hand)
+    clients.install("codex", executable=EXE)
+    text = config.read_text()
+    entry = tomllib.loads(text)["mcp_servers"]["memvault"]
+    assert entry == {**CODEX_ENTRY, "startup_timeout_sec": 30}
+    assert "# slow disk" in text
+    assert clients._without_entry(tomllib.loads(text)) == clients._without_entry(tomllib.loads(by_hand))
+    clients.remove_registration("codex", dry_run=False)
+    after = config.read_text()
+    assert tomllib.loads(after) == clients._without_entry(tomllib.loads(by_hand))
+    assert "# pinned by hand" in after and "[profiles.fast]" in after
