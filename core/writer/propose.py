@@ -33,10 +33,9 @@ from memvault.core.context import Context
 from memvault.core.drafts import Draft, parse_draft, text
 from memvault.core.errors import Conflict, InvalidArgument, MemvaultError, NotFound
 from memvault.core.model import Caller, Memory
-from memvault.core.retrieval import query as q
+from memvault.core.retrieval.hybrid import Gathered, gather_lexical
 from memvault.core.retrieval.request import SearchRequest
 from memvault.core.store import memories
-from memvault.core.store import search as sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
 from memvault.core.writer.gate import rejection, secret_rejection
@@ -47,8 +46,7 @@ log = logging.getLogger("memvault.writer")
 
 MAX_CANDIDATES = 50
 MAX_REF_CHARS = 200
-WORD_POOL = 30  # nearest records by the word index
-TRIGRAM_POOL = 10  # ...and by the trigram index (partial words, CJK)
+POOL = 30  # nearest records by the lexical indexes
 EMBED_MISSING = 16  # neighbours without a stored vector that are embedded on the spot
 _SAME_STATEMENT = "the same statement is already current"
 
@@ -108,17 +106,17 @@ def parse_candidates(conn: Connection, caller: Caller, value: Any) -> list[Candi
 
 
 def _neighbours(conn: Connection, caller: Caller, statement: str) -> dict[str, Memory]:
-    """Live records the caller may see that share words (or the whole statement) with it."""
+    """Live records the caller may see that say the same statement or share words with it.
+
+    The search's own lexical stage finds them (core/retrieval/hybrid.py: selective words, stems,
+    trigrams when words find little, CJK), under the caller's access scope.
+    """
     found: dict[str, Memory] = {
         m.id: m for m in memories.live_with_norm_key(conn, caller, normalize_statement(statement))
     }
-    request = SearchRequest(query=statement, limit=WORD_POOL)
-    words = q.word_query(statement)
-    if words:
-        found.update((m.id, m) for m, _ in sql.lexical_candidates(conn, caller, words, request, WORD_POOL))
-    trigrams = q.trigram_query(statement)
-    if trigrams:
-        found.update((m.id, m) for m, _ in sql.trigram_candidates(conn, caller, trigrams, request, TRIGRAM_POOL))
+    gathered = Gathered()
+    gather_lexical(conn, caller, SearchRequest(query=statement, limit=POOL), POOL, gathered)
+    found.update((memory_id, item.record) for memory_id, item in gathered.found.items())
     return found
 
 

@@ -244,13 +244,15 @@ def _term(word: str) -> str:
 def _same_term(a: str, b: str) -> bool:
     if a == b:
         return True
+    if a[:5] != b[:5]:
+        return False
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     return len(short) >= 5 and long_.startswith(short) and not short.isdigit()
 
 
 def _only(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> set[str]:
     """Terms of `a` with no equal in `b`."""
-    return {x for x in a if not any(_same_term(x, y) for y in b)}
+    return {x for x in a if x not in b and not any(_same_term(x, y) for y in b)}
 
 
 def dice(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> float:
