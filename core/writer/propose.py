@@ -231,7 +231,7 @@ def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, re
             "valid_from": item.draft.valid_from,
             "expected_revision": target.revision,
         }
-        corrected = writes.correct(ctx, caller, args, source_reference=ref or item.draft.source_reference)
+        corrected = writes.correct(ctx, caller, args, source_reference=item.draft.source_reference or ref)
         if corrected["outcome"] == "staged":
             return _answer(found, "staged", proposal_id=corrected["proposal_id"])
         return _answer(found, "added", id=corrected["id"])  # the person's own pass: the new record
