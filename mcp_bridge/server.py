@@ -31,7 +31,8 @@ TOOL_MODULES: tuple[ModuleType, ...] = (search, records, writes, export, views, 
 INSTRUCTIONS = (
     "memvault is the person's private, local long-term memory. Before answering anything that depends on "
     "who they are, what they decided, prefer or are working on, call memory_search and cite records by [id]. "
-    "Store durable facts, decisions and corrections with memory_add / memory_correct (never secrets or chatter); "
+    "Store durable facts, decisions and corrections with memory_add / memory_correct, or several at once with "
+    "memory_propose, which checks them against what is already known (never secrets or chatter); "
     "writes may wait for the person's approval. You only ever see what this connection is allowed to see."
 )
 
