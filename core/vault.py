@@ -96,7 +96,7 @@ class Vault:
         return self.retriever.reindex(self.ctx)
 
     # -- the contract's required operations --------------------------------------------------
-    def add(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def add(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return self._written(writes.add(self.ctx, caller, args))
 
@@ -104,27 +104,27 @@ class Vault:
         self._guard(caller)
         return reads.get(self.ctx, caller, memory_id)
 
-    def list_memories(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def list_memories(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return reads.list_memories(self.ctx, caller, args)
 
-    def search(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def search(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return self.retriever.search(self.ctx, caller, parse_search(args))
 
-    def correct(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def correct(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return self._written(writes.correct(self.ctx, caller, args))
 
-    def archive(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def archive(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return writes.archive(self.ctx, caller, args)
 
-    def restore(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def restore(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return writes.restore(self.ctx, caller, args)
 
-    def export_markdown(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def export_markdown(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return export_markdown(self.ctx, caller, args)
 
@@ -134,27 +134,27 @@ class Vault:
         return self._written(propose.propose(self.ctx, caller, args))
 
     # -- the contract's advanced views (core/views.py, core/feedback.py) ----------------------
-    def related(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def related(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return views.related(self.ctx, caller, args)
 
-    def timeline(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def timeline(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return views.timeline(self.ctx, caller, args)
 
-    def project_history(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def project_history(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return views.project_history(self.ctx, caller, args)
 
-    def decisions(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def decisions(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return views.decisions(self.ctx, caller, args)
 
-    def unresolved(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def unresolved(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return views.unresolved(self.ctx, caller, args)
 
-    def record_feedback(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def record_feedback(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return feedback.record_feedback(self.ctx, caller, args)
 
@@ -285,7 +285,7 @@ class Vault:
         """Replace the store in `home` by a verified backup (no Vault may be open on it in this process)."""
         return maintenance_restore.restore_backup(backup, home)
 
-    def request_purge(self, caller: Caller, **args: Any) -> dict[str, Any]:
+    def request_purge(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
         self._guard(caller)
         return purge.request(self.ctx, caller, args)
 
