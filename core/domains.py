@@ -57,6 +57,7 @@ def _summary(row: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:
         "name": row["name"],
         "description": row["description"],
         "keywords": row["keywords"],
+        "curated": row["curated"],
         "related": row["related"],
         "priority": row["priority"],
         "depth": row["depth"],
@@ -158,11 +159,14 @@ def _inherit_keywords(conn: Connection, target: str, sources: list[dict[str, Any
     row = domain_sql.fetch(conn, target)
     if row is None or row["pinned"]:
         return
+    curated = list(row["curated"])
     keywords = list(row["keywords"])
     for source in sources:
+        curated += [k for k in source["curated"] if k not in curated]
         keywords += [k for k in source["keywords"] if k not in keywords]
-    if keywords != row["keywords"]:
-        domain_sql.update(conn, target, now, keywords=keywords[:MAX_KEYWORDS])
+    derived = [k for k in keywords if k not in curated]
+    if keywords != row["keywords"] or curated != row["curated"]:
+        domain_sql.update(conn, target, now, curated=curated[:MAX_KEYWORDS], keywords=derived[:MAX_KEYWORDS])
 
 
 def split(
@@ -236,7 +240,9 @@ def update(ctx: Context, caller: Caller, name: Any, **fields: Any) -> dict[str, 
     if fields.get("description") is not None:
         changes["description"] = text(fields["description"], "description", max_chars=300) or ""
     if fields.get("keywords") is not None:
-        changes["keywords"] = string_list(fields["keywords"], "keywords", max_chars=48)
+        # The person's keywords: kept through every refresh, and used for every caller's routing.
+        words = [k.lstrip("=").strip() for k in string_list(fields["keywords"], "keywords", max_chars=48)]
+        changes["curated"] = [k for k in dict.fromkeys(words) if k]
     for unit in ("priority", "token_share"):
         if fields.get(unit) is not None:
             changes[unit] = unit_float(fields[unit], unit, 0.5)
@@ -329,8 +335,9 @@ def apply_plan(conn: Connection, caller: Caller, plan: discovery.DiscoveryPlan, 
 def write_stats(conn: Connection, caller: Caller, stats: dict[str, dict[str, Any]], now: str) -> int:
     """Store recomputed keywords, description, centroid, related and token share.
 
-    What a person set stays: a pinned domain keeps its keywords, description and token
-    share; a description not written by memvault (not starting "About ") is kept.
+    What a person set stays: their own keywords always; a pinned domain keeps its derived
+    keywords, description and token share too; a description not written by memvault (not
+    starting "About ") is kept.
     """
     changed = 0
     for row in domain_sql.all_domains(conn):
@@ -338,8 +345,11 @@ def write_stats(conn: Connection, caller: Caller, stats: dict[str, dict[str, Any
         if new is None:
             continue
         fields: dict[str, Any] = {"centroid": new["centroid"], "related": new["related"]}
+        derived = [k for k in row["keywords"] if k not in row["curated"]]
+        new_derived = [k for k in new["keywords"] if k not in row["curated"]]
+        if not row["pinned"] and new_derived != derived:
+            fields["keywords"] = new_derived
         if not row["pinned"]:
-            fields["keywords"] = new["keywords"]
             fields["token_share"] = new["token_share"]
             if not row["description"] or row["description"].startswith("About "):
                 fields["description"] = new["description"]

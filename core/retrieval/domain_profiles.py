@@ -6,9 +6,9 @@ share, and (on demand) its centroid. Two views exist:
 - the **full view**, for local callers: the name, the stored keywords, description and
   centroid (derived from every record), and for keyword-less domains the distinctive
   terms of their statements;
-- a **restricted view** per remote or workspace caller: the name and what that caller's
-  own visible records teach (their distinctive terms, their vectors' mean). Stored
-  keywords, descriptions and centroids are left out, because they are derived from
+- a **restricted view** per remote or workspace caller: the name, the keywords the person
+  set, and what that caller's own visible records teach (their distinctive terms, their
+  vectors' mean). Derived keywords, descriptions and centroids are left out: they come from
   records the caller may not see: otherwise a request's routing weights (returned as
   `domains` by memory_search) could reveal words of hidden records.
 
@@ -140,7 +140,9 @@ def _learned_terms(conn: Connection, bare: tuple[str, ...], viewer: Caller | Non
 
 
 def _learned_cached(conn: Connection, rows: list[dict[str, Any]], identity: str, view: View, caller: Caller) -> Learned:
-    bare = tuple(row["name"] for row in rows if not row["keywords"])
+    # A restricted view learns every domain from the caller's own records (the person's few
+    # keywords are not enough to route by); the full view only domains without keywords.
+    bare = tuple(row["name"] for row in rows if view is not None or not row["keywords"])
     if not bare:
         return {}
     viewer = _viewer(view, caller)
@@ -187,10 +189,11 @@ def _vocabularies(rows: list[dict[str, Any]], learned: Learned) -> _Vocabularies
 
 
 def _rows_for(view: View, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A restricted view sees no derived text or centroid: only names and the person's settings."""
+    """A restricted view sees nothing derived from records (keywords memvault learned,
+    descriptions, centroids): only names and the person's settings, their own keywords included."""
     if view is None:
         return rows
-    return [{**row, "keywords": [], "description": "", "centroid": None} for row in rows]
+    return [{**row, "keywords": row["curated"], "description": "", "centroid": None} for row in rows]
 
 
 def _build(conn: Connection, identity: str, view: View, caller: Caller) -> Profiles:

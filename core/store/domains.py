@@ -19,7 +19,9 @@ LIVE = "m.status IN ('current', 'partial', 'disputed')"
 DOMAIN_COLUMNS = (
     "name, description, keywords, related, priority, depth, token_share, centroid, pinned, created_at, updated_at"
 )
-_EDITABLE = frozenset({"description", "keywords", "related", "priority", "depth", "token_share", "centroid", "pinned"})
+_EDITABLE = frozenset(
+    {"description", "keywords", "curated", "related", "priority", "depth", "token_share", "centroid", "pinned"}
+)
 
 
 def version(conn: Connection) -> tuple[str, int, int]:
@@ -42,12 +44,34 @@ def version(conn: Connection) -> tuple[str, int, int]:
     return identity, int(row[1]), int(row[2])
 
 
+# The keywords column holds the person's own keywords (marked with a leading "=") and the
+# keywords memvault derived from the records. Decoded rows carry `keywords` (all of them,
+# the person's first, unmarked) and `curated` (the person's alone).
+CURATED = "="
+
+
 def _decode(row: Any) -> dict[str, Any]:
     data = dict(row)
-    data["keywords"] = json.loads(data["keywords"] or "[]")
+    stored = [str(k) for k in json.loads(data["keywords"] or "[]")]
+    curated = [k[len(CURATED) :] for k in stored if k.startswith(CURATED)]
+    derived = [k for k in stored if not k.startswith(CURATED) and k not in curated]
+    data["keywords"] = curated + derived
+    data["curated"] = curated
     data["related"] = json.loads(data["related"] or "[]")
     data["pinned"] = bool(data["pinned"])
     return data
+
+
+def _keywords_column(conn: Connection, name: str, fields: dict[str, Any]) -> str:
+    """The keywords column after a change of the derived keywords (`keywords`), the person's
+    (`curated`), or both; whichever is not given is kept."""
+    current = fetch(conn, name)
+    curated = list(fields.pop("curated", None) or []) if "curated" in fields else (current or {}).get("curated", [])
+    if "keywords" in fields:
+        derived = list(fields.pop("keywords") or [])
+    else:
+        derived = [k for k in (current or {}).get("keywords", []) if k not in (current or {}).get("curated", [])]
+    return json.dumps([CURATED + k for k in curated] + [k for k in derived if k not in curated])
 
 
 def all_domains(conn: Connection) -> list[dict[str, Any]]:
@@ -132,9 +156,12 @@ def insert(conn: Connection, name: str, now: str, **fields: Any) -> None:
 
 
 def update(conn: Connection, name: str, now: str, **fields: Any) -> None:
+    """Change a domain's row; `keywords` are the derived keywords, `curated` the person's."""
     if not fields or not set(fields) <= _EDITABLE:
         raise ValueError(f"not editable: {sorted(set(fields) - _EDITABLE)}")
-    values = [json.dumps(v) if k in ("keywords", "related") else v for k, v in fields.items()]
+    if "keywords" in fields or "curated" in fields:
+        fields["keywords"] = _keywords_column(conn, name, fields)
+    values = [json.dumps(v) if k == "related" else v for k, v in fields.items()]
     assignments = ", ".join(f"{k} = ?" for k in fields)
     conn.execute(f"UPDATE domains SET {assignments}, updated_at = ? WHERE name = ?", [*values, now, name])
 

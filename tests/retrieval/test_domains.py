@@ -287,3 +287,17 @@ def test_update_tunes_the_router_inputs(vault: Vault, filled: dict[str, list[str
         vault.update_domain(OWNER, "health", depth="bottomless")
     with pytest.raises(InvalidArgument):
         vault.update_domain(OWNER, "health", priority=2)
+
+
+def test_the_persons_keywords_survive_refreshes_and_route_every_caller(vault: Vault) -> None:
+    fill(vault, access_scope="remote_allowed")
+    vault.update_domain(OWNER, "garden", keywords=["allotment", "=plot"])
+    vault.refresh_domains(OWNER)
+    shown = vault.show_domain(OWNER, "garden")
+    assert shown["curated"] == ["allotment", "plot"]
+    assert shown["keywords"][:2] == ["allotment", "plot"] and len(shown["keywords"]) > 2
+    vault.refresh_domains(OWNER)
+    assert vault.show_domain(OWNER, "garden")["curated"] == ["allotment", "plot"]
+    with vault.ctx.reading() as conn:
+        assert route(conn, REMOTE, "allotment", None).names == ("garden",)
+        assert route(conn, OWNER, "allotment", None).names == ("garden",)
