@@ -34,7 +34,8 @@ def _show_text(d: dict[str, Any]) -> str:
         f"  records: {d['records']} live, {d['total']} in all ("
         + ", ".join(f"{k} {v}" for k, v in d["by_status"].items())
         + ")",
-        f"  keywords: {', '.join(d['keywords']) or '(none)'}",
+        f"  keywords: {', '.join(d['keywords']) or '(none)'}"
+        + (f"  (yours: {', '.join(d['curated'])})" if d.get("curated") else ""),
         f"  related: {', '.join(d['related']) or '(none)'}",
         f"  priority {d['priority']:.2f}, depth {d['depth']}, token share {d['token_share']:.2f}, "
         f"centroid {'yes' if d['has_centroid'] else 'no'}",
