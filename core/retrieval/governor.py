@@ -314,7 +314,7 @@ class HybridRetriever:
         depth = decision.depth if request.depth == "auto" else request.depth
         pool = max(DEPTH_POOL.get(depth, 60), request.limit * 4)
         gathered = Gathered()
-        gather_lexical(conn, caller, request, pool, gathered)
+        gather_lexical(conn, caller, request, pool, gathered, version)
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True

@@ -95,12 +95,28 @@ def selective_terms(terms: list[tuple[str, bool]], frequencies: dict[str, int], 
     return rare or sorted(terms, key=lambda t: frequencies.get(t[0], 0))[:2]
 
 
-def gather_lexical(conn: Connection, caller: Caller, request: SearchRequest, pool: int, out: Gathered) -> None:
+_VISIBLE_TOTALS: dict[tuple[object, ...], int] = {}
+
+
+def _visible_total(conn: Connection, caller: Caller, version: int) -> int:
+    """How many records the caller sees, counted once per store version (a scan in a large store)."""
+    key = (caller.principal, caller.surface.value, caller.workspace_id, version)
+    if key not in _VISIBLE_TOTALS:
+        if len(_VISIBLE_TOTALS) > 64:
+            _VISIBLE_TOTALS.clear()
+        _VISIBLE_TOTALS[key] = sql.visible_count(conn, caller)
+    return _VISIBLE_TOTALS[key]
+
+
+def gather_lexical(
+    conn: Connection, caller: Caller, request: SearchRequest, pool: int, out: Gathered, version: int = -1
+) -> None:
     terms = q.word_terms(request.query)
     if terms:
         out.own_statistics = not caller.is_local
         if out.own_statistics:
-            total, frequencies = sql.visible_frequencies(conn, caller, terms)
+            total = _visible_total(conn, caller, version) if version >= 0 else sql.visible_count(conn, caller)
+            frequencies = sql.visible_frequencies(conn, caller, terms)
         else:
             total, frequencies = sql.indexed_count(conn), sql.document_frequencies(conn, terms)
         out.idf = inverse_frequencies(total, frequencies)

@@ -75,6 +75,53 @@ def _with_score(rows: list[Any], column: str) -> list[tuple[Memory, float]]:
     return result
 
 
+FTS_TABLES = {"memory_fts": "bm25(memory_fts, 1.0, 0.6, 0.8)", "memory_trigram": "bm25(memory_trigram)"}
+OVERFETCH = 4
+
+
+def _ranked_matches(
+    conn: Connection, table: str, caller: Caller, match: str, request: SearchRequest, limit: int
+) -> list[tuple[Memory, float]]:
+    """Records matching an (already escaped) FTS5 query on `table`, best bm25 first (lower is better).
+
+    The person's own callers (local: they see every record) take a fast path: the index ranks
+    its matches alone, and only the best few are joined to their records and filtered. Joining
+    every match first costs a record read per match (thousands for a common word in a large
+    store). Should the filters (time, status, domains, types) leave too few, or for callers who
+    do not see everything (whose cost must not depend on what they cannot see), the full join.
+    """
+    score = FTS_TABLES[table]
+    where, params = _conditions(caller, request)
+    if caller.is_local:
+        top = conn.execute(
+            f"SELECT rowid, {score} AS s FROM {table} WHERE {table} MATCH ? ORDER BY s LIMIT ?",
+            (match, limit * OVERFETCH),
+        ).fetchall()
+        scores = {int(r[0]): float(r[1]) for r in top}
+        if scores:
+            rows = conn.execute(
+                f"SELECT {MEMORY_COLUMNS}, m.rowid AS fts_rowid FROM {FROM_MEMORIES}"
+                f" WHERE m.rowid IN ({','.join('?' * len(scores))}) AND {' AND '.join(where)}",
+                [*scores, *params],
+            ).fetchall()
+            if len(rows) >= limit or len(top) < limit * OVERFETCH:
+                found = []
+                for row in rows:
+                    data = dict(row)
+                    found.append(
+                        (row_to_memory({k: v for k, v in data.items() if k != "fts_rowid"}), scores[data["fts_rowid"]])
+                    )
+                found.sort(key=lambda pair: pair[1])
+                return found[:limit]
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS}, {score} AS bm25 FROM {table}"
+        f" JOIN memories m ON m.rowid = {table}.rowid {USAGE_JOIN}"
+        f" WHERE {table} MATCH ? AND {' AND '.join(where)} ORDER BY bm25 LIMIT ?",
+        [match, *params, limit],
+    ).fetchall()
+    return _with_score(rows, "bm25")
+
+
 def lexical_candidates(
     conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int
 ) -> list[tuple[Memory, float]]:
@@ -82,14 +129,7 @@ def lexical_candidates(
 
     Column weights: statement 1.0, tags 0.6, entity names 0.8.
     """
-    where, params = _conditions(caller, request)
-    rows = conn.execute(
-        f"SELECT {MEMORY_COLUMNS}, bm25(memory_fts, 1.0, 0.6, 0.8) AS bm25 FROM memory_fts"
-        f" JOIN memories m ON m.rowid = memory_fts.rowid {USAGE_JOIN}"
-        f" WHERE memory_fts MATCH ? AND {' AND '.join(where)} ORDER BY bm25 LIMIT ?",
-        [match, *params, limit],
-    ).fetchall()
-    return _with_score(rows, "bm25")
+    return _ranked_matches(conn, "memory_fts", caller, match, request, limit)
 
 
 def plain_bm25(conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int) -> list[str]:
@@ -107,14 +147,7 @@ def trigram_candidates(
     conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int
 ) -> list[tuple[Memory, float]]:
     """Records matching an (already escaped) trigram query: partial words, CJK text."""
-    where, params = _conditions(caller, request)
-    rows = conn.execute(
-        f"SELECT {MEMORY_COLUMNS}, bm25(memory_trigram) AS bm25 FROM memory_trigram"
-        f" JOIN memories m ON m.rowid = memory_trigram.rowid {USAGE_JOIN}"
-        f" WHERE memory_trigram MATCH ? AND {' AND '.join(where)} ORDER BY bm25 LIMIT ?",
-        [match, *params, limit],
-    ).fetchall()
-    return _with_score(rows, "bm25")
+    return _ranked_matches(conn, "memory_trigram", caller, match, request, limit)
 
 
 def substring_candidates(
@@ -233,26 +266,32 @@ def document_frequencies(conn: Connection, terms: Sequence[tuple[str, bool]]) ->
     return result
 
 
-def visible_frequencies(
-    conn: Connection, caller: Caller, terms: Sequence[tuple[str, bool]]
-) -> tuple[int, dict[str, int]]:
-    """Record count and document frequencies over what `caller` may see (any status).
+FREQUENCY_CAP = 1000
+
+
+def visible_count(conn: Connection, caller: Caller) -> int:
+    clause, params = visible_clause(caller)
+    return int(conn.execute(f"SELECT count(*) FROM memories m WHERE {clause}", params).fetchone()[0])
+
+
+def visible_frequencies(conn: Connection, caller: Caller, terms: Sequence[tuple[str, bool]]) -> dict[str, int]:
+    """Document frequencies over what `caller` may see (any status).
 
     For callers who do not see everything: statistics over the whole store would let the
     scores of visible records reveal words in records the caller cannot see.
     """
     clause, params = visible_clause(caller)
-    total = int(conn.execute(f"SELECT count(*) FROM memories m WHERE {clause}", params).fetchone()[0])
     result: dict[str, int] = {}
     for term, prefix in terms:
         match = '"' + term.replace('"', '""') + '"' + ("*" if prefix else "")
+        # Counted up to a cap: past it a term is common for any store size, and idf barely moves.
         row = conn.execute(
-            f"SELECT count(*) FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid"
-            f" WHERE memory_fts MATCH ? AND {clause}",
-            [match, *params],
+            f"SELECT count(*) FROM (SELECT 1 FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid"
+            f" WHERE memory_fts MATCH ? AND {clause} LIMIT ?)",
+            [match, *params, FREQUENCY_CAP],
         ).fetchone()
         result[term] = int(row[0])
-    return total, result
+    return result
 
 
 def indexed_count(conn: Connection) -> int:
