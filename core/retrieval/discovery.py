@@ -308,29 +308,36 @@ def _assemble(
         keywords = describe(
             [sets[i] for i in members], [sets[i] for i in range(len(sets)) if i not in inside], spelling
         )
-        # Only the person's placements say which existing domain a region is; memvault's own
-        # earlier guesses (assigned records) must not confirm themselves.
-        # earlier guesses (assigned records) only keep a region where it already is (stability).
-        placed = [records[i]["domain"] for i in members if records[i]["id"] not in movable]
-        dominant = _dominant_domain(placed, len(members)) or _settled_domain([records[i]["domain"] for i in members])
-        if dominant:
-            region = Region(dominant, True, len(members), keywords, description_for(keywords))
-        else:
-            name = region_name(keywords, taken)
-            taken.add(name)
-            region = Region(name, False, len(members), keywords, description_for(keywords))
-        for i in members:
-            record = records[i]
-            region.members.append(record["id"])
-            if record["id"] in movable and record["domain"] not in pinned and record["domain"] != region.name:
-                moves[record["id"]] = (record["domain"], region.name)
+        region = _region_for([records[i] for i in members], movable, keywords, taken)
+        arriving = {
+            r["id"]: (r["domain"], region.name)
+            for r in (records[i] for i in members)
+            if r["id"] in movable and r["domain"] not in pinned and r["domain"] != region.name
+        }
+        if not region.existing and not arriving:
+            continue  # a new region nothing would move into (its records are all placed): no empty domain
+        if not region.existing:
+            taken.add(region.name)
+        region.members = [records[i]["id"] for i in members]
+        moves.update(arriving)
         regions.append(region)
     leaving = Counter(source for source, _ in moves.values())
-    arriving = {target for _, target in moves.values()}
+    arriving_at = {target for _, target in moves.values()}
     emptied = sorted(
-        d for d, n in leaving.items() if n >= domain_sizes.get(d, 0) and d not in pinned and d not in arriving
+        d for d, n in leaving.items() if n >= domain_sizes.get(d, 0) and d not in pinned and d not in arriving_at
     )
     return DiscoveryPlan(len(records), method, regions, moves, emptied)
+
+
+def _region_for(members: list[dict[str, Any]], movable: set[str], keywords: list[str], taken: set[str]) -> Region:
+    """Which domain a cluster is. The person's placements decide when they are clear; memvault's
+    own earlier guesses (assigned records) only keep a region where it already is (stability);
+    otherwise the region is new and named after its distinctive terms."""
+    placed = [r["domain"] for r in members if r["id"] not in movable]
+    dominant = _dominant_domain(placed, len(members)) or _settled_domain([r["domain"] for r in members])
+    if dominant:
+        return Region(dominant, True, len(members), keywords, description_for(keywords))
+    return Region(region_name(keywords, taken), False, len(members), keywords, description_for(keywords))
 
 
 def _dominant_domain(placed: list[str], size: int) -> str | None:

@@ -301,3 +301,14 @@ def test_the_persons_keywords_survive_refreshes_and_route_every_caller(vault: Va
     with vault.ctx.reading() as conn:
         assert route(conn, REMOTE, "allotment", None).names == ("garden",)
         assert route(conn, OWNER, "allotment", None).names == ("garden",)
+
+
+def test_discovery_never_makes_an_empty_domain(vault: Vault) -> None:
+    """Every record placed by the person, across topics: regions exist but nothing may move."""
+    statements = [s for region in REGIONS.values() for s in region]
+    for n, statement in enumerate(statements):
+        vault.add(OWNER, statement=statement, domain=f"box-{n % 4}")
+    before = {d["name"] for d in vault.list_domains(OWNER)["items"]}
+    answer = vault.discover_domains(OWNER, dry_run=False)
+    assert answer["moves"] == 0 and answer["new_domains"] == []
+    assert {d["name"] for d in vault.list_domains(OWNER)["items"]} == before
