@@ -324,7 +324,9 @@ def apply_plan(conn: Connection, caller: Caller, plan: discovery.DiscoveryPlan, 
         by_move.setdefault(flow, []).append(memory_id)
     for (source, target), ids in sorted(by_move.items()):
         _move(conn, caller, ids, source, target, now, automatic=True)
-    for name in plan.emptied:
+    # A domain the moves emptied goes (older versions move with their records, so a domain
+    # can empty even when the plan did not foresee it).
+    for name in sorted(set(plan.emptied) | {source for source, _ in by_move}):
         row = domain_sql.fetch(conn, name)
         if row is not None and not row["pinned"] and domain_sql.record_count(conn, name) == 0:
             domain_sql.replace_in_related(conn, name, None, now)
