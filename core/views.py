@@ -15,7 +15,7 @@ from memvault.core.context import Context
 from memvault.core.drafts import choice, domain_name, int_in, optional_time, required_text, text
 from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import Caller, LinkType, Memory, Status
-from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.query import word_terms
 from memvault.core.store import memories
 from memvault.core.store import views as view_sql
 from memvault.core.store.connection import Connection
@@ -49,6 +49,15 @@ def _link_types(value: Any) -> list[str]:
     if isinstance(value, str) or not isinstance(value, list | tuple) or len(value) > len(LinkType):
         raise InvalidArgument("types: expected a list of link types")
     return sorted({choice(LinkType, item, "types").value for item in value})
+
+
+def _subject_query(subject: str) -> str | None:
+    """Every word of the subject must match (a stem matches its other forms): a timeline of
+    "roof repair" is about roof repairs, not about every repair."""
+    terms = word_terms(subject)
+    if not terms:
+        return None
+    return " AND ".join('"' + term.replace('"', '""') + '"' + ("*" if prefix else "") for term, prefix in terms)
 
 
 def _norm(name: str) -> str:
@@ -121,7 +130,7 @@ def timeline(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, An
     if start and end and end < start:
         raise InvalidArgument("end must not be earlier than start")
     limit = int_in(args.get("limit"), "limit", 100, 1, MAX_EVENTS)
-    match = fts_query(subject) if subject else None
+    match = _subject_query(subject) if subject else None
     if subject and match is None:
         return {"events": []}
     with ctx.reading() as conn:

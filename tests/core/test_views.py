@@ -119,13 +119,15 @@ def test_timeline_filters_by_subject_entity_and_window(clocked_vault: Vault, clo
     cadd("Lunch with Ada about the garden plans", entities=["Ada Quill"])
     clock.advance(days=10)
     late = cadd("The invoice for the roof repair arrived")
-    by_subject = clocked_vault.timeline(OWNER, subject="roof repair")
+    clock.advance(days=1)
+    bike = cadd("The bike repair shop closes early on Saturdays")
+    by_subject = clocked_vault.timeline(OWNER, subject="roof repairs")  # every word, any form
     assert {e["record"]["id"] for e in by_subject["events"]} == {late}
     by_entity = clocked_vault.timeline(OWNER, entity="  ada   QUILL ")
     assert {e["record"]["statement"] for e in by_entity["events"]} == {"Lunch with Ada about the garden plans"}
     window = clocked_vault.timeline(OWNER, start="2026-03-05", end="2026-03-31")
-    assert {e["record"]["id"] for e in window["events"]} == {late}
-    assert clocked_vault.timeline(OWNER, limit=1)["events"][0]["record"]["id"] == late
+    assert {e["record"]["id"] for e in window["events"]} == {late, bike}
+    assert clocked_vault.timeline(OWNER, limit=1)["events"][0]["record"]["id"] == bike
 
 
 def test_timeline_hides_local_records_from_remote_and_archived_from_everyone(vault: Vault, add: Adder) -> None:
