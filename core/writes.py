@@ -76,7 +76,9 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
         return _answer("rejected", reason=refused)
     with ctx.transaction() as conn:
         assigned = draft.domain is None  # memvault chooses the domain: discovery may move the record later
-        draft = replace(draft, domain=draft.domain or assign_domain(conn, draft.statement, caller), access_scope=scope)
+        draft = replace(
+            draft, domain=draft.domain or assign_domain(conn, draft.statement, caller, scope), access_scope=scope
+        )
         assert draft.domain is not None
         norm = normalize_statement(draft.statement)
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)

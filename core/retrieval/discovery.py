@@ -308,7 +308,10 @@ def _assemble(
         keywords = describe(
             [sets[i] for i in members], [sets[i] for i in range(len(sets)) if i not in inside], spelling
         )
-        region = _region_for([records[i] for i in members], movable, keywords, taken)
+        naming = _naming_words(records, sets, members, spelling)
+        region = _region_for(
+            [records[i] for i in members], movable, keywords, keywords if naming is None else naming, taken
+        )
         arriving = {
             r["id"]: (r["domain"], region.name)
             for r in (records[i] for i in members)
@@ -329,15 +332,30 @@ def _assemble(
     return DiscoveryPlan(len(records), method, regions, moves, emptied)
 
 
-def _region_for(members: list[dict[str, Any]], movable: set[str], keywords: list[str], taken: set[str]) -> Region:
+def _naming_words(
+    records: list[dict[str, Any]], sets: list[frozenset[str]], members: list[int], spelling: dict[str, str]
+) -> list[str] | None:
+    """Words to name a new region by. A region's name travels with its records, so a region that
+    holds records a remote caller may see is named only from those records' words: the name then
+    reveals nothing of the private records beside them."""
+    shared = [i for i in members if records[i]["shared"]]
+    if not shared:
+        return None  # no record here is shared: any of the region's words may name it
+    inside = set(shared)
+    return describe([sets[i] for i in shared], [sets[i] for i in range(len(sets)) if i not in inside], spelling)
+
+
+def _region_for(
+    members: list[dict[str, Any]], movable: set[str], keywords: list[str], naming: list[str], taken: set[str]
+) -> Region:
     """Which domain a cluster is. The person's placements decide when they are clear; memvault's
     own earlier guesses (assigned records) only keep a region where it already is (stability);
-    otherwise the region is new and named after its distinctive terms."""
+    otherwise the region is new and named by `naming` (see `_naming_words`)."""
     placed = [r["domain"] for r in members if r["id"] not in movable]
     dominant = _dominant_domain(placed, len(members)) or _settled_domain([r["domain"] for r in members])
     if dominant:
         return Region(dominant, True, len(members), keywords, description_for(keywords))
-    return Region(region_name(keywords, taken), False, len(members), keywords, description_for(keywords))
+    return Region(region_name(naming, taken), False, len(members), keywords, description_for(keywords))
 
 
 def _dominant_domain(placed: list[str], size: int) -> str | None:

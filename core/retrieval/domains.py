@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from memvault.core.model import Caller
+from memvault.core.model import Caller, Scope, Surface
 from memvault.core.retrieval import vocab
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.router import route
@@ -60,7 +60,20 @@ def domain_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, 
     }
 
 
-def assign_domain(conn: Connection, statement: str, caller: Caller) -> str:
+# Whose view places a record the person shares: a caller that sees only unbound
+# remote_allowed records (it owns none, so no principal-bound record is visible to it).
+_SHARED_VIEW = Caller(principal="memvault-placement", surface=Surface.REMOTE)
+
+
+def assign_domain(conn: Connection, statement: str, caller: Caller, scope: Scope | None = None) -> str:
+    """The domain for a write that names none.
+
+    A record is placed by what its writer may see. A record the person writes for remote
+    or workspace callers (`scope`) is placed by what remote callers may see, so that it never
+    lands in a domain known only from local records (its domain's name travels with it).
+    """
+    if caller.is_local and scope in (Scope.REMOTE_ALLOWED, Scope.WORKSPACE_ALLOWED):
+        caller = _SHARED_VIEW
     votes = domain_votes(conn, statement, caller)
     votes.pop(DEFAULT_DOMAIN, None)  # general is the fallback, never a reason
     if not votes:

@@ -123,9 +123,11 @@ def _tag_words(tags_json: str) -> str:
 
 
 def live_records(conn: Connection) -> list[dict[str, Any]]:
-    """Every live record's id, domain, text and vector (None without one), oldest first."""
+    """Every live record's id, domain, text, vector (None without one) and whether a remote
+    caller could see it (`shared`: remote_allowed and bound to no principal), oldest first."""
     rows = conn.execute(
-        f"SELECT m.id, m.domain, m.statement, m.tags, v.vector FROM memories m"
+        "SELECT m.id, m.domain, m.statement, m.tags, v.vector,"
+        " m.access_scope = 'remote_allowed' AND m.authorized_principal_id IS NULL FROM memories m"
         f" LEFT JOIN memory_vectors v ON v.memory_id = m.id WHERE {LIVE} ORDER BY m.learned_at, m.id"
     ).fetchall()
     return [
@@ -134,6 +136,7 @@ def live_records(conn: Connection) -> list[dict[str, Any]]:
             "domain": row[1],
             "text": row[2] + " " + _tag_words(row[3]),
             "vector": row[4],
+            "shared": bool(row[5]),
         }
         for row in rows
     ]

@@ -312,3 +312,27 @@ def test_discovery_never_makes_an_empty_domain(vault: Vault) -> None:
     answer = vault.discover_domains(OWNER, dry_run=False)
     assert answer["moves"] == 0 and answer["new_domains"] == []
     assert {d["name"] for d in vault.list_domains(OWNER)["items"]} == before
+
+
+def test_a_region_holding_shared_records_is_never_named_by_private_words(vault: Vault) -> None:
+    """A domain's name travels with its records, so it must not carry words of hidden ones."""
+    fill(vault, explicit=False, access_scope="remote_allowed")
+    for n, statement in enumerate(HEALTH):
+        vault.add(OWNER, statement=f"{statement} (quokkafever {n})")
+    vault.discover_domains(OWNER, dry_run=False)
+    shared_domains = {
+        row[0]
+        for row in vault.ctx.conn.execute("SELECT DISTINCT domain FROM memories WHERE access_scope = 'remote_allowed'")
+    }
+    assert shared_domains and not any("quokka" in name for name in shared_domains)
+    assert not any("quokka" in r["domain"] for r in vault.list_memories(REMOTE, limit=200)["items"])
+
+
+def test_a_shared_write_of_the_person_is_placed_by_shared_records_only(vault: Vault) -> None:
+    fill(vault)  # every record local_only
+    private = vault.add(OWNER, statement="The greenhouse tomato seedlings need a bigger pot")
+    shared = vault.add(
+        OWNER, statement="The greenhouse tomato seedlings need more light", access_scope="remote_allowed"
+    )
+    assert vault.get(OWNER, private["id"])["memory"]["domain"] == "garden"
+    assert vault.get(OWNER, shared["id"])["memory"]["domain"] == "general"
