@@ -15,6 +15,7 @@ the moved records explicit. Pinned domains keep their records and are never merg
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from memvault.core.access import require_local, require_owner
@@ -261,14 +262,26 @@ def update(ctx: Context, caller: Caller, name: Any, **fields: Any) -> dict[str, 
 
 
 # -- discovery -------------------------------------------------------------------------------
-def _snapshot(ctx: Context) -> tuple[list[dict[str, Any]], list[dict[str, Any]], set[str], dict[str, int]]:
-    """What discovery needs, read in one short snapshot: domains, live records, movable ids, sizes."""
+@dataclass
+class _Snapshot:
+    """What discovery needs, read in one short snapshot."""
+
+    rows: list[dict[str, Any]]
+    records: list[dict[str, Any]]
+    movable: set[str]
+    sizes: dict[str, int]
+    private_names: frozenset[str]  # named by memvault from records no remote caller sees
+
+
+def _snapshot(ctx: Context) -> _Snapshot:
     with ctx.reading() as conn:
         rows = domain_sql.all_domains(conn)
         records = domain_sql.live_records(conn)
         movable = domain_sql.assigned_ids(conn) | {r["id"] for r in records if r["domain"] == discovery.DEFAULT_DOMAIN}
         sizes = {name: sum(c.values()) for name, c in domain_sql.counts_by_status(conn).items()}
-    return rows, records, movable, sizes
+        named_by_memvault = domain_sql.discovered_names(conn)
+    shared = {r["domain"] for r in records if r["shared"]}
+    return _Snapshot(rows, records, movable, sizes, frozenset(named_by_memvault - shared))
 
 
 def discover(
@@ -283,9 +296,12 @@ def discover(
     require_owner(caller, "discovering domains")
     if not isinstance(dry_run, bool):
         raise InvalidArgument("dry_run: expected true or false")
-    rows, records, movable, sizes = _snapshot(ctx)
+    snap = _snapshot(ctx)
+    rows, records = snap.rows, snap.records
     pinned = {r["name"] for r in rows if r["pinned"]}
-    plan = discovery.plan_discovery(records, movable, pinned, sizes, min_records=min_records)
+    plan = discovery.plan_discovery(
+        records, snap.movable, pinned, snap.sizes, min_records=min_records, private_names=snap.private_names
+    )
     answer = {**plan.summary(), "dry_run": dry_run}
     if dry_run or not plan.regions:
         return answer
@@ -366,8 +382,8 @@ def write_stats(conn: Connection, caller: Caller, stats: dict[str, dict[str, Any
 def refresh(ctx: Context, caller: Caller) -> int:
     """Recompute every domain's statistics (computed outside the lock, written in one transaction)."""
     require_owner(caller, "refreshing domains")
-    rows, records, _, _ = _snapshot(ctx)
-    stats = discovery.domain_stats(records, [r["name"] for r in rows])
+    snap = _snapshot(ctx)
+    stats = discovery.domain_stats(snap.records, [r["name"] for r in snap.rows])
     with ctx.transaction() as conn:
         return write_stats(conn, caller, stats, ctx.now())
 

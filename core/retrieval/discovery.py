@@ -257,11 +257,14 @@ def plan_discovery(
     domain_sizes: dict[str, int],
     *,
     min_records: int = MIN_RECORDS,
+    private_names: frozenset[str] = frozenset(),
 ) -> DiscoveryPlan:
-    """Propose regions for live `records` ({id, domain, text, vector}); move only `movable` ids.
+    """Propose regions for live `records` ({id, domain, text, vector, shared}); move only
+    `movable` ids.
 
     `domain_sizes` counts every record (any status) per domain, to tell which domains the
-    moves would leave empty.
+    moves would leave empty. `private_names` are domains memvault named from records no
+    remote caller sees: a shared record is never moved into one (its name would travel).
     """
     if len(records) < min_records:
         reason = f"{len(records)} live records: discovery starts at {min_records}"
@@ -278,7 +281,7 @@ def plan_discovery(
     labels, _, score = choose_clusters(x, max_k)
     if score < MIN_SILHOUETTE:
         return DiscoveryPlan(len(records), method, [], {}, [], f"no clear regions (silhouette {score:.3f})")
-    return _assemble(records, docs, rows, labels.tolist(), movable, pinned, domain_sizes, method)
+    return _assemble(records, docs, rows, labels.tolist(), movable, pinned, domain_sizes, method, private_names)
 
 
 def _assemble(
@@ -290,6 +293,7 @@ def _assemble(
     pinned: set[str],
     domain_sizes: dict[str, int],
     method: str,
+    private_names: frozenset[str] = frozenset(),
 ) -> DiscoveryPlan:
     spelling = vocab.surface_forms(r["text"] for r in records)
     sets = [frozenset(d) for d in docs]
@@ -315,7 +319,10 @@ def _assemble(
         arriving = {
             r["id"]: (r["domain"], region.name)
             for r in (records[i] for i in members)
-            if r["id"] in movable and r["domain"] not in pinned and r["domain"] != region.name
+            if r["id"] in movable
+            and r["domain"] not in pinned
+            and r["domain"] != region.name
+            and not (r["shared"] and region.name in private_names)
         }
         if not region.existing and not arriving:
             continue  # a new region nothing would move into (its records are all placed): no empty domain

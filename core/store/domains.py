@@ -298,3 +298,13 @@ def neighbours(conn: Connection, caller: Caller, fts_match: str, limit: int) -> 
         (fts_match, *params, limit),
     ).fetchall()
     return [(row[0], row[1] + " " + _tag_words(row[2])) for row in rows]
+
+
+def discovered_names(conn: Connection) -> set[str]:
+    """Domains discovery created (and named) that still exist under that name."""
+    rows = conn.execute(
+        "SELECT DISTINCT json_extract(e.details, '$.domain') FROM events e"
+        " JOIN domains d ON d.name = json_extract(e.details, '$.domain')"
+        " WHERE e.action = 'domain_created' AND json_extract(e.details, '$.discovered')"
+    ).fetchall()
+    return {row[0] for row in rows}

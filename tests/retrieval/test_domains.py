@@ -336,3 +336,14 @@ def test_a_shared_write_of_the_person_is_placed_by_shared_records_only(vault: Va
     )
     assert vault.get(OWNER, private["id"])["memory"]["domain"] == "garden"
     assert vault.get(OWNER, shared["id"])["memory"]["domain"] == "general"
+
+
+def test_discovery_never_moves_a_shared_record_into_a_privately_named_domain(vault: Vault) -> None:
+    for statement in HEALTH + GARDEN + FINANCE + SOFTWARE[:6]:
+        vault.add(OWNER, statement=statement)  # local only
+    vault.discover_domains(OWNER, dry_run=False)
+    private_regions = {d["name"] for d in vault.list_domains(OWNER)["items"]}
+    shared = [vault.add(OWNER, statement=f"{s} (shared copy)", access_scope="remote_allowed")["id"] for s in HEALTH[:8]]
+    vault.discover_domains(OWNER, dry_run=False)
+    landed = {vault.get(OWNER, i)["memory"]["domain"] for i in shared}
+    assert not landed & private_regions, landed
