@@ -113,6 +113,8 @@ class Caller:
 
 OWNER = Caller(principal="owner", surface=Surface.LOCAL, owner=True)
 LOCAL_ASSISTANT = Caller(principal="local", surface=Surface.LOCAL)
+# The daemon's scheduled upkeep (daily backups, domain upkeep): standing orders of the person.
+HOUSEKEEPER = Caller(principal="housekeeping", surface=Surface.LOCAL, owner=True)
 
 
 @dataclass

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memvault.core.errors import EnvironmentProblem
-from memvault.core.model import LOCAL_ASSISTANT, Caller
+from memvault.core.model import HOUSEKEEPER, LOCAL_ASSISTANT, Caller
 from memvault.core.paths import VaultPaths
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.stdio import setup_logging
@@ -43,6 +43,8 @@ log = logging.getLogger("memvault.daemon")
 # One JSON-RPC message per line; a line longer than this ends the session (it cannot be a sane request).
 MAX_LINE_BYTES = 16 * 1024 * 1024
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+# How often upkeep is looked at; each job is cheap when nothing is due (one backup a day at most).
+HOUSEKEEPING_INTERVAL_S = 3600
 
 SessionServer = Callable[["Vault", Caller, Any, Any], Awaitable[None]]
 
@@ -183,6 +185,7 @@ class Daemon:
                         if on_ready is not None:
                             on_ready()
                         group.start_soon(self._warm_up)
+                        group.start_soon(self._housekeeping)
                         async with listener:
                             await listener.serve(self._session, task_group=group)
                 watcher.cancel_scope.cancel()
@@ -216,6 +219,20 @@ class Daemon:
 
         if self.vault.get_setting("embeddings") == "local":
             await anyio.to_thread.run_sync(_load_embedder)
+
+    async def _housekeeping(self) -> None:
+        """Daily backup with retention, then domain upkeep; at start and every hour after."""
+        import anyio  # noqa: PLC0415
+
+        jobs = (("backup", self.vault.scheduled_backup), ("domains", self.vault.maintain_domains))
+        while True:
+            for name, job in jobs:
+                try:
+                    await anyio.to_thread.run_sync(job, HOUSEKEEPER)
+                except Exception as exc:
+                    log.error("daemon: %s upkeep failed: %s", name, _kinds(exc))
+            log.info("daemon: upkeep done")
+            await anyio.sleep(HOUSEKEEPING_INTERVAL_S)
 
     async def _stop_on_signal(self, scope: Any, *, task_status: Any) -> None:
         import anyio  # noqa: PLC0415

@@ -19,6 +19,7 @@ from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
+from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.daemon import Daemon, running_pid
 from memvault.mcp_bridge import relay
@@ -73,6 +74,22 @@ def test_the_socket_is_private_and_the_daemon_single(home: Path) -> None:
         status = run_cli(home, "--json", "daemon", "--status")
         assert json.loads(status.stdout) == {"running": True, "pid": daemon.pid, "socket": str(where.socket)}
     assert json.loads(run_cli(home, "--json", "daemon", "--status").stdout)["running"] is False
+
+
+def test_the_daemon_takes_the_daily_backup(home: Path) -> None:
+    assert not list((home / "backups").glob("*"))
+    log = home / "logs" / "daemon.log"
+    with running_daemon(home):
+        wait_for_line(log, ("upkeep done",))
+        made = list((home / "backups").glob("*.db"))
+    assert len(made) == 1
+    with Vault.open(home) as vault:
+        (recorded,) = vault.list_backups(OWNER)
+    assert recorded["kind"] in ("daily", "weekly") and Path(recorded["path"]) == made[0]
+    log.unlink()
+    with running_daemon(home):  # a second start on the same day makes no second backup
+        wait_for_line(log, ("upkeep done",))
+    assert list((home / "backups").glob("*.db")) == made
 
 
 def test_each_store_has_its_own_daemon(home: Path, tmp_path: Path) -> None:
