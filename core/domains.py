@@ -24,7 +24,9 @@ from memvault.core.drafts import domain_name, string_list, text, unit_float
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.model import Caller
 from memvault.core.retrieval import discovery
+from memvault.core.retrieval.domains import SHARED_VIEW
 from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.router import route
 from memvault.core.store import domains as domain_sql
 from memvault.core.store import events, settings_table
 from memvault.core.store.connection import Connection
@@ -388,13 +390,64 @@ def refresh(ctx: Context, caller: Caller) -> int:
         return write_stats(conn, caller, stats, ctx.now())
 
 
+SETTLE_WEIGHT = 0.6  # the top domain must carry this share of a record's route...
+SETTLE_SCORE = 0.3  # ...with at least this score, for a record in `general` to be placed there
+
+
+def settle(ctx: Context, caller: Caller) -> int:
+    """Place records waiting in `general` by their meaning, now that their vectors exist.
+
+    A write without a domain is placed by words alone (its vector comes after the commit);
+    one that matched nothing waits in `general`. Here each such record (assigned, with a
+    vector) is routed by its own vector and text, in the view its scope allows (a shared
+    record by the shared records only, never into a domain named from private ones), and
+    moved when one domain clearly wins. Answers how many records moved.
+    """
+    require_owner(caller, "placing records")
+    snap = _snapshot(ctx)
+    waiting = [
+        r for r in snap.records if r["domain"] == discovery.DEFAULT_DOMAIN and r["id"] in snap.movable and r["vector"]
+    ]
+    if not waiting:
+        return 0
+    np = discovery.numpy_module()
+    placements: dict[str, str] = {}
+    with ctx.reading() as conn:
+        for record in waiting:
+            view = SHARED_VIEW if record["shared"] else caller
+            vector = np.frombuffer(record["vector"], dtype=np.float32)
+            decision = route(conn, view, record["text"], vector)
+            # `general` holds the record itself (and scores high for it): the choice is among the others.
+            rivals = sorted(
+                ((score, name) for name, score in decision.scores.items() if name != discovery.DEFAULT_DOMAIN),
+                reverse=True,
+            )
+            if not rivals or rivals[0][0] < SETTLE_SCORE:
+                continue
+            best, name = rivals[0]
+            share = best / sum(score for score, _ in rivals if score >= 0.45 * best)
+            if share >= SETTLE_WEIGHT and not (record["shared"] and name in snap.private_names):
+                placements[record["id"]] = name
+    if not placements:
+        return 0
+    moved = 0
+    with ctx.transaction() as conn:
+        now = ctx.now()
+        for memory_id, target in sorted(placements.items()):
+            moved += _move(conn, caller, [memory_id], discovery.DEFAULT_DOMAIN, target, now, automatic=True)
+    log.info("settled %d records out of general", moved)
+    return moved
+
+
 def maintain(ctx: Context, caller: Caller, *, min_records: int = discovery.MIN_RECORDS) -> dict[str, Any]:
     """For the daemon: re-discover once the store has grown enough since the last discovery,
-    else refresh the domains' statistics. Safe to call often."""
+    else refresh the domains' statistics and place the records waiting in `general`. Safe to
+    call often."""
     require_owner(caller, "maintaining domains")
     with ctx.reading() as conn:
         live = domain_sql.live_count(conn)
         last = domain_sql.last_discovery_size(conn)
     if live >= min_records and (last is None or live >= last * REDISCOVER_GROWTH):
         return {"action": "discovered", **discover(ctx, caller, dry_run=False, min_records=min_records)}
-    return {"action": "refreshed", "domains": refresh(ctx, caller)}
+    domains_changed = refresh(ctx, caller)
+    return {"action": "refreshed", "domains": domains_changed, "settled": settle(ctx, caller)}

@@ -33,12 +33,17 @@ KEYWORDS = 12
 MIN_SILHOUETTE = 0.05
 RESTARTS = 5
 PARSIMONY = 0.03  # fewer regions win unless more are clearly better
+OUTLIER = 0.5
 
 
-def _numpy() -> Any:
+def numpy_module() -> Any:
+    """numpy, imported on first use."""
     import numpy  # noqa: PLC0415
 
     return numpy
+
+
+_numpy = numpy_module
 
 
 @dataclass
@@ -278,10 +283,24 @@ def plan_discovery(
     if len(rows) < min_records:
         return DiscoveryPlan(len(records), "none", [], {}, [], "too few records with usable features")
     max_k = min(MAX_REGIONS, max(2, len(rows) // 12))
-    labels, _, score = choose_clusters(x, max_k)
+    labels, centres, score = choose_clusters(x, max_k)
     if score < MIN_SILHOUETTE:
         return DiscoveryPlan(len(records), method, [], {}, [], f"no clear regions (silhouette {score:.3f})")
+    labels = without_outliers(x, labels, centres)
     return _assemble(records, docs, rows, labels.tolist(), movable, pinned, domain_sizes, method, private_names)
+
+
+def without_outliers(x: Any, labels: Any, centres: Any) -> Any:
+    """Labels with outliers set to -1: a record far less close to its centroid than its region's
+    typical record (under OUTLIER times the median) belongs to no region and is not moved."""
+    np = numpy_module()
+    closeness = np.einsum("ij,ij->i", x, centres[labels])
+    kept = labels.copy()
+    for label in set(labels.tolist()):
+        inside = labels == label
+        typical = float(np.median(closeness[inside]))
+        kept[inside & (closeness < OUTLIER * typical)] = -1
+    return kept
 
 
 def _assemble(
@@ -299,7 +318,8 @@ def _assemble(
     sets = [frozenset(d) for d in docs]
     clusters: dict[int, list[int]] = {}
     for row, label in zip(rows, labels, strict=True):
-        clusters.setdefault(label, []).append(row)
+        if label >= 0:
+            clusters.setdefault(label, []).append(row)
     min_size = max(5, len(rows) // 50)
     taken = set(domain_sizes)
     regions: list[Region] = []

@@ -62,7 +62,7 @@ def domain_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, 
 
 # Whose view places a record the person shares: a caller that sees only unbound
 # remote_allowed records (it owns none, so no principal-bound record is visible to it).
-_SHARED_VIEW = Caller(principal="memvault-placement", surface=Surface.REMOTE)
+SHARED_VIEW = Caller(principal="memvault-placement", surface=Surface.REMOTE)
 
 
 def assign_domain(conn: Connection, statement: str, caller: Caller, scope: Scope | None = None) -> str:
@@ -73,7 +73,7 @@ def assign_domain(conn: Connection, statement: str, caller: Caller, scope: Scope
     lands in a domain known only from local records (its domain's name travels with it).
     """
     if caller.is_local and scope in (Scope.REMOTE_ALLOWED, Scope.WORKSPACE_ALLOWED):
-        caller = _SHARED_VIEW
+        caller = SHARED_VIEW
     votes = domain_votes(conn, statement, caller)
     votes.pop(DEFAULT_DOMAIN, None)  # general is the fallback, never a reason
     if not votes:

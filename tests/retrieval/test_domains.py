@@ -104,12 +104,12 @@ def test_discovery_applied_keeps_every_record_and_finds_the_regions(vault: Vault
         by_domain.setdefault(domain, Counter())[TRUTH[statement]] += 1
     purity = sum(c.most_common(1)[0][1] for c in by_domain.values()) / len(after)
     assert purity >= 0.75, by_domain
-    assert "general" not in by_domain
+    assert sum(by_domain.get("general", Counter()).values()) <= 6  # outliers stay where they were
     assert actions(vault)["domain_moved"] == answer["moves"]
     assert actions(vault, "domains_discovered")["domains_discovered"] == 1
     domains = {d["name"]: d for d in vault.list_domains(OWNER)["items"]}
-    assert "general" not in domains  # emptied by the moves, removed
-    assert all(d["keywords"] and d["has_centroid"] for d in domains.values())
+    assert len(domains) >= 4
+    assert all(d["keywords"] and d["has_centroid"] for name, d in domains.items() if name != "general")
 
 
 def test_rediscovery_is_stable(vault: Vault) -> None:
@@ -342,8 +342,28 @@ def test_discovery_never_moves_a_shared_record_into_a_privately_named_domain(vau
     for statement in HEALTH + GARDEN + FINANCE + SOFTWARE[:6]:
         vault.add(OWNER, statement=statement)  # local only
     vault.discover_domains(OWNER, dry_run=False)
-    private_regions = {d["name"] for d in vault.list_domains(OWNER)["items"]}
+    private_regions = {d["name"] for d in vault.list_domains(OWNER)["items"]} - {"general"}
     shared = [vault.add(OWNER, statement=f"{s} (shared copy)", access_scope="remote_allowed")["id"] for s in HEALTH[:8]]
     vault.discover_domains(OWNER, dry_run=False)
     landed = {vault.get(OWNER, i)["memory"]["domain"] for i in shared}
     assert not landed & private_regions, landed
+
+
+def test_maintain_places_records_waiting_in_general_by_their_meaning(vault: Vault) -> None:
+    fill(vault)
+    vault.discover_domains(OWNER, dry_run=False)
+    expected = {
+        "Picked up a new trowel and some seed trays": "garden",
+        "Paid off the overdraft this week": "finance",
+        "Pulled a hamstring at badminton": "health",
+        "Merged the feature branch after review": "software",
+        "Zyx wibble frobnicate": "general",
+    }
+    ids = {vault.add(OWNER, statement=s)["id"]: domain for s, domain in expected.items()}
+    waiting = [i for i in ids if vault.get(OWNER, i)["memory"]["domain"] == "general"]
+    answer = vault.maintain_domains(OWNER)
+    assert answer["action"] == "refreshed"
+    placed = {i: vault.get(OWNER, i)["memory"]["domain"] for i in ids}
+    assert all(placed[i] in (ids[i], "general") for i in ids), placed  # never a wrong region
+    assert placed[next(i for i, d in ids.items() if d == "general")] == "general"
+    assert answer["settled"] == sum(1 for i in waiting if placed[i] != "general") >= 2
