@@ -26,7 +26,7 @@ from memvault.core.model import Caller
 from memvault.core.retrieval import discovery
 from memvault.core.retrieval.domains import SHARED_VIEW
 from memvault.core.retrieval.query import fts_query
-from memvault.core.retrieval.router import route
+from memvault.core.retrieval.router import RELATIVE, route
 from memvault.core.store import domains as domain_sql
 from memvault.core.store import events, settings_table
 from memvault.core.store.connection import Connection
@@ -395,48 +395,69 @@ SETTLE_SCORE = 0.3  # ...with at least this score, for a record in `general` to 
 
 
 def settle(ctx: Context, caller: Caller) -> int:
-    """Place records waiting in `general` by their meaning, now that their vectors exist.
+    """Place records by their meaning, now that their vectors exist.
 
-    A write without a domain is placed by words alone (its vector comes after the commit);
-    one that matched nothing waits in `general`. Here each such record (assigned, with a
-    vector) is routed by its own vector and text, in the view its scope allows (a shared
+    A write without a domain is placed by words alone (its vector comes after the commit):
+    one that matched nothing waits in `general`, one that matched a word may sit in the
+    wrong domain. Here every record memvault placed (assigned, with a vector, outside pinned
+    domains) is routed by its own vector and text, in the view its scope allows (a shared
     record by the shared records only, never into a domain named from private ones), and
-    moved when one domain clearly wins. Answers how many records moved.
+    moved when another domain clearly wins. Answers how many records moved.
     """
     require_owner(caller, "placing records")
     snap = _snapshot(ctx)
-    waiting = [
-        r for r in snap.records if r["domain"] == discovery.DEFAULT_DOMAIN and r["id"] in snap.movable and r["vector"]
+    pinned = {r["name"] for r in snap.rows if r["pinned"]}
+    with ctx.reading() as conn:
+        # Records placed at write time (or waiting in general); discovery's own placements are
+        # left to discovery, so the two never pull a record back and forth.
+        placed_on_write = domain_sql.assigned_ids(conn, on_write_only=True)
+    candidates = [
+        r
+        for r in snap.records
+        if (r["id"] in placed_on_write or (r["domain"] == discovery.DEFAULT_DOMAIN and r["id"] in snap.movable))
+        and r["vector"]
+        and r["domain"] not in pinned
     ]
-    if not waiting:
+    if not candidates:
         return 0
     np = discovery.numpy_module()
-    placements: dict[str, str] = {}
+    placements: dict[str, tuple[str, str]] = {}
     with ctx.reading() as conn:
-        for record in waiting:
+        for record in candidates:
             view = SHARED_VIEW if record["shared"] else caller
-            vector = np.frombuffer(record["vector"], dtype=np.float32)
-            decision = route(conn, view, record["text"], vector)
-            # `general` holds the record itself (and scores high for it): the choice is among the others.
-            rivals = sorted(
-                ((score, name) for name, score in decision.scores.items() if name != discovery.DEFAULT_DOMAIN),
-                reverse=True,
-            )
-            if not rivals or rivals[0][0] < SETTLE_SCORE:
-                continue
-            best, name = rivals[0]
-            share = best / sum(score for score, _ in rivals if score >= 0.45 * best)
-            if share >= SETTLE_WEIGHT and not (record["shared"] and name in snap.private_names):
-                placements[record["id"]] = name
+            decision = route(conn, view, record["text"], np.frombuffer(record["vector"], dtype=np.float32))
+            target = _settling_target(record, decision.scores, snap.private_names)
+            if target:
+                placements[record["id"]] = (record["domain"], target)
     if not placements:
         return 0
     moved = 0
     with ctx.transaction() as conn:
         now = ctx.now()
-        for memory_id, target in sorted(placements.items()):
-            moved += _move(conn, caller, [memory_id], discovery.DEFAULT_DOMAIN, target, now, automatic=True)
-    log.info("settled %d records out of general", moved)
+        for memory_id, (source, target) in sorted(placements.items()):
+            moved += _move(conn, caller, [memory_id], source, target, now, automatic=True)
+    log.info("settled %d records", moved)
     return moved
+
+
+def _settling_target(record: dict[str, Any], scores: dict[str, float], private_names: frozenset[str]) -> str | None:
+    """The domain a record clearly belongs to instead of its own, if any.
+
+    The record's own domain (and `general`) are left out of the contest: the record itself
+    feeds their profiles. The winner must score at least SETTLE_SCORE, carry SETTLE_WEIGHT of
+    the weight among the rival domains that would be active, and leave the record's own
+    domain (when it is not `general`) below the activation threshold beside it.
+    """
+    own = record["domain"]
+    rivals = sorted(((v, k) for k, v in scores.items() if k not in (own, discovery.DEFAULT_DOMAIN)), reverse=True)
+    if not rivals or rivals[0][0] < SETTLE_SCORE:
+        return None
+    best, name = rivals[0]
+    share = best / sum(v for v, _ in rivals if v >= RELATIVE * best)
+    own_holds = own != discovery.DEFAULT_DOMAIN and scores.get(own, 0.0) >= RELATIVE * best
+    if share < SETTLE_WEIGHT or own_holds or (record["shared"] and name in private_names):
+        return None
+    return name
 
 
 def maintain(ctx: Context, caller: Caller, *, min_records: int = discovery.MIN_RECORDS) -> dict[str, Any]:

@@ -242,15 +242,18 @@ def move_all(conn: Connection, source: str, target: str, now: str) -> int:
     return int(cursor.rowcount)
 
 
-def assigned_ids(conn: Connection) -> set[str]:
-    """Records whose domain memvault chose (not the person): their last domain event says so."""
+def assigned_ids(conn: Connection, *, on_write_only: bool = False) -> set[str]:
+    """Records whose domain memvault chose (not the person): their last domain event says so.
+
+    With `on_write_only`, only those still where the write put them (no move since).
+    """
     rows = conn.execute(
         "SELECT e.memory_id, e.action, e.details FROM events e"
         " WHERE e.action IN ('domain_assigned', 'domain_moved') AND e.memory_id IS NOT NULL ORDER BY e.id"
     ).fetchall()
     chosen: set[str] = set()
     for memory_id, action, details in rows:
-        automatic = action == "domain_assigned" or bool(json.loads(details).get("automatic"))
+        automatic = action == "domain_assigned" or (not on_write_only and bool(json.loads(details).get("automatic")))
         if automatic:
             chosen.add(memory_id)
         else:
