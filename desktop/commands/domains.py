@@ -132,6 +132,18 @@ def _refresh(args: argparse.Namespace) -> int:
     return 0
 
 
+def _maintain_text(result: dict[str, Any]) -> str:
+    if result["action"] == "discovered":
+        return "re-discovered the regions:\n" + _discover_text(result)
+    return f"{result['domains']} domain(s) refreshed, {result['settled']} record(s) placed by their meaning"
+
+
+def _maintain(args: argparse.Namespace) -> int:
+    with open_vault(args) as vault:
+        emit(args, vault.maintain_domains(OWNER), _maintain_text)
+    return 0
+
+
 def register(subparsers: Any) -> None:
     group = subparsers.add_parser("domains", help="the regions of your memory: list, rename, merge, split, discover")
     actions = group.add_subparsers(dest="domains_command", metavar="ACTION", required=True)
@@ -161,6 +173,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--priority", help="0..1 (default 0.5)")
     p.add_argument("--depth", choices=("shallow", "normal", "deep"))
     p.add_argument("--token-share", dest="token_share", help="0..1: the packet share one domain may take")
+    command(
+        actions,
+        "maintain",
+        _maintain,
+        "what the daemon runs: re-discover when the store has grown, else refresh and place waiting records",
+    )
     command(actions, "refresh", _refresh, "recompute every domain's keywords, description, centroid and relations")
     p = command(actions, "discover", _discover, "find regions in your records (a dry run unless --apply)")
     mode = p.add_mutually_exclusive_group()

@@ -63,6 +63,8 @@ def test_discover_is_a_dry_run_unless_applied(capsys: pytest.CaptureFixture[str]
     assert applied["dry_run"] is False and applied["moves"] > 0
     assert set(applied["new_domains"]) <= {d["name"] for d in run_json(capsys, "domains", "list")["items"]}
     assert len(applied["new_domains"]) >= 3
+    code, out, _ = run(capsys, "domains", "maintain")
+    assert code == 0 and "refreshed" in out and "placed by their meaning" in out
 
 
 def test_view_commands(capsys: pytest.CaptureFixture[str], home: Path) -> None:
