@@ -55,6 +55,7 @@ def test_a_cross_domain_request_wakes_each_relevant_domain(vault: Vault) -> None
     decision = _route(vault, "can the running plan fit around the knee physiotherapy and the monthly budget?")
     assert {"health", "finance"} <= set(decision.names)
     assert "garden" in decision.dormant
+    assert "knee" not in decision.why and "budget" not in decision.why  # counts and numbers, never words
     assert sum(decision.weights.values()) == pytest.approx(1.0)
 
 
