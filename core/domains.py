@@ -463,12 +463,18 @@ def _settling_target(record: dict[str, Any], scores: dict[str, float], private_n
 def maintain(ctx: Context, caller: Caller, *, min_records: int = discovery.MIN_RECORDS) -> dict[str, Any]:
     """For the daemon: re-discover once the store has grown enough since the last discovery,
     else refresh the domains' statistics and place the records waiting in `general`. Safe to
-    call often."""
+    call often. The `domain_upkeep` setting limits it to refreshing (`refresh`) or to nothing
+    (`off`)."""
     require_owner(caller, "maintaining domains")
+    upkeep = str(ctx.setting("domain_upkeep"))
+    if upkeep == "off":
+        return {"action": "none", "domains": 0, "settled": 0}
     with ctx.reading() as conn:
         live = domain_sql.live_count(conn)
         last = domain_sql.last_discovery_size(conn)
-    if live >= min_records and (last is None or live >= last * REDISCOVER_GROWTH):
+    grown = live >= min_records and (last is None or live >= last * REDISCOVER_GROWTH)
+    if upkeep == "auto" and grown:
         return {"action": "discovered", **discover(ctx, caller, dry_run=False, min_records=min_records)}
     domains_changed = refresh(ctx, caller)
-    return {"action": "refreshed", "domains": domains_changed, "settled": settle(ctx, caller)}
+    settled = settle(ctx, caller) if upkeep == "auto" else 0
+    return {"action": "refreshed", "domains": domains_changed, "settled": settled}

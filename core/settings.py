@@ -151,6 +151,15 @@ SETTINGS: dict[str, Setting] = {
             minimum=50,
             maximum=20000,
         ),
+        Setting(
+            "domain_upkeep",
+            str,
+            "auto",
+            "What the daemon's hourly domain upkeep may do: auto (re-discover regions as the store "
+            "grows and place waiting records), refresh (only recompute each domain's keywords and "
+            "centroid; move nothing), off.",
+            choices=("auto", "refresh", "off"),
+        ),
         *RETRIEVAL_SETTINGS,
     )
 }

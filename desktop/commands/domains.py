@@ -133,6 +133,8 @@ def _refresh(args: argparse.Namespace) -> int:
 
 
 def _maintain_text(result: dict[str, Any]) -> str:
+    if result["action"] == "none":
+        return "domain upkeep is off (memvault config set domain_upkeep auto)"
     if result["action"] == "discovered":
         return "re-discovered the regions:\n" + _discover_text(result)
     return f"{result['domains']} domain(s) refreshed, {result['settled']} record(s) placed by their meaning"

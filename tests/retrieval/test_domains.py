@@ -367,3 +367,12 @@ def test_maintain_places_records_waiting_in_general_by_their_meaning(vault: Vaul
     assert all(placed[i] in (ids[i], "general") for i in ids), placed  # never a wrong region
     assert placed[next(i for i, d in ids.items() if d == "general")] == "general"
     assert answer["settled"] == sum(1 for i in waiting if placed[i] != "general") >= 2
+
+
+@pytest.mark.parametrize(("upkeep", "action", "moves"), [("refresh", "refreshed", False), ("off", "none", False)])
+def test_the_person_can_keep_upkeep_from_moving_anything(vault: Vault, upkeep: str, action: str, moves: bool) -> None:
+    fill(vault, explicit=False)
+    vault.set_setting(OWNER, "domain_upkeep", upkeep)
+    before = snapshot(vault)
+    assert vault.maintain_domains(OWNER)["action"] == action
+    assert snapshot(vault) == before
