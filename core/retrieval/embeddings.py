@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
 from collections.abc import Sequence
 from importlib import resources
@@ -28,6 +29,12 @@ else:
     Matrix = Any
 
 log = logging.getLogger("memvault.retrieval")
+
+# Vector search is one matrix-vector product per request: a second BLAS thread halves nothing
+# but leaves spinning threads that compete with the model (measured: twice the CPU for the same
+# wall time on two cores). Set before numpy loads (it loads lazily, after this module); a value
+# given by the person wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 DIMENSIONS = 384
@@ -110,7 +117,8 @@ class Embedder:
 
     def _run(self, texts: list[str]) -> Matrix:
         np = self._np
-        encodings = self._tokenizer.encode_batch(texts)
+        # One text (a search request): plain encode; encode_batch would wake a thread pool.
+        encodings = [self._tokenizer.encode(texts[0])] if len(texts) == 1 else self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         with self._lock:
