@@ -311,7 +311,10 @@ class HybridRetriever:
                 log.warning("searching lexically: %s", exc)
                 semantic = False
         decision = route(conn, caller, request.query, vector)
-        depth = decision.depth if request.depth == "auto" else request.depth
+        depth = request.depth
+        if depth == "auto":  # a request about the past goes deep: what was true then may be cold now
+            past = bool(request.as_of or request.known_at or request.include_history)
+            depth = "deep" if past else decision.depth
         pool = max(DEPTH_POOL.get(depth, 60), request.limit * 4)
         gathered = Gathered()
         gather_lexical(conn, caller, request, pool, gathered, version)
@@ -329,9 +332,7 @@ class HybridRetriever:
 
         def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, tuple[Signals, str]]:
             found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic)
-            # Cold records: only at depth deep, or when the request asks about the past.
-            past = bool(request.as_of or request.known_at or request.include_history)
-            return found if depth == "deep" or past else without_cold(found)
+            return found if depth == "deep" else without_cold(found)  # cold records: depth deep only
 
         hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
         if hops and gathered.found:

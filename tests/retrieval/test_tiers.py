@@ -76,3 +76,14 @@ def test_a_confirmation_moves_activation_but_never_confidence(clocked_vault: Vau
     assert record["confidence"] == 0.8 and record["last_confirmed_at"] == "2026-03-01T00:00:00Z"
     normal = clocked_vault.search(OWNER, query="where is the bicycle lock code", depth="normal")
     assert [h["id"] for h in normal["results"]] == [first["id"]] and normal["results"][0]["tier"] == HOT
+
+
+def test_questions_about_the_past_go_deep_unless_told_otherwise(clocked_vault: Vault, clock: FixedClock) -> None:
+    clock.set(datetime(2023, 1, 10, tzinfo=UTC))
+    old = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    clock.set(datetime(2026, 3, 1, tzinfo=UTC))
+    query = "where is the bicycle lock code"
+    assert clocked_vault.search(OWNER, query=query, as_of="2023-06-01", depth="normal")["results"] == []
+    assert [h["id"] for h in clocked_vault.search(OWNER, query=query, as_of="2023-06-01")["results"]] == [old["id"]]
+    # ... and being retrieved makes it hot again: a normal search now finds it
+    assert [h["id"] for h in clocked_vault.search(OWNER, query=query, depth="normal")["results"]] == [old["id"]]
