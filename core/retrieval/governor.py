@@ -30,6 +30,7 @@ from memvault.core.errors import MemvaultError
 from memvault.core.model import Caller, Memory
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
+from memvault.core.retrieval.embeddings import loaded as embeddings_loaded
 from memvault.core.retrieval.hybrid import (
     SEEDS,
     Deadline,
@@ -277,12 +278,15 @@ class HybridRetriever:
             with ctx.reading() as conn:
                 version = vector_sql.store_version(conn)
             self._catch_up(ctx, version)
+        # The deadline counts this search's own work: not the catch-up embedding of other
+        # processes' writes, nor loading the model on a process's first search.
+        own_start = time.perf_counter()
         with ctx.reading() as conn:
             version = vector_sql.store_version(conn)
             key = cache_key(request, caller, version, "local" if semantic else "off")
             ranking = self.cache.get(key)
             if ranking is None:
-                ranking = self._rank(ctx, conn, caller, request, semantic, version, started)
+                ranking = self._rank(ctx, conn, caller, request, semantic, version, own_start)
                 if not ranking.truncated:
                     self.cache.put(key, ranking)
             records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
@@ -300,16 +304,11 @@ class HybridRetriever:
     ) -> Ranking:
         deadline = Deadline(started, float(ctx.setting("search_deadline_ms")))
         weights = Weights.from_settings(ctx.setting)
-        vector, index = None, None
-        if semantic:
-            try:
-                embedder = shared_embedder()
-                vector = self._query_vector(embedder, request.query)
-                index = self._index_for(embedder)
-                index.refresh(conn, version)
-            except EmbeddingUnavailable as exc:
-                log.warning("searching lexically: %s", exc)
-                semantic = False
+        warm, setup = embeddings_loaded(), time.perf_counter()
+        vector, index = self._semantic_setup(conn, request, version) if semantic else (None, None)
+        if not warm:  # loading the model is the process's warm-up, not this search's latency
+            deadline.started += time.perf_counter() - setup
+        semantic = index is not None
         decision = route(conn, caller, request.query, vector)
         depth = request.depth
         if depth == "auto":  # a request about the past goes deep: what was true then may be cold now
@@ -352,8 +351,20 @@ class HybridRetriever:
             domains=tuple((d["name"], d["weight"]) for d in decision.as_contract()),
             domain_share=float(ctx.setting("domain_max_share")),
             conflicts=_conflicts(conn, [h.id for h in hits]),
-            truncated=gathered.truncated or deadline.passed(),
+            truncated=gathered.truncated,  # a stage was skipped at the deadline
         )
+
+    def _semantic_setup(self, conn: Connection, request: SearchRequest, version: int) -> tuple[Any, VectorIndex | None]:
+        """The request's vector and the index brought up to date; (None, None) without a model."""
+        try:
+            embedder = shared_embedder()
+            vector = self._query_vector(embedder, request.query)
+            index = self._index_for(embedder)
+            index.refresh(conn, version)
+            return vector, index
+        except EmbeddingUnavailable as exc:
+            log.warning("searching lexically: %s", exc)
+            return None, None
 
     def _answer(
         self,

@@ -2,7 +2,7 @@
 
     direct    = 1 - (1 - w_lexical * lexical) * (1 - w_semantic * semantic)
                 (a noisy OR: either signal alone can make a record relevant, both together more;
-                 with embeddings off, direct = lexical)
+                 with embeddings off, or for a record not embedded yet, direct = lexical)
     relevance = direct + w_graph * graph * (1 - direct)
     score     = relevance * (1 + w_domain * domain + w_status * status + w_confidence * confidence
                                  + w_importance * importance + w_recency * recency
@@ -80,10 +80,10 @@ def semantic_relevance(cosine: float, floor: float) -> float:
 
 
 def relevance(signals: Signals, weights: Weights) -> float:
-    if not signals.semantic_on:
-        direct = signals.lexical
+    if not signals.semantic_on or signals.cosine is None:
+        direct = signals.lexical  # no vector to judge meaning by (embeddings off, or not embedded yet)
     else:
-        semantic = 0.0 if signals.cosine is None else semantic_relevance(signals.cosine, weights.semantic_floor)
+        semantic = semantic_relevance(signals.cosine, weights.semantic_floor)
         from_words = min(1.0, weights.lexical * signals.lexical)
         from_meaning = min(1.0, weights.semantic * semantic)
         direct = 1.0 - (1.0 - from_words) * (1.0 - from_meaning)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 from memvault.core.model import OWNER
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
+from memvault.core.retrieval.governor import HybridRetriever
 from memvault.core.retrieval.vectors import VectorIndex, to_blob
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
@@ -124,3 +126,33 @@ def test_reindex_from_the_command_line(home: Path) -> None:
     memvault = Path(sys.executable).parent / "memvault"
     done = subprocess.run([str(memvault), "--json", "reindex"], capture_output=True, text=True, check=True)
     assert '"embedded": 1' in done.stdout and '"missing": 0' in done.stdout
+
+
+def test_a_record_not_embedded_yet_is_still_found_by_its_words(vault: Vault) -> None:
+    vault.set_setting(OWNER, "embeddings", "off")
+    tea = vault.add(OWNER, statement="I prefer green tea in the morning")["id"]
+    vault.set_setting(OWNER, "embeddings", "local")
+    retriever = vault.retriever
+    assert isinstance(retriever, HybridRetriever)
+    with vault.ctx.reading() as conn:  # as if this process had caught up already: no embedding at search
+        retriever._checked_version = vector_sql.store_version(conn)
+    answer = vault.search(OWNER, query="green tea")
+    assert [h["id"] for h in answer["results"]] == [tea]
+    with vault.ctx.reading() as conn:
+        assert vector_sql.count_missing(conn, MODEL_ID) == 1
+
+
+def test_a_fresh_process_searches_by_meaning_too(home: Path) -> None:
+    """Loading the model is the process's warm-up: it does not count against the search deadline."""
+    with Vault.open(home) as opened:
+        tea = opened.add(OWNER, statement="I prefer green tea in the morning")["id"]
+    memvault = Path(sys.executable).parent / "memvault"
+    done = subprocess.run(
+        [str(memvault), "--json", "search", "which beverage do I have at breakfast"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    answer = json.loads(done.stdout)
+    assert [h["id"] for h in answer["results"]] == [tea] and "semantic" in answer["results"][0]["why"]
+    assert answer["budget"]["truncated"] is False
