@@ -211,3 +211,16 @@ def test_records_a_caller_cannot_see_do_not_move_its_scores(clocked_vault: Vault
     assert [h["score"] for h in after] == [h["score"] for h in before]
     local = clocked_vault.search(OWNER, query="blue kayak and paddles")["results"]
     assert len(local) > len(after)  # the person sees them all
+
+
+def test_feedback_moves_a_record_within_the_relevant_ones(clocked_vault: Vault) -> None:
+    first = _add(clocked_vault, "The spare house key is with the neighbour at number 6", domain="home")
+    second = _add(clocked_vault, "The spare house key is in the blue box in the shed", domain="home")
+    before = _ids(clocked_vault.search(OWNER, query="where is the spare house key"))
+    assert set(before[:2]) == {first, second}
+    top, other = before[0], before[1]
+    for _ in range(3):
+        clocked_vault.record_feedback(OWNER, id=top, useful=False)
+        clocked_vault.record_feedback(OWNER, id=other, useful=True)
+    after = _ids(clocked_vault.search(OWNER, query="where is the spare house key"))
+    assert after[:2] == [other, top]  # reordered, and the unhelpful one is still there
