@@ -195,6 +195,7 @@ class HybridRetriever:
         self._embedded_through = 0
         self._checked_version = -1
         self._vectors: OrderedDict[str, Any] = OrderedDict()
+        self._visible_totals: dict[tuple[object, ...], int] = {}
         self._lock = threading.Lock()
 
     # -- embeddings ----------------------------------------------------------------------------
@@ -316,7 +317,7 @@ class HybridRetriever:
             depth = "deep" if past else decision.depth
         pool = max(DEPTH_POOL.get(depth, 60), request.limit * 4)
         gathered = Gathered()
-        gather_lexical(conn, caller, request, pool, gathered, version)
+        gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals)
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True

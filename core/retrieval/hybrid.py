@@ -95,27 +95,41 @@ def selective_terms(terms: list[tuple[str, bool]], frequencies: dict[str, int], 
     return rare or sorted(terms, key=lambda t: frequencies.get(t[0], 0))[:2]
 
 
-_VISIBLE_TOTALS: dict[tuple[object, ...], int] = {}
+Totals = dict[tuple[object, ...], int]
 
 
-def _visible_total(conn: Connection, caller: Caller, version: int) -> int:
-    """How many records the caller sees, counted once per store version (a scan in a large store)."""
+def _visible_total(conn: Connection, caller: Caller, version: int, totals: Totals) -> int:
+    """How many records the caller sees, counted once per store version (a scan in a large store).
+
+    `totals` belongs to one store (the retriever's): store versions of different stores collide.
+    """
     key = (caller.principal, caller.surface.value, caller.workspace_id, version)
-    if key not in _VISIBLE_TOTALS:
-        if len(_VISIBLE_TOTALS) > 64:
-            _VISIBLE_TOTALS.clear()
-        _VISIBLE_TOTALS[key] = sql.visible_count(conn, caller)
-    return _VISIBLE_TOTALS[key]
+    total = totals.get(key)
+    if total is None:
+        total = sql.visible_count(conn, caller)
+        if len(totals) > 64:
+            totals.clear()
+        totals[key] = total
+    return total
 
 
 def gather_lexical(
-    conn: Connection, caller: Caller, request: SearchRequest, pool: int, out: Gathered, version: int = -1
+    conn: Connection,
+    caller: Caller,
+    request: SearchRequest,
+    pool: int,
+    out: Gathered,
+    version: int = -1,
+    totals: Totals | None = None,
 ) -> None:
     terms = q.word_terms(request.query)
     if terms:
         out.own_statistics = not caller.is_local
         if out.own_statistics:
-            total = _visible_total(conn, caller, version) if version >= 0 else sql.visible_count(conn, caller)
+            if totals is None or version < 0:
+                total = sql.visible_count(conn, caller)
+            else:
+                total = _visible_total(conn, caller, version, totals)
             frequencies = sql.visible_frequencies(conn, caller, terms)
         else:
             total, frequencies = sql.indexed_count(conn), sql.document_frequencies(conn, terms)
