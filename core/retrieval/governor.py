@@ -110,6 +110,7 @@ class Ranking:
     hits: tuple[Hit, ...]
     domains: tuple[tuple[str, float], ...]
     domain_share: float
+    shares: dict[str, float] = field(default_factory=dict)  # the active domains' own token shares
     conflicts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     truncated: bool = False
 
@@ -351,6 +352,7 @@ class HybridRetriever:
             hits=hits,
             domains=tuple((d["name"], d["weight"]) for d in decision.as_contract()),
             domain_share=float(ctx.setting("domain_max_share")),
+            shares={d.name: d.token_share for d in decision.active},
             conflicts=_conflicts(conn, [h.id for h in hits]),
             truncated=gathered.truncated,  # a stage was skipped at the deadline
         )
@@ -385,6 +387,7 @@ class HybridRetriever:
             count=default_counter(),
             domain_share=ranking.domain_share,
             conflicts=ranking.conflicts,
+            shares=ranking.shares,
         )
         by_id = {h.id: h for h in ranking.hits}
         latency_ms = (time.perf_counter() - started) * 1000

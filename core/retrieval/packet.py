@@ -2,10 +2,11 @@
 
 Budgets: at most `max_records` lines and `max_tokens` tokens (counted with the embedding
 model's own word-piece tokenizer, the nearest stand-in for an assistant's). When records of
-several domains compete, one domain may take at most `domain_share` of the tokens in a
-first pass; a second pass fills what is left best-first, so the cap only stops one domain
-from crowding the others out. The newest authoritative current constraint among the
-ranked records (explicit, current, type CONSTRAINT) is never dropped, whatever the budget.
+several domains compete, each domain may take at most its own token share (the domain's
+`token_share`, never above `domain_share`) in a first pass; a second pass fills what is left
+best-first, so the shares only stop one domain from crowding the others out. The newest
+authoritative current constraint among the ranked records (explicit, current, type
+CONSTRAINT) is never dropped, whatever the budget.
 
 Labels tell the model how far to trust a line: disputed, partial, historical, superseded
 (with when and by what), conflicts with [id], valid until, due, uncertain.
@@ -87,6 +88,7 @@ def compile_packet(
     count: Counter | None = None,
     domain_share: float = 1.0,
     conflicts: Mapping[str, Sequence[str]] | None = None,
+    shares: Mapping[str, float] | None = None,
 ) -> Packet:
     """Best first until a budget runs out; see the module docstring for the rules."""
     count = count or estimate_tokens
@@ -103,7 +105,12 @@ def compile_packet(
         return costs[record.id]
 
     several = len({r.domain for r in ordered}) > 1
-    cap = max_tokens * domain_share if several and domain_share < 1.0 else float(max_tokens)
+    shares = shares or {}
+
+    def cap(domain: str) -> float:  # a domain's own token share, never above domain_share
+        share = min(domain_share, shares.get(domain, domain_share))
+        return max_tokens * share if several and share < 1.0 else float(max_tokens)
+
     chosen: list[Memory] = []
     used: dict[str, int] = {}
     total = 0
@@ -115,7 +122,7 @@ def compile_packet(
         cost = cost_of(record)
         if not forced and total + cost > max_tokens:
             continue
-        if not forced and used.get(record.domain, 0) + cost > cap:
+        if not forced and used.get(record.domain, 0) + cost > cap(record.domain):
             deferred.append(record)
             continue
         chosen.append(record)

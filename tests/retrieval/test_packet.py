@@ -80,3 +80,16 @@ def test_labels_say_how_far_to_trust_a_line() -> None:
     assert "uncertain" in line_for(_memory(5, confidence=0.3))
     assert "inferred" in line_for(_memory(6, explicitness=Explicitness.INFERRED))
     assert "due 2026-04-01" in line_for(_memory(7, due_at="2026-04-01T00:00:00Z"))
+
+
+def test_each_domain_keeps_to_its_own_token_share_first() -> None:
+    ranked = [_memory(n, domain="work") for n in range(8)] + [_memory(100 + n, domain="home") for n in range(4)]
+    count = token_counter()
+    budget = sum(count(line_for(r)) for r in ranked[:6])
+    line = count(line_for(ranked[0]))
+    home_first = compile_packet(ranked, 20, budget, count=count, domain_share=0.6, shares={"work": 0.2, "home": 0.6})
+    work_first = compile_packet(ranked, 20, budget, count=count, domain_share=0.6, shares={"work": 0.6, "home": 0.2})
+    assert home_first.tokens_by_domain["home"] > work_first.tokens_by_domain["home"]
+    assert home_first.tokens_by_domain["work"] < work_first.tokens_by_domain["work"]
+    wide = compile_packet(ranked, 20, budget, count=count, domain_share=0.6, shares={"work": 0.9})
+    assert wide.tokens_by_domain["work"] <= 0.6 * budget + line  # never above domain_max_share
