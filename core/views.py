@@ -165,6 +165,14 @@ def _project(conn: Connection, caller: Caller, value: Any) -> tuple[str, str] | 
     return found
 
 
+def _project_filter(conn: Connection, caller: Caller, value: Any) -> tuple[bool, str | None]:
+    """For an optional `project` argument: (can anything match, the project's id or None for all)."""
+    if value is None:
+        return True, None
+    project = _project(conn, caller, value)
+    return (False, None) if project is None else (True, project[0])
+
+
 def project_history(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
     """A project's states over time, its decisions (with history) and what is still open."""
     _only(args, {"project"})
@@ -195,16 +203,11 @@ def decisions(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, A
     include_history = _flag(args.get("include_history"), "include_history")
     limit = int_in(args.get("limit"), "limit", 50, 1, MAX_ITEMS)
     with ctx.reading() as conn:
-        project_id = None
-        if args.get("project") is not None:
-            project = _project(conn, caller, args.get("project"))
-            if project is None:
-                return {"items": []}
-            project_id = project[0]
-        found = view_sql.decisions(
+        wanted, project_id = _project_filter(conn, caller, args.get("project"))
+        found = wanted and view_sql.decisions(
             conn, caller, project_id=project_id, domain=domain, include_history=include_history, limit=limit
         )
-    return {"items": [r.to_dict() for r in found]}
+    return {"items": [r.to_dict() for r in found or []]}
 
 
 def unresolved(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
@@ -214,13 +217,8 @@ def unresolved(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, 
     due_before = optional_time(args.get("due_before"), "due_before")
     limit = int_in(args.get("limit"), "limit", 50, 1, MAX_ITEMS)
     with ctx.reading() as conn:
-        project_id = None
-        if args.get("project") is not None:
-            project = _project(conn, caller, args.get("project"))
-            if project is None:
-                return {"items": []}
-            project_id = project[0]
-        found = view_sql.unresolved(
+        wanted, project_id = _project_filter(conn, caller, args.get("project"))
+        found = wanted and view_sql.unresolved(
             conn, caller, project_id=project_id, domain=domain, due_before=due_before, limit=limit
         )
-    return {"items": [r.to_dict() for r in found]}
+    return {"items": [r.to_dict() for r in found or []]}

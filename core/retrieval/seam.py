@@ -1,0 +1,21 @@
+"""The `Retriever` seam: what `Vault` asks of a retrieval engine (the hybrid one lives in governor.py)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from memvault.core.context import Context
+from memvault.core.model import Caller
+from memvault.core.retrieval.request import SearchRequest
+
+
+class Retriever(Protocol):
+    def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> dict[str, Any]: ...
+
+    def after_write(self, ctx: Context) -> int:
+        """Called after every committed write (embed what is new); answers how many were embedded."""
+        ...
+
+    def reindex(self, ctx: Context) -> dict[str, Any]:
+        """Embed every record that has no vector yet (written while embeddings were off)."""
+        ...
