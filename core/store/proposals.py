@@ -72,9 +72,10 @@ def decide(conn: Connection, proposal_id: str, status: str, now: str, result_id:
     conn.execute(
         "UPDATE proposals SET status = ?, decided_at = ?, result_id = ?,"
         " payload = CASE WHEN ? = 'rejected' THEN '{}' ELSE payload END,"
-        " norm_key = CASE WHEN ? = 'rejected' THEN NULL ELSE norm_key END"
+        " norm_key = CASE WHEN ? = 'rejected' THEN NULL ELSE norm_key END,"
+        " reason = CASE WHEN ? = 'rejected' THEN NULL ELSE reason END"
         " WHERE id = ? AND status = 'pending'",
-        (status, now, result_id, status, status, proposal_id),
+        (status, now, result_id, status, status, status, proposal_id),
     )
 
 

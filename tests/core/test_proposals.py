@@ -110,3 +110,14 @@ def test_a_workspace_change_to_its_own_record_can_be_approved(vault: Vault) -> N
     archived = vault.archive(WORKSPACE_A, id=approved["id"])
     assert vault.approve(OWNER, archived["proposal_id"])["outcome"] == "archived"
     assert vault.get(WORKSPACE_A, approved["id"])["memory"]["status"] == "archived"
+
+
+def test_a_rejected_correction_keeps_no_reason_text(vault: Vault, add: Adder) -> None:
+    target = add("The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.correct(
+        ASSISTANT, id=target, statement="The dentist is Dr Abernathy on Mill Road", reason="Quillfeather moved"
+    )
+    vault.reject(OWNER, staged["proposal_id"])
+    (rejected,) = vault.proposals(OWNER, status="rejected")
+    assert rejected["reason"] is None
+    assert "Quillfeather" not in repr(dump(vault))
