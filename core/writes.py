@@ -426,7 +426,7 @@ def _apply_proposal(conn: Connection, proposer: Caller, proposal: dict[str, Any]
         assert draft.domain is not None
         duplicate = memories.find_duplicate(conn, proposer, norm, draft.domain, draft.type.value)
         if duplicate is not None:
-            memories.update(conn, duplicate.id, now, last_confirmed_at=now)
+            confirm(conn, proposer, duplicate.id, now)  # the state change gets its event
             return {"outcome": "duplicate", "id": duplicate.id}
         check_link_targets(conn, proposer, draft)
         memory_id = commit_draft(conn, proposer, draft, payload.get("workspace_id"), now)

@@ -121,3 +121,10 @@ def test_a_rejected_correction_keeps_no_reason_text(vault: Vault, add: Adder) ->
     (rejected,) = vault.proposals(OWNER, status="rejected")
     assert rejected["reason"] is None
     assert "Quillfeather" not in repr(dump(vault))
+
+
+def test_approving_an_add_that_became_a_duplicate_records_the_confirmation(vault: Vault, add: Adder) -> None:
+    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    existing = add("The dentist is Dr Abernathy on Kiln Road!", domain="health")
+    vault.approve(OWNER, staged["proposal_id"])
+    assert [e["action"] for e in vault.events_for(OWNER, existing)] == ["added", "confirmed", "approved"]
