@@ -34,6 +34,7 @@ from memvault.core.model import Caller
 from memvault.core.store import events, memories, proposals
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import DatabaseError
+from memvault.core.writer.gate import secret_rejection
 
 log = logging.getLogger("memvault.maintenance")
 
@@ -55,6 +56,9 @@ def request(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any
     if (args.get("id") is None) == (args.get("batch_id") is None):
         raise InvalidArgument("name exactly one of id or batch_id")
     reason = text(args.get("reason"), "reason", max_chars=MAX_REASON)
+    refused = secret_rejection([reason])  # the reason waits in the inbox with the request
+    if refused:
+        raise InvalidArgument(refused)
     whole_history = args.get("whole_history", False)
     if not isinstance(whole_history, bool):
         raise InvalidArgument("whole_history: expected true or false")

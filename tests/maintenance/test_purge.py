@@ -123,6 +123,14 @@ def test_bad_requests_change_nothing(vault: Vault, filled: dict[str, str], args:
     assert vault.list_purge_requests(OWNER) == []
 
 
+def test_a_reason_holding_a_secret_is_refused_without_echo(vault: Vault, filled: dict[str, str]) -> None:
+    with pytest.raises(InvalidArgument) as refused:
+        vault.request_purge(LOCAL_ASSISTANT, id=filled["garden"], reason="privacy: the padlock password is Tr0ub4dor&3")
+    assert "Tr0ub4dor" not in str(refused.value)
+    assert vault.list_purge_requests(OWNER) == []
+    assert "Tr0ub4dor" not in repr(vault.ctx.conn.execute("SELECT * FROM proposals").fetchall())
+
+
 def test_rejected_request_purges_nothing(vault: Vault, filled: dict[str, str]) -> None:
     request = vault.request_purge(OWNER, id=filled["garden"], reason="other")
     vault.reject_purge(OWNER, request["request_id"])
