@@ -317,7 +317,8 @@ def apply_correction(
         old.id,
         now,
         status=Status.SUPERSEDED.value,
-        valid_until=valid_from,
+        # a record that had already ended keeps its own end (the correction does not extend it)
+        valid_until=min(old.valid_until, valid_from) if old.valid_until else valid_from,
         superseded_by_id=new_id,
         superseded_at=now,
     )

@@ -30,8 +30,12 @@ def time_conditions(request: SearchRequest) -> tuple[list[str], list[object]]:
         params.append(request.as_of)
         if request.known_at:
             # A correction sets the old record's valid_until when it supersedes it: before that
-            # moment the store knew no end, so as known at an earlier time the record was open.
-            where.append("(m.valid_until IS NULL OR m.valid_until > ? OR m.superseded_at > ?)")
+            # moment the store knew no end, so as known at an earlier time the record was open
+            # (unless the end is the record's own, which the correction kept: it had ended).
+            where.append(
+                "(m.valid_until IS NULL OR m.valid_until > ? OR (m.superseded_at > ? AND m.valid_until ="
+                " (SELECT n.valid_from FROM memories n WHERE n.id = m.superseded_by_id)))"
+            )
             params += [request.as_of, request.known_at]
         else:
             where.append("(m.valid_until IS NULL OR m.valid_until > ?)")

@@ -40,6 +40,24 @@ def test_a_back_dated_correction_sets_valid_until_to_its_valid_from(clocked_vaul
     assert clocked_vault.get(OWNER, new["id"])["memory"]["valid_from"] == "2026-01-15T00:00:00Z"
 
 
+def test_correcting_a_record_that_had_ended_keeps_its_end(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
+    old = cadd(
+        "Rowan coached the Thistle Lane juniors", domain="people", valid_from="2024-09-01", valid_until="2025-06-30"
+    )
+    clock.advance(days=30)
+    new = clocked_vault.correct(OWNER, id=old, statement="Rowan coached the Thistle Lane under-twelves")["id"]
+    # the old version was true until its own end, not until the correction was made
+    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2025-06-30T00:00:00Z"
+    found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-10-01")
+    assert [hit["id"] for hit in found["results"]] == []
+    found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-01-01")
+    assert [hit["id"] for hit in found["results"]] == [old]
+    # as known before the correction, it had ended too
+    found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-10-01", known_at="2026-03-15")
+    assert [hit["id"] for hit in found["results"]] == []
+    assert new
+
+
 def test_history_is_newest_first(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
     v1 = cadd("The team standup is at 9:00", domain="work")
     clock.advance(days=1)
