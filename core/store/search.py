@@ -14,6 +14,12 @@ from memvault.core.store.visibility import visible_clause
 
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
 WITH_HISTORY = "m.status IN ('current', 'partial', 'disputed', 'superseded', 'historical')"
+# Not archived at a moment (known_at, twice): a record restored since was archived then.
+ARCHIVED_THEN = (
+    "NOT EXISTS (SELECT 1 FROM events a WHERE a.memory_id = m.id AND a.action = 'archived' AND a.time <= ?"
+    " AND NOT EXISTS (SELECT 1 FROM events r WHERE r.memory_id = m.id AND r.action = 'restored'"
+    " AND r.id > a.id AND r.time <= ?))"
+)
 
 
 def time_conditions(request: SearchRequest) -> tuple[list[str], list[object]]:
@@ -41,8 +47,8 @@ def time_conditions(request: SearchRequest) -> tuple[list[str], list[object]]:
             where.append("(m.valid_until IS NULL OR m.valid_until > ?)")
             params.append(request.as_of)
     if request.known_at:
-        where += [WITH_HISTORY, "m.learned_at <= ?"]
-        params.append(request.known_at)
+        where += [WITH_HISTORY, "m.learned_at <= ?", ARCHIVED_THEN]
+        params += [request.known_at, request.known_at, request.known_at]
         if not request.as_of:  # alone, known_at asks what the store held as current then
             where.append("(m.superseded_at IS NULL OR m.superseded_at > ?)")
             params.append(request.known_at)

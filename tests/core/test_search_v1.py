@@ -164,6 +164,24 @@ def test_an_archived_record_is_not_known_at_any_time(clocked_vault: Vault, cadd:
     assert _ids(clocked_vault.search(OWNER, query="Alma", known_at="2026-03-01T12:00:00Z")) == []
 
 
+def test_a_restored_record_was_not_known_while_it_was_archived(
+    clocked_vault: Vault, cadd: Adder, clock: FixedClock
+) -> None:
+    memory_id = cadd("Alma lives in Lisbon", domain="people")
+    clock.advance(days=1)
+    clocked_vault.archive(OWNER, id=memory_id)  # 2026-03-02
+    clock.advance(days=2)
+    clocked_vault.restore(OWNER, id=memory_id)  # 2026-03-04
+
+    def search(known_at: str) -> list[str]:
+        return _ids(clocked_vault.search(OWNER, query="Alma lives", known_at=known_at))
+
+    assert search("2026-03-01T12:00:00Z") == [memory_id]
+    assert search("2026-03-03T00:00:00Z") == []  # the store held it archived then
+    assert search("2026-03-05T00:00:00Z") == [memory_id]
+    assert _ids(clocked_vault.search(OWNER, query="Alma lives", as_of="2026-03-10", known_at="2026-03-03")) == []
+
+
 def test_bad_time_arguments_are_invalid(vault: Vault) -> None:
     for bad in ({"as_of": "yesterday"}, {"known_at": "2026-02-30"}, {"as_of": "2026-03-01T10:00:00"}):
         with pytest.raises(InvalidArgument):
