@@ -97,7 +97,12 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
                 conn,
                 caller,
                 "add",
-                {"draft": draft.to_payload(), "workspace_id": workspace, "domain_assigned": assigned},
+                {
+                    "draft": draft.to_payload(),
+                    "workspace_id": workspace,  # the record's binding (None for a shared record)
+                    "proposer_workspace": caller.workspace_id,  # whom approval acts as
+                    "domain_assigned": assigned,
+                },
                 now,
                 norm_key=norm,
             )
@@ -402,7 +407,9 @@ def approve(ctx: Context, caller: Caller, proposal_id: str) -> dict[str, Any]:
     require_owner(caller, "approving a proposal")
     with ctx.transaction() as conn:
         proposal = _pending(conn, proposal_id)
-        proposer = Caller(proposal["principal"], Surface(proposal["surface"]), proposal["payload"].get("workspace_id"))
+        payload = proposal["payload"]
+        workspace = payload.get("proposer_workspace", payload.get("workspace_id"))
+        proposer = Caller(proposal["principal"], Surface(proposal["surface"]), workspace)
         now = ctx.now()
         result = _apply_proposal(conn, proposer, proposal, now)
         proposals.decide(conn, proposal["id"], "approved", now, result.get("id"))

@@ -128,3 +128,22 @@ def test_approving_an_add_that_became_a_duplicate_records_the_confirmation(vault
     existing = add("The dentist is Dr Abernathy on Kiln Road!", domain="health")
     vault.approve(OWNER, staged["proposal_id"])
     assert [e["action"] for e in vault.events_for(OWNER, existing)] == ["added", "confirmed", "approved"]
+
+
+def test_a_workspace_callers_shared_add_linking_its_own_record_can_be_approved(vault: Vault) -> None:
+    staged = vault.add(WORKSPACE_A, statement="The alpha team demo is on Friday", domain="team")
+    demo = vault.approve(OWNER, staged["proposal_id"])["id"]
+    shared = vault.add(
+        WORKSPACE_A,
+        statement="The alpha demo needs the projector in room four",
+        domain="team",
+        access_scope="remote_allowed",
+        links=[{"type": "relates_to", "target_id": demo}],
+    )
+    approved = vault.approve(OWNER, shared["proposal_id"])
+    assert approved["outcome"] == "added"
+    record = vault.get(WORKSPACE_A, approved["id"])
+    assert record["memory"]["access_scope"] == "remote_allowed"
+    assert record["links"] == [{"type": "relates_to", "target_id": demo}]
+    row = vault.ctx.conn.execute("SELECT authorized_workspace_id FROM memories WHERE id = ?", (approved["id"],))
+    assert row.fetchone()[0] is None  # a shared record is bound to no workspace
