@@ -72,7 +72,8 @@ def assign_domain(conn: Connection, statement: str, caller: Caller, scope: Scope
     or workspace callers (`scope`) is placed by what remote callers may see, so that it never
     lands in a domain known only from local records (its domain's name travels with it).
     """
-    if caller.is_local and scope in (Scope.REMOTE_ALLOWED, Scope.WORKSPACE_ALLOWED):
+    # Any caller's remote_allowed record (a workspace's too: not by its workspace's records).
+    if scope is Scope.REMOTE_ALLOWED or (caller.is_local and scope is Scope.WORKSPACE_ALLOWED):
         caller = SHARED_VIEW
     votes = domain_votes(conn, statement, caller)
     votes.pop(DEFAULT_DOMAIN, None)  # general is the fallback, never a reason

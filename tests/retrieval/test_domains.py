@@ -66,6 +66,18 @@ def test_a_remote_write_is_never_placed_by_records_it_cannot_see(vault: Vault) -
     assert vault.proposals(OWNER)[0]["payload"]["draft"]["domain"] == "general"
 
 
+def test_a_workspace_callers_shared_write_is_never_placed_by_its_workspace_records(vault: Vault) -> None:
+    team = Caller(principal="team-bot", surface=Surface.WORKSPACE, workspace_id="ws-alpha")
+    for region, statements in REGIONS.items():  # records only its workspace sees (none shared)
+        for statement in statements:
+            vault.approve(OWNER, vault.add(team, statement=statement, domain=region)["proposal_id"])
+    own = vault.add(team, statement="The greenhouse tomato seedlings need a bigger pot")
+    shared = vault.add(team, statement="The greenhouse tomato seedlings need more light", access_scope="remote_allowed")
+    domains = {p["id"]: p["payload"]["draft"]["domain"] for p in vault.proposals(OWNER)}
+    assert domains[own["proposal_id"]] == "garden"  # its workspace's records place its workspace record
+    assert domains[shared["proposal_id"]] == "general"  # a record every remote caller sees: shared view only
+
+
 # -- discovery -------------------------------------------------------------------------------
 def test_discovery_waits_for_enough_records(vault: Vault) -> None:
     for statement in GARDEN[:10]:
