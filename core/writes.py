@@ -177,7 +177,7 @@ def commit_draft(
             "event_time": draft.event_time,
             "learned_at": now,
             "observed_at": draft.event_time or now,
-            "valid_from": draft.valid_from or draft.event_time or now,
+            "valid_from": _valid_from(draft, now),
             "valid_until": draft.valid_until,
             "last_confirmed_at": now,
             "created_at": now,
@@ -193,6 +193,15 @@ def commit_draft(
     memories.index_text(conn, memory_id)
     events.record(conn, caller, "added", now, memory_id, domain=draft.domain, type=draft.type.value)
     return memory_id
+
+
+def _valid_from(draft: Draft, now: str) -> str | None:
+    """The start of valid time: as given, else when it happened or was learned; unknown (None)
+    when that default would start after the record's own end (something learned after it ended)."""
+    if draft.valid_from:
+        return draft.valid_from
+    start = draft.event_time or now
+    return None if draft.valid_until and start >= draft.valid_until else start
 
 
 def _project_of(conn: Connection, draft: Draft, now: str) -> str | None:

@@ -55,6 +55,17 @@ def test_defaults_of_a_plain_add(clocked_vault: Vault) -> None:
     assert memory["valid_from"] == NOW
 
 
+def test_a_record_that_ended_before_it_was_learned_keeps_a_valid_interval(clocked_vault: Vault) -> None:
+    ended = clocked_vault.add(
+        OWNER, statement="The lease on the Orchard Lane flat ran out", domain="home", valid_until="2025-06-30"
+    )["id"]
+    record = clocked_vault.get(OWNER, ended)["memory"]
+    # no start was given: learning it later (now) must not make it start after it ended
+    assert record["valid_from"] is None or record["valid_from"] < record["valid_until"]
+    found = clocked_vault.search(OWNER, query="lease Orchard Lane flat", as_of="2025-03-01")
+    assert [hit["id"] for hit in found["results"]] == [ended]
+
+
 def test_links_point_at_visible_records_and_show_in_get(vault: Vault, add: Adder) -> None:
     target = add("The hall renovation depends on the roof survey", domain="community")
     linked = add(
