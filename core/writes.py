@@ -282,9 +282,14 @@ def correct(
             events.record(conn, caller, "proposed", now, old.id, proposal_id=proposal_id, kind="correct")
             return {"outcome": "staged", "id": None, "supersedes_id": old.id, "proposal_id": proposal_id}
         new_id = apply_correction(
-            conn, caller, old, statement, reason, valid_from or now, now, source_reference=source_reference
+            conn, caller, old, statement, reason, valid_from or _start(old, now), now, source_reference=source_reference
         )
     return {"outcome": "superseded", "id": new_id, "supersedes_id": old.id, "proposal_id": None}
+
+
+def _start(old: Any, moment: str) -> str:
+    """A correction's default valid_from: when it was said, or the old record's start if that is later."""
+    return max(moment, old.valid_from) if old.valid_from else moment
 
 
 def apply_correction(
@@ -462,7 +467,7 @@ def _apply_proposal(conn: Connection, proposer: Caller, proposal: dict[str, Any]
             record,
             payload["statement"],
             payload.get("reason"),
-            payload.get("valid_from") or now,
+            payload.get("valid_from") or _start(record, proposal["created_at"]),  # as said when proposed
             now,
             source_reference=payload.get("source_reference"),
         )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from corekit import OWNER, Adder, dump
+from corekit import ASSISTANT, OWNER, Adder, dump
 
 from memvault.core.clock import FixedClock
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
@@ -56,6 +56,26 @@ def test_correcting_a_record_that_had_ended_keeps_its_end(clocked_vault: Vault, 
     found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-10-01", known_at="2026-03-15")
     assert [hit["id"] for hit in found["results"]] == []
     assert new
+
+
+def test_correcting_a_record_that_starts_later_needs_no_valid_from(clocked_vault: Vault, cadd: Adder) -> None:
+    old = cadd("From April the Brookside pool opens at seven", domain="home", valid_from="2026-04-01")
+    new = clocked_vault.correct(OWNER, id=old, statement="From April the Brookside pool opens at half past six")
+    # by default the correction holds from when the old statement would have started
+    assert clocked_vault.get(OWNER, new["id"])["memory"]["valid_from"] == "2026-04-01T00:00:00Z"
+    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-04-01T00:00:00Z"
+
+
+def test_an_approved_correction_holds_from_when_it_was_proposed(
+    clocked_vault: Vault, cadd: Adder, clock: FixedClock
+) -> None:
+    old = cadd("The Brookside pool opens at seven", domain="home")
+    clock.advance(days=1)
+    staged = clocked_vault.correct(ASSISTANT, id=old, statement="The Brookside pool opens at half past six")
+    clock.advance(days=5)
+    new = clocked_vault.approve(OWNER, staged["proposal_id"])["id"]
+    assert clocked_vault.get(OWNER, new)["memory"]["valid_from"] == "2026-03-02T09:30:00Z"
+    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-03-02T09:30:00Z"
 
 
 def test_history_is_newest_first(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
