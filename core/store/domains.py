@@ -124,10 +124,11 @@ def _tag_words(tags_json: str) -> str:
 
 def live_records(conn: Connection) -> list[dict[str, Any]]:
     """Every live record's id, domain, text, vector (None without one) and whether a remote
-    caller could see it (`shared`: remote_allowed and bound to no principal), oldest first."""
+    caller could see it (`shared`: any scope but local_only; a workspace or a bound principal
+    sees its domain's name too), oldest first."""
     rows = conn.execute(
         "SELECT m.id, m.domain, m.statement, m.tags, v.vector,"
-        " m.access_scope = 'remote_allowed' AND m.authorized_principal_id IS NULL FROM memories m"
+        " m.access_scope != 'local_only' FROM memories m"
         f" LEFT JOIN memory_vectors v ON v.memory_id = m.id WHERE {LIVE} ORDER BY m.learned_at, m.id"
     ).fetchall()
     return [

@@ -340,6 +340,19 @@ def test_a_region_holding_shared_records_is_never_named_by_private_words(vault: 
     assert not any("quokka" in r["domain"] for r in vault.list_memories(REMOTE, limit=200)["items"])
 
 
+def test_a_region_holding_workspace_records_is_never_named_by_private_words(vault: Vault) -> None:
+    """Workspace callers see their records' domains too: no words of local-only records in them."""
+    team = Caller(principal="team-bot", surface=Surface.WORKSPACE, workspace_id="ws-alpha")
+    for statements in REGIONS.values():
+        for statement in statements:
+            vault.approve(OWNER, vault.add(team, statement=statement)["proposal_id"])
+    for n, statement in enumerate(HEALTH):
+        vault.add(OWNER, statement=f"{statement} (quokkafever {n})")
+    vault.discover_domains(OWNER, dry_run=False)
+    seen = {r["domain"] for r in vault.list_memories(team, limit=200)["items"]}
+    assert seen and not any("quokka" in name for name in seen), seen
+
+
 def test_a_shared_write_of_the_person_is_placed_by_shared_records_only(vault: Vault) -> None:
     fill(vault)  # every record local_only
     private = vault.add(OWNER, statement="The greenhouse tomato seedlings need a bigger pot")
