@@ -173,6 +173,8 @@ def update(conn: Connection, name: str, now: str, **fields: Any) -> None:
 def rename(conn: Connection, old: str, new: str, now: str) -> None:
     """Rename in place: memories follow through ON UPDATE CASCADE; related lists are rewritten."""
     conn.execute("UPDATE domains SET name = ?, updated_at = ? WHERE name = ?", (new, now, old))
+    # the records' own rows changed (their domain): their revisions grow, as with any change
+    conn.execute("UPDATE memories SET revision = revision + 1, updated_at = ? WHERE domain = ?", (now, new))
     replace_in_related(conn, old, new, now)
 
 

@@ -192,6 +192,14 @@ def test_rename_keeps_every_record_and_its_history(vault: Vault, filled: dict[st
     assert actions(vault)["domain_renamed"] == 1
 
 
+def test_a_renamed_domain_moves_its_records_revisions(vault: Vault, filled: dict[str, list[str]]) -> None:
+    before = vault.get(OWNER, filled["garden"][0])["memory"]
+    vault.rename_domain(OWNER, "garden", "allotment")
+    after = vault.get(OWNER, filled["garden"][0])["memory"]
+    assert after["domain"] == "allotment" and after["revision"] == before["revision"] + 1
+    assert vault.get(OWNER, filled["health"][0])["memory"]["revision"] == 1  # other domains untouched
+
+
 def test_a_domain_approved_for_automatic_writes_stays_approved_when_renamed(
     vault: Vault, filled: dict[str, list[str]]
 ) -> None:
