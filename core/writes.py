@@ -70,7 +70,8 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
     scope, workspace = write_scope(caller, draft.access_scope)
     mode = _write_mode(ctx, caller)
     refused = rejection(
-        draft.statement, [draft.evidence, draft.source, draft.source_reference, *draft.tags, *draft.entities]
+        draft.statement,
+        [draft.domain, draft.evidence, draft.source, draft.source_reference, *draft.tags, *draft.entities],
     )
     if refused:
         return _answer("rejected", reason=refused)

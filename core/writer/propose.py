@@ -243,7 +243,8 @@ def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, re
 def _one(ctx: Context, caller: Caller, embed: Embed | None, item: Candidate, ref: str | None) -> dict[str, Any]:
     draft = item.draft
     refused = rejection(
-        draft.statement, [draft.evidence, draft.source, draft.source_reference, *draft.tags, *draft.entities]
+        draft.statement,
+        [draft.domain, draft.evidence, draft.source, draft.source_reference, *draft.tags, *draft.entities],
     )
     if refused:
         return _answer(None, "rejected", reason=refused)

@@ -183,3 +183,18 @@ def test_random_credentials_are_refused_and_never_echoed(token: str, before: str
     reason = rejection(f"{before} {token} for the staging box")
     assert reason is not None and "secret" in reason
     assert token not in reason and token[:12] not in reason and token[-12:] not in reason
+
+
+@pytest.mark.parametrize("caller", [OWNER, REMOTE], ids=["owner", "remote"])
+def test_a_secret_as_the_domain_is_refused_too(module_vault: Vault, caller: Caller) -> None:
+    secret = "ghp_R2d2C3poR2d2C3poR2d2C3poR2d2C3po1234"  # a domain name travels with its records
+    before = dump(module_vault)
+    answer = module_vault.add(caller, statement="The release bot pushes tags nightly", domain=secret)
+    assert answer["outcome"] == "rejected" and "secret" in answer["reason"]
+    assert secret.lower() not in answer["reason"]
+    assert dump(module_vault) == before
+    result = module_vault.propose(
+        caller, candidates=[{"statement": "The release bot pushes tags nightly", "domain": secret}]
+    )
+    assert result["results"][0]["outcome"] == "rejected"
+    assert dump(module_vault) == before
