@@ -42,6 +42,19 @@ def _render(domain: str, records: list[Memory]) -> str:
     return "".join(out)
 
 
+def _remove_stale(folder: Path, written: list[str], only: str | None) -> None:
+    """Generated views of domains with nothing left to show go (an archived record's text must
+    not linger in one); files memvault did not generate are left alone."""
+    first_line = HEADER.splitlines(keepends=True)[0]
+    for path in [folder / f"{only}.md"] if only else sorted(folder.glob("*.md")):
+        if str(path) in written or not path.is_file():
+            continue
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            generated = handle.readline() == first_line
+        if generated:
+            path.unlink()
+
+
 def export_markdown(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
     require_local(caller, "export")
     unknown = set(args) - {"domain", "include_history"}
@@ -72,4 +85,5 @@ def export_markdown(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[
         path = ctx.paths.exports / f"{name}.md"
         _write_private(path, _render(name, group))
         files.append(str(path))
+    _remove_stale(ctx.paths.exports, files, domain)
     return {"files": files, "records": len(records)}

@@ -74,3 +74,18 @@ def test_export_is_forbidden_for_non_local_callers(vault: Vault, filled: dict[st
         vault.export_markdown(caller, domain="garden")  # type: ignore[arg-type]
     assert dump(vault) == before
     assert not vault.paths.exports.exists() or not list(vault.paths.exports.iterdir())
+
+
+def test_an_export_leaves_no_stale_view_of_a_domain_that_has_nothing_left(vault: Vault, filled: dict[str, str]) -> None:
+    vault.export_markdown(OWNER)
+    stale = vault.paths.exports / "garden.md"
+    assert "plot 14" in stale.read_text(encoding="utf-8")
+    vault.archive(OWNER, id=filled["plot"])
+    mine = vault.paths.exports / "notes.md"
+    mine.write_text("the person's own file, not generated\n", encoding="utf-8")
+    answer = vault.export_markdown(OWNER)
+    assert str(stale) not in answer["files"]
+    assert not stale.exists()  # the archived record's text does not linger in a generated view
+    assert mine.exists()  # a file memvault did not generate is left alone
+    vault.export_markdown(OWNER, domain="kitchen")
+    assert (vault.paths.exports / "kitchen.md").exists()
