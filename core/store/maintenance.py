@@ -295,8 +295,11 @@ def _purge_one(conn: Connection, s: str, memory_id: str) -> list[tuple[str, int]
     done.append(
         ("links", _delete_count(conn, f"DELETE FROM {s}.links WHERE from_id = ? OR to_id = ?", [memory_id] * 2))
     )
-    conn.execute(f"UPDATE {s}.memories SET supersedes_id = NULL WHERE supersedes_id = ?", (memory_id,))
-    conn.execute(f"UPDATE {s}.memories SET superseded_by_id = NULL WHERE superseded_by_id = ?", (memory_id,))
+    # neighbours lose their pointer to it: a change of their own rows, so their revisions grow
+    for column in ("supersedes_id", "superseded_by_id"):
+        conn.execute(
+            f"UPDATE {s}.memories SET {column} = NULL, revision = revision + 1 WHERE {column} = ?", (memory_id,)
+        )
     done.append(("memories", _delete_count(conn, f"DELETE FROM {s}.memories WHERE id = ?", (memory_id,))))
     if source_id:
         _drop_orphan_source(conn, s, str(source_id))

@@ -154,6 +154,15 @@ def test_one_version_or_the_whole_history(vault: Vault, filled: dict[str, str]) 
             vault.get(OWNER, gone)
 
 
+def test_a_version_that_loses_its_neighbour_gets_a_new_revision(vault: Vault, filled: dict[str, str]) -> None:
+    old, new = filled["tea"], filled["tea_now"]
+    revision = vault.get(OWNER, new)["memory"]["revision"]
+    request = vault.request_purge(OWNER, id=old, reason="incorrect")
+    vault.confirm_purge(OWNER, request["request_id"])
+    kept = vault.get(OWNER, new)["memory"]
+    assert kept["supersedes_id"] is None and kept["revision"] == revision + 1
+
+
 def test_purging_an_import_batch(vault: Vault, home: Path) -> None:
     with vault.ctx.transaction() as conn:
         conn.execute(
