@@ -434,8 +434,11 @@ def settle(ctx: Context, caller: Caller) -> int:
     moved = 0
     with ctx.transaction() as conn:
         now = ctx.now()
+        rows = domain_sql.all_domains(conn)  # as they are now: pinned or merged away meanwhile
+        pinned_now, existing = {r["name"] for r in rows if r["pinned"]}, {r["name"] for r in rows}
         for memory_id, (source, target) in sorted(placements.items()):
-            moved += _move(conn, caller, [memory_id], source, target, now, automatic=True)
+            if source not in pinned_now and target in existing:
+                moved += _move(conn, caller, [memory_id], source, target, now, automatic=True)
     log.info("settled %d records", moved)
     return moved
 

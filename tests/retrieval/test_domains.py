@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from regions_data import FINANCE, GARDEN, HEALTH, REGIONS, SOFTWARE, fill
 
+from memvault.core import domains as domains_module
 from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
 from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
 from memvault.core.retrieval.router import route
@@ -400,6 +402,28 @@ def test_maintain_places_records_waiting_in_general_by_their_meaning(vault: Vaul
     assert all(placed[i] in (ids[i], "general") for i in ids), placed  # never a wrong region
     assert placed[next(i for i, d in ids.items() if d == "general")] == "general"
     assert answer["settled"] == sum(1 for i in waiting if placed[i] != "general") >= 2
+
+
+def test_settling_never_moves_out_of_a_domain_pinned_meanwhile(
+    vault: Vault, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The routing runs outside the write transaction: a pin made meanwhile (the person, in the
+    desktop app) must still hold when the moves are applied."""
+    fill(vault)
+    vault.discover_domains(OWNER, dry_run=False)
+    ids = [vault.add(OWNER, statement=s)["id"] for s in ("Picked up a new trowel and some seed trays",)]
+    assert vault.get(OWNER, ids[0])["memory"]["domain"] == "general"
+    real_route = domains_module.route
+
+    def route_while_the_person_pins(*args: Any, **kwargs: Any) -> Any:
+        with Vault.open(home) as other:  # another process's connection
+            if not other.show_domain(OWNER, "general")["pinned"]:
+                other.pin_domain(OWNER, "general")
+        return real_route(*args, **kwargs)
+
+    monkeypatch.setattr(domains_module, "route", route_while_the_person_pins)
+    assert vault.maintain_domains(OWNER)["settled"] == 0
+    assert vault.get(OWNER, ids[0])["memory"]["domain"] == "general"
 
 
 @pytest.mark.parametrize(("upkeep", "action", "moves"), [("refresh", "refreshed", False), ("off", "none", False)])
