@@ -333,18 +333,21 @@ def discover(
 
 def apply_plan(conn: Connection, caller: Caller, plan: discovery.DiscoveryPlan, now: str) -> None:
     existing = {r["name"] for r in domain_sql.all_domains(conn)}
+    created = [region.name for region in plan.regions if region.name not in existing]
     for region in plan.regions:
         if region.name not in existing:
             domain_sql.insert(conn, region.name, now, description=region.description, keywords=region.keywords)
             events.record(conn, caller, "domain_created", now, None, domain=region.name, discovered=True)
+    pinned_now = {r["name"] for r in domain_sql.all_domains(conn) if r["pinned"]}  # pinned while planning
     by_move: dict[tuple[str, str], list[str]] = {}
     for memory_id, flow in plan.moves.items():
-        by_move.setdefault(flow, []).append(memory_id)
+        if flow[0] not in pinned_now:
+            by_move.setdefault(flow, []).append(memory_id)
     for (source, target), ids in sorted(by_move.items()):
         _move(conn, caller, ids, source, target, now, automatic=True)
     # A domain the moves emptied goes (older versions move with their records, so a domain
     # can empty even when the plan did not foresee it).
-    for name in sorted(set(plan.emptied) | {source for source, _ in by_move}):
+    for name in sorted(set(plan.emptied) | {source for source, _ in by_move} | set(created)):
         row = domain_sql.fetch(conn, name)
         if row is not None and not row["pinned"] and domain_sql.record_count(conn, name) == 0:
             domain_sql.replace_in_related(conn, name, None, now)

@@ -426,6 +426,25 @@ def test_settling_never_moves_out_of_a_domain_pinned_meanwhile(
     assert vault.get(OWNER, ids[0])["memory"]["domain"] == "general"
 
 
+def test_discovery_never_moves_out_of_a_domain_pinned_meanwhile(
+    vault: Vault, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fill(vault, explicit=False)
+    before = snapshot(vault)
+    assert any(domain == "general" for _, _, domain in before.values())
+    real_plan = domains_module.discovery.plan_discovery
+
+    def plan_while_the_person_pins(*args: Any, **kwargs: Any) -> Any:
+        with Vault.open(home) as other:  # the clustering runs outside any transaction
+            other.pin_domain(OWNER, "general")
+        return real_plan(*args, **kwargs)
+
+    monkeypatch.setattr(domains_module.discovery, "plan_discovery", plan_while_the_person_pins)
+    vault.discover_domains(OWNER, dry_run=False)
+    after = snapshot(vault)
+    assert [i for i in before if before[i][2] == "general"] == [i for i in after if after[i][2] == "general"]
+
+
 @pytest.mark.parametrize(("upkeep", "action", "moves"), [("refresh", "refreshed", False), ("off", "none", False)])
 def test_the_person_can_keep_upkeep_from_moving_anything(vault: Vault, upkeep: str, action: str, moves: bool) -> None:
     fill(vault, explicit=False)
