@@ -223,7 +223,7 @@ def _index_kind(conn: Connection, memory_id: str, draft: Draft, project_id: str 
     if draft.type in UNRESOLVED_TYPES:
         conn.execute(
             "INSERT INTO unresolved_items (memory_id, project_id, kind, due_at) VALUES (?, ?, ?, ?)",
-            (memory_id, project_id, draft.type.value, draft.due_at),
+            (memory_id, project_id, draft.type.value, draft.due_at if draft.type in DUE_TYPES else None),
         )
     if project_id and draft.type in (MemoryType.PROJECT, MemoryType.PROJECT_STATE):
         conn.execute(

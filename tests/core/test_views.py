@@ -227,6 +227,15 @@ def test_unresolved_orders_by_due_date_undated_last(clocked_vault: Vault, projec
         clocked_vault.unresolved(OWNER, due_before="soon")
 
 
+def test_unresolved_orders_only_by_a_due_date_the_record_shows(clocked_vault: Vault, cadd: Adder) -> None:
+    # a FAILED_APPROACH has no due date (the record drops one given): none may order or filter it
+    failed = cadd("Glueing the Lighthouse hinge did not hold", type="FAILED_APPROACH", due_at="2026-03-02")
+    assert clocked_vault.get(OWNER, failed)["memory"]["due_at"] is None
+    dated = cadd("Order a new Lighthouse hinge", type="NEXT_ACTION", due_at="2026-03-20")
+    assert ids(clocked_vault.unresolved(OWNER)["items"]) == [dated, failed]
+    assert ids(clocked_vault.unresolved(OWNER, due_before="2026-03-10")["items"]) == []
+
+
 # -- feedback --------------------------------------------------------------------------------
 def test_feedback_is_stored_without_the_query(vault: Vault, add: Adder) -> None:
     memory_id = add("The car is serviced at the garage on Mill Lane")
