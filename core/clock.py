@@ -38,11 +38,12 @@ _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def format_time(moment: datetime) -> str:
-    """`2026-03-01T09:30:00Z`; sub-second precision kept as microseconds so order is stable."""
+    """`2026-03-01T09:30:00.000Z`: always the same width, so text order is time order.
+
+    (A bare `...:00Z` would sort after `...:00.5Z`, '.' being before 'Z'.)
+    """
     moment = moment.astimezone(UTC)
-    if moment.microsecond:
-        return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 def parse_time(value: object, field: str) -> datetime:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from corekit import OWNER, Adder, count, dump
 
-from memvault.core.clock import FixedClock
+from memvault.core.clock import FixedClock, format_time, parse_time
 from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import Memory
 from memvault.core.vault import Vault
 
-NOW = "2026-03-01T09:30:00Z"
+NOW = "2026-03-01T09:30:00.000Z"
 
 
 def test_add_stores_every_field_and_get_returns_the_contract_record(clocked_vault: Vault) -> None:
@@ -38,7 +40,7 @@ def test_add_stores_every_field_and_get_returns_the_contract_record(clocked_vaul
     assert record["access_scope"] == "local_only"  # a local write is local_only unless asked otherwise
     assert (record["explicitness"], record["sensitivity"]) == ("explicit", "normal")
     assert record["tags"] == ["pottery", "project:hall-renovation"]
-    assert record["event_time"] == record["valid_from"] == "2026-02-20T00:00:00Z"
+    assert record["event_time"] == record["valid_from"] == "2026-02-20T00:00:00.000Z"
     assert record["learned_at"] == record["created_at"] == record["last_confirmed_at"] == NOW
     assert record["valid_until"] is None and record["supersedes_id"] is None
     assert (record["revision"], record["retrieval_count"]) == (1, 0)
@@ -171,3 +173,11 @@ def test_reads_change_nothing(vault: Vault, add: Adder) -> None:
     vault.proposals(OWNER)
     vault.settings()
     assert dump(vault) == before
+
+
+def test_stored_times_sort_as_text_in_time_order() -> None:
+    start = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
+    moments = [start + timedelta(milliseconds=ms) for ms in (0, 1, 500, 999, 1000)]
+    texts = [format_time(moment) for moment in moments]
+    assert sorted(texts) == texts and len({len(text) for text in texts}) == 1
+    assert [parse_time(text, "t") for text in texts] == moments

@@ -22,7 +22,7 @@ def test_correct_supersedes_and_links(clocked_vault: Vault, cadd: Adder, clock: 
     now = clocked_vault.get(OWNER, new)
     assert was["status"] == "superseded"
     assert was["superseded_by_id"] == new
-    assert was["valid_until"] == now["memory"]["valid_from"] == "2026-03-11T09:30:00Z"
+    assert was["valid_until"] == now["memory"]["valid_from"] == "2026-03-11T09:30:00.000Z"
     assert was["evidence"] == EVIDENCE and was["source_reference"] == "call-0227"
     assert was["revision"] == 2
     assert now["memory"]["status"] == "current" and now["memory"]["supersedes_id"] == old
@@ -36,8 +36,8 @@ def test_a_back_dated_correction_sets_valid_until_to_its_valid_from(clocked_vaul
     new = clocked_vault.correct(
         OWNER, id=old, statement="The lease on the flat runs to August", valid_from="2026-01-15"
     )
-    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-01-15T00:00:00Z"
-    assert clocked_vault.get(OWNER, new["id"])["memory"]["valid_from"] == "2026-01-15T00:00:00Z"
+    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-01-15T00:00:00.000Z"
+    assert clocked_vault.get(OWNER, new["id"])["memory"]["valid_from"] == "2026-01-15T00:00:00.000Z"
 
 
 def test_correcting_a_record_that_had_ended_keeps_its_end(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
@@ -47,7 +47,7 @@ def test_correcting_a_record_that_had_ended_keeps_its_end(clocked_vault: Vault, 
     clock.advance(days=30)
     new = clocked_vault.correct(OWNER, id=old, statement="Rowan coached the Thistle Lane under-twelves")["id"]
     # the old version was true until its own end, not until the correction was made
-    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2025-06-30T00:00:00Z"
+    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2025-06-30T00:00:00.000Z"
     found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-10-01")
     assert [hit["id"] for hit in found["results"]] == []
     found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-01-01")
@@ -62,8 +62,8 @@ def test_correcting_a_record_that_starts_later_needs_no_valid_from(clocked_vault
     old = cadd("From April the Brookside pool opens at seven", domain="home", valid_from="2026-04-01")
     new = clocked_vault.correct(OWNER, id=old, statement="From April the Brookside pool opens at half past six")
     # by default the correction holds from when the old statement would have started
-    assert clocked_vault.get(OWNER, new["id"])["memory"]["valid_from"] == "2026-04-01T00:00:00Z"
-    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-04-01T00:00:00Z"
+    assert clocked_vault.get(OWNER, new["id"])["memory"]["valid_from"] == "2026-04-01T00:00:00.000Z"
+    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-04-01T00:00:00.000Z"
 
 
 def test_an_approved_correction_holds_from_when_it_was_proposed(
@@ -74,8 +74,8 @@ def test_an_approved_correction_holds_from_when_it_was_proposed(
     staged = clocked_vault.correct(ASSISTANT, id=old, statement="The Brookside pool opens at half past six")
     clock.advance(days=5)
     new = clocked_vault.approve(OWNER, staged["proposal_id"])["id"]
-    assert clocked_vault.get(OWNER, new)["memory"]["valid_from"] == "2026-03-02T09:30:00Z"
-    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-03-02T09:30:00Z"
+    assert clocked_vault.get(OWNER, new)["memory"]["valid_from"] == "2026-03-02T09:30:00.000Z"
+    assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-03-02T09:30:00.000Z"
 
 
 def test_history_is_newest_first(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:

@@ -38,9 +38,9 @@ def test_a_normalised_equal_statement_is_a_duplicate(
     assert count(clocked_vault, "memories") == before_rows
     assert count(clocked_vault, "proposals") == 0
     record = clocked_vault.get(OWNER, original)["memory"]
-    assert record["last_confirmed_at"] == "2026-03-04T09:30:00Z"
+    assert record["last_confirmed_at"] == "2026-03-04T09:30:00.000Z"
     assert record["statement"] == BASE  # the stored wording is not replaced
-    assert record["learned_at"] == "2026-03-01T09:30:00Z"
+    assert record["learned_at"] == "2026-03-01T09:30:00.000Z"
 
 
 def test_an_assistants_duplicate_is_answered_not_staged(vault: Vault, add: Adder) -> None:

@@ -102,7 +102,7 @@ def test_an_exact_duplicate_is_no_change_and_confirms_the_record(
     assert result["target_id"] == target and result["evidence"]["rule"] == "exact"
     assert (count(clocked_vault, "memories"), count(clocked_vault, "proposals")) == before
     record = clocked_vault.get(OWNER, target)["memory"]
-    assert record["last_confirmed_at"] == "2026-03-04T09:30:00Z" and record["revision"] == 2
+    assert record["last_confirmed_at"] == "2026-03-04T09:30:00.000Z" and record["revision"] == 2
     assert actions(clocked_vault)[-1] == "confirmed"
 
 

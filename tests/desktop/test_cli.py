@@ -64,8 +64,8 @@ def test_add_with_every_option_then_get_shows_it(home: Path, capsys: pytest.Capt
     assert (record["importance"], record["confidence"]) == (0.7, 0.9)
     assert record["tags"] == ["project:Greenhouse", "repairs"]
     assert (record["access_scope"], record["sensitivity"]) == ("remote_allowed", "personal")
-    assert record["valid_from"] == "2026-10-01T00:00:00Z"
-    assert record["valid_until"] == "2027-10-01T00:00:00Z"
+    assert record["valid_from"] == "2026-10-01T00:00:00.000Z"
+    assert record["valid_until"] == "2027-10-01T00:00:00.000Z"
     assert sorted(got["entities"]) == ["Greenhouse", "Shed"]
 
     code, out, _ = run(capsys, "get", memory_id)
@@ -92,7 +92,7 @@ def test_next_action_due_date_and_duplicate(home: Path, capsys: pytest.CaptureFi
     memory_id = add(
         capsys, "Order seed potatoes", "--type", "NEXT_ACTION", "--domain", "garden", "--due-at", "2027-02-01"
     )
-    assert run_json(capsys, "get", memory_id)["memory"]["due_at"] == "2027-02-01T00:00:00Z"
+    assert run_json(capsys, "get", memory_id)["memory"]["due_at"] == "2027-02-01T00:00:00.000Z"
     again = run_json(capsys, "add", "order seed potatoes.", "--type", "NEXT_ACTION", "--domain", "garden")
     assert again["outcome"] == "duplicate" and again["duplicate_of"] == memory_id
     assert counts(home)["current"] == 1

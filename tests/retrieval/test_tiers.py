@@ -31,25 +31,25 @@ def _memory(learned: str, *, importance: float = 0.5, type_: MemoryType = Memory
 
 
 def test_activation_decays_with_idle_time_and_importance_slows_it() -> None:
-    fresh = activation(_memory("2026-02-25T00:00:00Z"), NOW, RULES)
-    old = activation(_memory("2024-06-01T00:00:00Z"), NOW, RULES)
-    old_important = activation(_memory("2024-06-01T00:00:00Z", importance=0.9), NOW, RULES)
+    fresh = activation(_memory("2026-02-25T00:00:00.000Z"), NOW, RULES)
+    old = activation(_memory("2024-06-01T00:00:00.000Z"), NOW, RULES)
+    old_important = activation(_memory("2024-06-01T00:00:00.000Z", importance=0.9), NOW, RULES)
     assert tier_of(fresh, RULES) == HOT and tier_of(old, RULES) == COLD
     assert old < old_important
-    assert tier_of(activation(_memory("2025-09-01T00:00:00Z"), NOW, RULES), RULES) == WARM
+    assert tier_of(activation(_memory("2025-09-01T00:00:00.000Z"), NOW, RULES), RULES) == WARM
 
 
 def test_use_and_confirmation_raise_activation() -> None:
-    idle = _memory("2024-06-01T00:00:00Z")
-    used = _memory("2024-06-01T00:00:00Z", last_retrieved_at="2026-02-20T00:00:00Z")
-    confirmed = _memory("2024-06-01T00:00:00Z", last_confirmed_at="2026-02-20T00:00:00Z")
+    idle = _memory("2024-06-01T00:00:00.000Z")
+    used = _memory("2024-06-01T00:00:00.000Z", last_retrieved_at="2026-02-20T00:00:00.000Z")
+    confirmed = _memory("2024-06-01T00:00:00.000Z", last_confirmed_at="2026-02-20T00:00:00.000Z")
     assert activation(idle, NOW, RULES) < activation(used, NOW, RULES)
     assert activation(idle, NOW, RULES) < activation(confirmed, NOW, RULES)
 
 
 def test_explicit_important_durable_preferences_resist_decay() -> None:
-    durable = _memory("2020-01-01T00:00:00Z", importance=0.9, type_=MemoryType.PREFERENCE)
-    inferred = _memory("2020-01-01T00:00:00Z", importance=0.9, type_=MemoryType.PREFERENCE,
+    durable = _memory("2020-01-01T00:00:00.000Z", importance=0.9, type_=MemoryType.PREFERENCE)
+    inferred = _memory("2020-01-01T00:00:00.000Z", importance=0.9, type_=MemoryType.PREFERENCE,
                        explicitness=Explicitness.INFERRED)  # fmt: skip
     assert tier_of(activation(durable, NOW, RULES), RULES) == HOT
     assert tier_of(activation(inferred, NOW, RULES), RULES) == COLD
@@ -73,7 +73,7 @@ def test_a_confirmation_moves_activation_but_never_confidence(clocked_vault: Vau
     again = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
     assert again["outcome"] == "duplicate"
     record = clocked_vault.get(OWNER, first["id"])["memory"]
-    assert record["confidence"] == 0.8 and record["last_confirmed_at"] == "2026-03-01T00:00:00Z"
+    assert record["confidence"] == 0.8 and record["last_confirmed_at"] == "2026-03-01T00:00:00.000Z"
     normal = clocked_vault.search(OWNER, query="where is the bicycle lock code", depth="normal")
     assert [h["id"] for h in normal["results"]] == [first["id"]] and normal["results"][0]["tier"] == HOT
 
