@@ -12,7 +12,6 @@ from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import Caller, Memory, MemoryType, Status
 from memvault.core.store import memories, proposals
 from memvault.core.store.connection import Connection
-from memvault.core.store.visibility import visible_clause
 
 
 def history_of(conn: Connection, caller: Caller, record: Memory) -> list[Memory]:
@@ -87,26 +86,11 @@ def list_memories(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[st
 
 
 def counts(conn: Connection, caller: Caller) -> dict[str, Any]:
-    clause, params = visible_clause(caller)
-    by_status = {status.value: 0 for status in Status}
-    for row in conn.execute(f"SELECT m.status, count(*) FROM memories m WHERE {clause} GROUP BY m.status", params):
-        by_status[row[0]] = row[1]
-    by_domain = {
-        row[0]: row[1]
-        for row in conn.execute(
-            f"SELECT m.domain, count(*) FROM memories m WHERE {clause}"
-            " AND m.status IN ('current', 'partial', 'disputed') GROUP BY m.domain ORDER BY m.domain",
-            params,
-        )
-    }
-    return {**by_status, "total": sum(by_status.values()), "by_domain": by_domain}
+    by_status, by_domain = memories.counts(conn, caller)
+    every_status = {status.value: by_status.get(status.value, 0) for status in Status}
+    return {**every_status, "total": sum(every_status.values()), "by_domain": by_domain}
 
 
 def pending_count(conn: Connection, caller: Caller) -> int:
     """Local callers see the whole inbox; others only what they proposed themselves."""
-    if caller.is_local:
-        return proposals.count_pending(conn)
-    row = conn.execute(
-        "SELECT count(*) FROM proposals WHERE status = 'pending' AND principal = ?", (caller.principal,)
-    ).fetchone()
-    return int(row[0])
+    return proposals.count_pending(conn, None if caller.is_local else caller.principal)

@@ -26,7 +26,7 @@ from memvault.core.model import (
     WriteMode,
 )
 from memvault.core.retrieval.domains import assign_domain
-from memvault.core.store import events, memories, proposals
+from memvault.core.store import events, memories, proposals, record_kinds
 from memvault.core.store.connection import Connection
 from memvault.core.writer.gate import rejection, secret_rejection
 from memvault.core.writer.normalize import normalize_statement
@@ -62,7 +62,7 @@ def _auto_commits(ctx: Context, conn: Connection, draft: Draft, scope: Scope) ->
     approved = ctx.setting("auto_write_domains")
     if approved:
         return draft.domain in approved
-    return conn.execute("SELECT 1 FROM domains WHERE name = ?", (draft.domain,)).fetchone() is not None
+    return memories.domain_exists(conn, draft.domain)
 
 
 def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
@@ -216,20 +216,12 @@ def _project_of(conn: Connection, draft: Draft, now: str) -> str | None:
 def _index_kind(conn: Connection, memory_id: str, draft: Draft, project_id: str | None, now: str) -> None:
     """Keep the decision, unresolved and project-state tables in step with the record's type."""
     if draft.type is MemoryType.DECISION:
-        conn.execute(
-            "INSERT INTO decisions (memory_id, project_id, decided_at) VALUES (?, ?, ?)",
-            (memory_id, project_id, draft.event_time or now),
-        )
+        record_kinds.add_decision(conn, memory_id, project_id, draft.event_time or now)
     if draft.type in UNRESOLVED_TYPES:
-        conn.execute(
-            "INSERT INTO unresolved_items (memory_id, project_id, kind, due_at) VALUES (?, ?, ?, ?)",
-            (memory_id, project_id, draft.type.value, draft.due_at if draft.type in DUE_TYPES else None),
-        )
+        due_at = draft.due_at if draft.type in DUE_TYPES else None
+        record_kinds.add_unresolved(conn, memory_id, project_id, draft.type.value, due_at)
     if project_id and draft.type in (MemoryType.PROJECT, MemoryType.PROJECT_STATE):
-        conn.execute(
-            "INSERT INTO project_states (project_id, memory_id, recorded_at) VALUES (?, ?, ?)",
-            (project_id, memory_id, draft.event_time or now),
-        )
+        record_kinds.add_project_state(conn, project_id, memory_id, draft.event_time or now)
 
 
 def _current(conn: Connection, caller: Caller, memory_id: Any, expected_revision: Any) -> Any:
@@ -242,12 +234,6 @@ def _current(conn: Connection, caller: Caller, memory_id: Any, expected_revision
     if revision and revision != record.revision:
         raise Conflict(f"the record has changed (revision {record.revision}, expected {revision})")
     return record
-
-
-def _close_unresolved(conn: Connection, memory_id: str, now: str) -> None:
-    conn.execute(
-        "UPDATE unresolved_items SET resolved_at = ? WHERE memory_id = ? AND resolved_at IS NULL", (now, memory_id)
-    )
 
 
 def correct(
@@ -343,7 +329,7 @@ def apply_correction(
         superseded_at=now,
     )
     memories.add_link(conn, new_id, old.id, LinkType.SUPERSEDES.value, now)
-    _close_unresolved(conn, old.id, now)
+    record_kinds.close_unresolved(conn, old.id, now)
     events.record(conn, caller, "superseded", now, old.id, by=new_id, reason_given=reason is not None)
     return new_id
 
@@ -384,7 +370,7 @@ def apply_archive(conn: Connection, caller: Caller, record: Any, reason: str | N
         archived_at=now,
         status_before_archive=record.status.value,
     )
-    _close_unresolved(conn, record.id, now)
+    record_kinds.close_unresolved(conn, record.id, now)
     events.record(conn, caller, "archived", now, record.id)
 
 
@@ -395,7 +381,7 @@ def restore(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any
         record = _current(conn, caller, args.get("id"), None)
         if record.status is not Status.ARCHIVED:
             raise Conflict("the record is not archived")
-        previous = conn.execute("SELECT status_before_archive FROM memories WHERE id = ?", (record.id,)).fetchone()[0]
+        previous = memories.status_before_archive(conn, record.id)
         now = ctx.now()
         memories.update(
             conn,
@@ -406,7 +392,7 @@ def restore(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any
             archived_at=None,
             status_before_archive=None,
         )
-        conn.execute("UPDATE unresolved_items SET resolved_at = NULL WHERE memory_id = ?", (record.id,))
+        record_kinds.reopen_unresolved(conn, record.id)
         events.record(conn, caller, "restored", now, record.id)
     return {"outcome": "restored", "id": record.id}
 

@@ -155,6 +155,33 @@ def status_of(conn: Connection, memory_id: str) -> tuple[str, int] | None:
     return (row[0], row[1]) if row else None
 
 
+def status_before_archive(conn: Connection, memory_id: str) -> str | None:
+    row = conn.execute("SELECT status_before_archive FROM memories WHERE id = ?", (memory_id,)).fetchone()
+    return None if row is None or row[0] is None else str(row[0])
+
+
+def domain_exists(conn: Connection, name: str | None) -> bool:
+    return conn.execute("SELECT 1 FROM domains WHERE name = ?", (name,)).fetchone() is not None
+
+
+def counts(conn: Connection, caller: Caller) -> tuple[dict[str, int], dict[str, int]]:
+    """Visible records by status, and live records by domain."""
+    clause, params = visible_clause(caller)
+    by_status = {
+        row[0]: row[1]
+        for row in conn.execute(f"SELECT m.status, count(*) FROM memories m WHERE {clause} GROUP BY m.status", params)
+    }
+    by_domain = {
+        row[0]: row[1]
+        for row in conn.execute(
+            f"SELECT m.domain, count(*) FROM memories m WHERE {clause}"
+            " AND m.status IN ('current', 'partial', 'disputed') GROUP BY m.domain ORDER BY m.domain",
+            params,
+        )
+    }
+    return by_status, by_domain
+
+
 def rowid_of(conn: Connection, memory_id: str) -> int:
     return int(conn.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()[0])
 

@@ -63,8 +63,12 @@ def list_by_status(conn: Connection, status: str, limit: int) -> list[dict[str, 
     return [_shape(row) for row in rows]
 
 
-def count_pending(conn: Connection) -> int:
-    return int(conn.execute("SELECT count(*) FROM proposals WHERE status = 'pending'").fetchone()[0])
+def count_pending(conn: Connection, principal: str | None = None) -> int:
+    """Pending proposals: all of them, or one principal's own."""
+    if principal is None:
+        return int(conn.execute("SELECT count(*) FROM proposals WHERE status = 'pending'").fetchone()[0])
+    row = conn.execute("SELECT count(*) FROM proposals WHERE status = 'pending' AND principal = ?", (principal,))
+    return int(row.fetchone()[0])
 
 
 def decide(conn: Connection, proposal_id: str, status: str, now: str, result_id: str | None = None) -> None:
