@@ -11,7 +11,7 @@ from typing import Any
 
 from memvault.core.model import Caller, Memory
 from memvault.core.store.connection import Connection
-from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, row_to_memory
+from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
 from memvault.core.store.visibility import visible_clause
 
 NOT_ARCHIVED = "m.status != 'archived'"
@@ -117,7 +117,7 @@ def project_states(conn: Connection, caller: Caller, project_id: str) -> list[Me
     clause, params = _visible(caller, "m")
     rows = conn.execute(
         f"SELECT {MEMORY_COLUMNS} FROM project_states ps JOIN memories m ON m.id = ps.memory_id"
-        f" LEFT JOIN memory_usage u ON u.memory_id = m.id"
+        f" {USAGE_JOIN}"
         f" WHERE ps.project_id = ? AND {clause} ORDER BY ps.recorded_at, ps.id",
         [project_id, *params],
     ).fetchall()
@@ -154,7 +154,7 @@ def decisions(
         params.append(domain)
     rows = conn.execute(
         f"SELECT {MEMORY_COLUMNS} FROM decisions d JOIN memories m ON m.id = d.memory_id"
-        f" LEFT JOIN memory_usage u ON u.memory_id = m.id"
+        f" {USAGE_JOIN}"
         f" WHERE {' AND '.join(where)} ORDER BY d.decided_at DESC, m.learned_at DESC, m.id LIMIT ?",
         [*params, limit],
     ).fetchall()
@@ -184,7 +184,7 @@ def unresolved(
         params.append(due_before)
     rows = conn.execute(
         f"SELECT {MEMORY_COLUMNS} FROM unresolved_items ui JOIN memories m ON m.id = ui.memory_id"
-        f" LEFT JOIN memory_usage u ON u.memory_id = m.id WHERE {' AND '.join(where)}"
+        f" {USAGE_JOIN} WHERE {' AND '.join(where)}"
         " ORDER BY coalesce(m.due_at, ui.due_at) IS NULL, coalesce(m.due_at, ui.due_at), m.learned_at, m.id"
         " LIMIT ?",
         [*params, limit],
