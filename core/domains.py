@@ -24,10 +24,10 @@ from memvault.core.drafts import domain_name, string_list, text, unit_float
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.model import Caller
 from memvault.core.retrieval import discovery
-from memvault.core.retrieval.domains import SHARED_VIEW
+from memvault.core.retrieval.placement import SHARED_VIEW
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.router import RELATIVE, route
-from memvault.core.store import domains as domain_sql
+from memvault.core.store import domain_rows as domain_sql
 from memvault.core.store import events, settings_table
 from memvault.core.store.connection import Connection
 

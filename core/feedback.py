@@ -14,9 +14,9 @@ from memvault.core.context import Context
 from memvault.core.drafts import required_text, text
 from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import Caller, Status
-from memvault.core.retrieval.request import MAX_QUERY_CHARS
+from memvault.core.search_request import MAX_QUERY_CHARS
 from memvault.core.store import events, memories
-from memvault.core.store import views as view_sql
+from memvault.core.store import view_queries as view_sql
 from memvault.core.writer.secrets import find_secrets
 
 MAX_NOTE_CHARS = 1000

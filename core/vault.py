@@ -25,8 +25,8 @@ from memvault.core.maintenance import schedule as maintenance_schedule
 from memvault.core.model import Caller, KillSwitch
 from memvault.core.paths import VaultPaths
 from memvault.core.retrieval.governor import HybridRetriever
-from memvault.core.retrieval.request import parse_search
 from memvault.core.retrieval.seam import Retriever
+from memvault.core.search_request import parse_search
 from memvault.core.settings import SETTINGS, setting
 from memvault.core.store import events, migrations, proposals, settings_table
 from memvault.core.store.connection import open_connection

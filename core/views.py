@@ -17,7 +17,7 @@ from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import Caller, LinkType, Memory, Status
 from memvault.core.retrieval.query import word_terms
 from memvault.core.store import memories
-from memvault.core.store import views as view_sql
+from memvault.core.store import view_queries as view_sql
 from memvault.core.store.connection import Connection
 
 MAX_DEPTH = 3

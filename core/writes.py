@@ -25,7 +25,7 @@ from memvault.core.model import (
     Surface,
     WriteMode,
 )
-from memvault.core.retrieval.domains import assign_domain
+from memvault.core.retrieval.placement import assign_domain
 from memvault.core.store import events, memories, proposals, record_kinds
 from memvault.core.store.connection import Connection
 from memvault.core.writer.gate import rejection, secret_rejection

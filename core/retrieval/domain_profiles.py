@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.core.model import Caller
 from memvault.core.retrieval import vocab
-from memvault.core.store import domains as domain_store
+from memvault.core.store import domain_rows as domain_store
 from memvault.core.store.connection import Connection
 
 if TYPE_CHECKING:

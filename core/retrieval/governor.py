@@ -43,10 +43,10 @@ from memvault.core.retrieval.hybrid import (
 )
 from memvault.core.retrieval.packet import compile_packet, default_counter
 from memvault.core.retrieval.ranking import Signals, Weights, rank, relevance
-from memvault.core.retrieval.request import SearchRequest
 from memvault.core.retrieval.router import route
 from memvault.core.retrieval.tiers import TierRules
 from memvault.core.retrieval.vectors import VectorIndex, backfill
+from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
 from memvault.core.store import search as sql
 from memvault.core.store import vectors as vector_sql

@@ -18,9 +18,9 @@ from memvault.core.model import Caller, Memory
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval import tiers
 from memvault.core.retrieval.ranking import Signals, feedback_value
-from memvault.core.retrieval.request import SearchRequest
 from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_of
 from memvault.core.retrieval.vectors import VectorIndex
+from memvault.core.search_request import SearchRequest
 from memvault.core.store import search as sql
 from memvault.core.store.connection import Connection
 

@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from memvault.core.context import Context
 from memvault.core.model import Caller
-from memvault.core.retrieval.request import SearchRequest
+from memvault.core.search_request import SearchRequest
 
 
 class Retriever(Protocol):

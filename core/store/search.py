@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.core.model import Caller, Memory
-from memvault.core.retrieval.request import SearchRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.store.connection import Connection
 from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
 from memvault.core.store.visibility import visible_clause

@@ -34,7 +34,7 @@ from memvault.core.drafts import Draft, parse_draft, text
 from memvault.core.errors import Conflict, InvalidArgument, MemvaultError, NotFound
 from memvault.core.model import Caller, Memory
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
-from memvault.core.retrieval.request import SearchRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection

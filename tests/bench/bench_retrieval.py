@@ -47,8 +47,8 @@ from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, MemoryType, Scope
 from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
 from memvault.core.retrieval.query import fts_query
-from memvault.core.retrieval.request import parse_search
 from memvault.core.retrieval.vectors import backfill, to_blob
+from memvault.core.search_request import parse_search
 from memvault.core.store import search as search_sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault

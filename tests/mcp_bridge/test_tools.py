@@ -13,7 +13,7 @@ from mcp import Client
 
 from memvault.core.context import Context
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
-from memvault.core.retrieval.request import SearchRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.errors import INTERNAL_MESSAGE
 from memvault.mcp_bridge.ratelimit import RateLimiter

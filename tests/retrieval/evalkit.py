@@ -23,7 +23,7 @@ from typing import Any
 from memvault.core.clock import FixedClock, parse_time
 from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval.query import fts_query
-from memvault.core.retrieval.request import parse_search
+from memvault.core.search_request import parse_search
 from memvault.core.store import memories, search
 from memvault.core.vault import Vault
 

@@ -13,7 +13,7 @@ from regions_data import fill
 from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.router import RouteDecision, route
-from memvault.core.store import domains as domain_store
+from memvault.core.store import domain_rows as domain_store
 from memvault.core.vault import Vault
 
 REMOTE = Caller(principal="remote-bot", surface=Surface.REMOTE)

@@ -21,7 +21,7 @@ from memvault.core.model import Caller, Scope, Surface
 from memvault.core.retrieval import vocab
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.router import route
-from memvault.core.store import domains as domain_sql
+from memvault.core.store import domain_rows as domain_sql
 from memvault.core.store.connection import Connection
 
 DEFAULT_DOMAIN = "general"
