@@ -1,0 +1,146 @@
+"""`Operations`: how every window reaches the `Vault`, off the GUI thread.
+
+Work runs on one worker thread (the store serialises writers anyway); its answer comes back on the
+GUI thread. After a write, `changed` carries a `Changes` value so each view decides whether to
+redraw; writes made by other processes arrive the same way (see `live.py`).
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from memvault.core.errors import MemvaultError
+from memvault.core.model import OWNER, Caller
+from memvault.core.vault import Vault
+
+log = logging.getLogger("memvault.gui")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a write touched: kinds of things (e.g. "memory", "proposal", "setting") and ids, when known.
+
+    `everything=True` means "unknown: refresh whatever you show" (e.g. after a restore).
+    """
+
+    kinds: frozenset[str] = frozenset()
+    ids: frozenset[str] = frozenset()
+    everything: bool = False
+
+    @classmethod
+    def of(cls, kinds: Iterable[str] = (), ids: Iterable[str] = ()) -> Changes:
+        return cls(frozenset(kinds), frozenset(i for i in ids if i))
+
+    @classmethod
+    def all(cls) -> Changes:
+        return cls(everything=True)
+
+    def touches(self, kind: str) -> bool:
+        return self.everything or kind in self.kinds
+
+    def merged(self, other: Changes) -> Changes:
+        return Changes(self.kinds | other.kinds, self.ids | other.ids, self.everything or other.everything)
+
+
+@dataclass
+class _Delivery:
+    """A finished piece of work on its way back to the GUI thread."""
+
+    call: Callable[[], None] = field(repr=False)
+
+
+class Operations(QObject):
+    """Runs store work off the GUI thread; `changed` tells views what a write touched."""
+
+    changed = Signal(object)  # a `Changes`, emitted on the GUI thread
+    failed_unexpectedly = Signal(str)  # a bug's short description (no memory text), for the window to show
+    _deliver = Signal(object)  # internal: a `_Delivery` crossing from the worker to the GUI thread
+
+    def __init__(self, vault: Vault, caller: Caller = OWNER, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.vault = vault
+        self.caller = caller
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-gui-worker")
+        self._pending = 0
+        self._deliver.connect(self._on_delivery)
+
+    @property
+    def busy(self) -> bool:
+        """True while work submitted through `run` has not come back yet."""
+        return self._pending > 0
+
+    def run(
+        self,
+        work: Callable[[Vault], T],
+        done: Callable[[T], None],
+        failed: Callable[[MemvaultError], None] | None = None,
+        *,
+        writes: bool = False,
+        changes: Changes | None = None,
+    ) -> None:
+        """Run `work(vault)` on the worker; then `done(result)` or `failed(error)` on the GUI thread.
+
+        With `writes=True`, `changed` is emitted after a successful write with `changes` (default:
+        `Changes.of(kinds, ids)` guessed from the result, else "everything").
+        """
+        self._pending += 1
+        future = self._pool.submit(work, self.vault)
+        future.add_done_callback(
+            lambda f: self._deliver.emit(_Delivery(lambda: self._finish(f, done, failed, writes, changes)))
+        )
+
+    def shutdown(self) -> None:
+        """Wait for work in flight, then stop the worker (call before closing the vault)."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def announce(self, changes: Changes) -> None:
+        """Tell every view about a change (used by the live feed for other processes' writes)."""
+        self.changed.emit(changes)
+
+    @Slot(object)
+    def _on_delivery(self, delivery: _Delivery) -> None:
+        delivery.call()
+
+    def _finish(
+        self,
+        future: Future[Any],
+        done: Callable[[Any], None],
+        failed: Callable[[MemvaultError], None] | None,
+        writes: bool,
+        changes: Changes | None,
+    ) -> None:
+        self._pending -= 1
+        error = future.exception()
+        if error is None:
+            result = future.result()
+            done(result)
+            if writes:
+                self.changed.emit(changes or changes_from_result(result))
+        elif isinstance(error, MemvaultError):
+            if failed is not None:
+                failed(error)
+            else:
+                self.failed_unexpectedly.emit(f"{error.code}: {error.message}")
+        else:
+            # A bug: type and frames only, never the message (it could quote memory text).
+            frames = "".join(traceback.format_tb(error.__traceback__))
+            log.error("gui: unexpected %s in background work\n%s", type(error).__name__, frames)
+            self.failed_unexpectedly.emit(f"Internal error ({type(error).__name__}). This is a bug; see the log.")
+
+
+def changes_from_result(result: object) -> Changes:
+    """Best guess at what a write's result touched: its ids when it names them, else everything."""
+    if isinstance(result, dict):
+        ids = [str(result[key]) for key in ("id", "memory_id", "proposal_id", "request_id") if result.get(key)]
+        if ids:
+            return Changes.of(("memory", "proposal"), ids)
+    return Changes.all()
