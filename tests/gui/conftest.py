@@ -1,0 +1,32 @@
+"""GUI test setup: a real encrypted store in tmp_path loaded with fictional data, and `Operations` on it.
+
+Embeddings are off here (lexical search only) so a test does not pay for the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from shellkit import Seeded, seed
+
+from memvault.core.vault import Vault
+from memvault.desktop.gui.operations import Operations
+
+
+@pytest.fixture(autouse=True)
+def _no_embeddings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMVAULT_EMBEDDINGS", "off")
+
+
+@pytest.fixture
+def seeded(vault: Vault) -> Seeded:
+    return seed(vault)
+
+
+@pytest.fixture
+def ops(vault: Vault, seeded: Seeded, qtbot: object) -> Iterator[Operations]:
+    """`Operations` as the person on the seeded store; its worker stops before the store closes."""
+    operations = Operations(vault)
+    yield operations
+    operations.shutdown()

@@ -1,0 +1,83 @@
+"""Operations: work runs off the GUI thread, answers come back on it, writes announce what changed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QThread, QTimer
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+from shellkit import Seeded
+
+from memvault.core.errors import MemvaultError, NotFound
+from memvault.core.model import OWNER
+from memvault.core.vault import Vault
+from memvault.desktop.gui.operations import Changes, Operations
+
+
+def test_work_runs_off_the_gui_thread_and_answers_on_it(qtbot: QtBot, ops: Operations, seeded: Seeded) -> None:
+    seen: dict[str, object] = {}
+
+    def work(vault: Vault) -> str:
+        seen["worker"] = QThread.currentThread() is not QApplication.instance().thread()  # type: ignore[union-attr]
+        return str(vault.get(OWNER, seeded.records["tea"])["memory"]["statement"])
+
+    with qtbot.waitCallback() as answered:
+        ops.run(work, answered)
+    assert answered.args == ["Mara prefers tea over coffee in the morning"]
+    assert seen["worker"] is True
+
+
+def test_a_write_announces_what_it_touched_and_lands_in_the_store(
+    qtbot: QtBot, ops: Operations, vault: Vault, seeded: Seeded
+) -> None:
+    memory_id = seeded.records["glaze"]
+    with qtbot.waitSignal(ops.changed, timeout=5000) as announced:
+        ops.run(lambda v: v.archive(OWNER, id=memory_id, reason="done"), lambda _: None, writes=True)
+    assert isinstance(announced.args[0], Changes)
+    assert memory_id in announced.args[0].ids
+    assert vault.get(OWNER, memory_id)["memory"]["status"] == "archived"
+
+
+def test_a_refused_call_reaches_failed_and_announces_nothing(qtbot: QtBot, ops: Operations) -> None:
+    announced: list[Changes] = []
+    ops.changed.connect(announced.append)
+    with qtbot.waitCallback() as failed:
+        ops.run(lambda v: v.get(OWNER, "m000000000000"), lambda _: None, failed, writes=True)
+    assert isinstance(failed.args[0], NotFound)
+    assert isinstance(failed.args[0], MemvaultError)
+    assert announced == []
+
+
+def test_a_bug_is_reported_without_its_message(qtbot: QtBot, ops: Operations) -> None:
+    def broken(_: Vault) -> None:
+        raise ValueError("Mara's secret text")
+
+    with qtbot.waitSignal(ops.failed_unexpectedly, timeout=5000) as reported:
+        ops.run(broken, lambda _: None)
+    assert "ValueError" in reported.args[0]
+    assert "secret" not in reported.args[0]
+
+
+def test_the_event_loop_keeps_turning_during_a_long_operation(qtbot: QtBot, ops: Operations) -> None:
+    release = threading.Event()
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(20)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start()
+
+    def long_backup(vault: Vault) -> str:
+        release.wait(5)
+        return str(vault.backup(OWNER)["path"])
+
+    done: list[str] = []
+    ops.run(long_backup, done.append, writes=True)
+    qtbot.wait(400)  # the GUI thread is free while the worker waits
+    assert ops.busy and len(ticks) >= 8
+    release.set()
+    qtbot.waitUntil(lambda: bool(done), timeout=10000)
+    timer.stop()
+    assert Path(done[0]).is_file()
