@@ -1,0 +1,1 @@
+"""Qt item models and the Vault calls behind the memory, timeline and graph views."""

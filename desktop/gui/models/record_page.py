@@ -1,0 +1,113 @@
+"""The detail pane's text: one record, its provenance, version chain, links, entities and events.
+
+Rich text for a QTextBrowser. Every value from the store is escaped; colours come from the
+palette (no hard-coded ones), so light and dark themes both read well. Links to other records
+use the `memvault:` scheme so the view can open them in place.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from memvault.desktop.gui.models.vault_calls import RecordDetail, Row
+
+RECORD_SCHEME = "memvault"
+
+FIELDS = (
+    ("Type", "type"),
+    ("Domain", "domain"),
+    ("Status", "status"),
+    ("Access scope", "access_scope"),
+    ("Sensitivity", "sensitivity"),
+    ("Confidence", "confidence"),
+    ("Importance", "importance"),
+    ("Explicitness", "explicitness"),
+    ("Tags", "tags"),
+    ("Revision", "revision"),
+    ("Retrieved", "retrieval_count"),
+)
+# Event time (the world) and learned time (the store) are told apart, as in the timeline.
+TIMES = (
+    ("Event time", "event_time"),
+    ("Valid from", "valid_from"),
+    ("Valid until", "valid_until"),
+    ("Due", "due_at"),
+    ("Learned (store knew it)", "learned_at"),
+    ("Observed", "observed_at"),
+    ("Last confirmed", "last_confirmed_at"),
+    ("Updated", "updated_at"),
+)
+PROVENANCE = (
+    ("Source", "source"),
+    ("Source reference", "source_reference"),
+    ("Evidence pointer", "evidence"),
+    ("Evidence hash", "evidence_hash"),
+)
+
+
+def _value(value: Any) -> str:
+    if value is None or value in ("", []):
+        return "—"
+    if isinstance(value, list):
+        return escape(", ".join(str(v) for v in value))
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return escape(str(value))
+
+
+def record_link(memory_id: str, text: str) -> str:
+    return f'<a href="{RECORD_SCHEME}:{escape(memory_id)}">{escape(text)}</a>'
+
+
+def _table(record: Row, fields: tuple[tuple[str, str], ...]) -> str:
+    rows = "".join(f"<tr><th align='left'>{label}</th><td>{_value(record.get(key))}</td></tr>" for label, key in fields)
+    return f"<table cellspacing='2' cellpadding='2'>{rows}</table>"
+
+
+def _chain(detail: RecordDetail) -> str:
+    newer = detail.memory.get("superseded_by_id")
+    items = []
+    if newer:
+        items.append(f"<li>Newer version: {record_link(str(newer), str(newer))}</li>")
+    items.append(f"<li><b>This version</b> (revision {_value(detail.memory.get('revision'))})</li>")
+    for old in detail.history:
+        span = f"{_value(old.get('valid_from'))} → {_value(old.get('valid_until'))}"
+        items.append(f"<li>{record_link(str(old['id']), str(old['statement']))} <i>({escape(span)})</i></li>")
+    return f"<ul>{''.join(items)}</ul>"
+
+
+def _links(detail: RecordDetail) -> str:
+    if not detail.links:
+        return "<p><i>No links from this record.</i></p>"
+    items = "".join(
+        f"<li>{escape(link['type'])}: {record_link(link['target_id'], link['target_id'])}</li>" for link in detail.links
+    )
+    return f"<ul>{items}</ul>"
+
+
+def _events(detail: RecordDetail) -> str:
+    if not detail.events:
+        return "<p><i>No events recorded.</i></p>"
+    items = "".join(
+        f"<li>{_value(event.get('time'))}: {_value(event.get('action'))}</li>" for event in detail.events[-20:]
+    )
+    return f"<ul>{items}</ul>"
+
+
+def record_html(detail: RecordDetail, moment: str | None = None) -> str:
+    """The whole record as rich text; `moment` names the as_of/known_at view it was found under."""
+    record = detail.memory
+    notice = f"<p><i>As it stood {escape(moment)}.</i></p>" if moment else ""
+    entities = _value(detail.entities) if detail.entities else "<i>none</i>"
+    return (
+        f"<h3>{escape(str(record['statement']))}</h3>{notice}"
+        f"<p><small>{escape(str(record['id']))}</small></p>"
+        f"{_table(record, FIELDS)}"
+        f"<h4>Time</h4>{_table(record, TIMES)}"
+        f"<h4>Provenance</h4>{_table(record, PROVENANCE)}"
+        f"<h4>Version chain</h4>{_chain(detail)}"
+        f"<h4>Links</h4>{_links(detail)}"
+        f"<h4>Entities</h4><p>{entities}</p>"
+        f"<h4>Events</h4>{_events(detail)}"
+    )

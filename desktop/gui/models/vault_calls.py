@@ -1,0 +1,173 @@
+"""Every Vault call the memory, timeline and graph views make, in one place.
+
+Each function runs on the `Operations` worker (never on the GUI thread) and returns plain values
+the views show. Keeping the calls here means one file adapts when the Vault's signatures change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from memvault.core.model import Caller
+from memvault.core.vault import Vault
+
+Row = dict[str, Any]  # a record as the contract returns it (a search hit adds score, why, tier)
+
+SEARCH_LIMIT = 50  # the contract's maximum for one search
+LIST_PAGE = 200  # the contract's maximum for one page of memory_list
+TIMELINE_LIMIT = 500  # the contract's maximum of timeline events
+PROJECT_TAG = "project:"  # the documented tag that files a record under a project (docs/cli.md)
+
+
+@dataclass(frozen=True)
+class RecordQuery:
+    """What the Memories view asks for: words (search) or none (a list), filters and past moments."""
+
+    text: str = ""
+    domain: str | None = None
+    type: str | None = None
+    status: str = "current"
+    as_of: str | None = None
+    known_at: str | None = None
+
+
+@dataclass(frozen=True)
+class RecordPage:
+    rows: list[Row]
+    searched: bool
+    next_cursor: str | None = None
+    skipped_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class RecordDetail:
+    memory: Row
+    history: list[Row]
+    links: list[dict[str, str]]
+    entities: list[str]
+    events: list[dict[str, Any]]
+
+
+@dataclass
+class GraphData:
+    """Nodes keyed "m:<id>" (records), "e:<name>" (entities), "p:<name>" (projects); typed edges between keys."""
+
+    labels: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # key -> "record" | "entity" | "project"
+    edges: list[tuple[str, str, str]] = field(default_factory=list)  # (from key, to key, link type)
+    truncated: bool = False
+
+
+def find_records(vault: Vault, caller: Caller, query: RecordQuery, cursor: str | None = None) -> RecordPage:
+    """Words: the same retrieval as memory_search. No words: a page of memory_list."""
+    if query.text.strip():
+        args: dict[str, Any] = {"query": query.text, "limit": SEARCH_LIMIT, "depth": "deep"}
+        if query.domain:
+            args["domains"] = [query.domain]
+        if query.type:
+            args["types"] = [query.type]
+        if query.as_of:
+            args["as_of"] = query.as_of
+        if query.known_at:
+            args["known_at"] = query.known_at
+        if query.status != "current":
+            args["include_history"] = True
+        answer = vault.search(caller, **args)
+        reason = answer.get("reason") if answer.get("skipped") else None
+        return RecordPage(rows=list(answer["results"]), searched=True, skipped_reason=reason)
+    listed = vault.list_memories(
+        caller, domain=query.domain, type=query.type, status=query.status, limit=LIST_PAGE, cursor=cursor
+    )
+    return RecordPage(rows=list(listed["items"]), searched=False, next_cursor=listed["next_cursor"])
+
+
+def record_detail(vault: Vault, caller: Caller, memory_id: str) -> RecordDetail:
+    got = vault.get(caller, memory_id)
+    return RecordDetail(
+        memory=got["memory"],
+        history=list(got["history"]),
+        links=list(got["links"]),
+        entities=list(got["entities"]),
+        events=vault.events_for(caller, memory_id),
+    )
+
+
+def domain_names(vault: Vault, caller: Caller) -> list[str]:
+    return sorted(str(item["name"]) for item in vault.list_domains(caller)["items"])
+
+
+def correct_record(vault: Vault, caller: Caller, memory_id: str, statement: str, reason: str, revision: int) -> Row:
+    return vault.correct(caller, id=memory_id, statement=statement, reason=reason or None, expected_revision=revision)
+
+
+def archive_record(vault: Vault, caller: Caller, memory_id: str, reason: str, revision: int) -> Row:
+    return vault.archive(caller, id=memory_id, reason=reason or None, expected_revision=revision)
+
+
+def restore_record(vault: Vault, caller: Caller, memory_id: str) -> Row:
+    return vault.restore(caller, id=memory_id)
+
+
+def request_purge(vault: Vault, caller: Caller, memory_id: str, reason: str) -> Row:
+    return vault.request_purge(caller, id=memory_id, reason=reason or None)
+
+
+def timeline_events(
+    vault: Vault, caller: Caller, *, domain: str | None, entity: str | None, subject: str | None
+) -> list[dict[str, Any]]:
+    args: dict[str, Any] = {"limit": TIMELINE_LIMIT}
+    for name, value in (("domain", domain), ("entity", entity), ("subject", subject)):
+        if value:
+            args[name] = value
+    return list(vault.timeline(caller, **args)["events"])
+
+
+def _add_record(data: GraphData, got: dict[str, Any]) -> None:
+    record = got["memory"]
+    key = "m:" + record["id"]
+    data.labels[key] = record["statement"]
+    data.kinds[key] = "record"
+    for name in got["entities"]:
+        data.labels.setdefault("e:" + name, name)
+        data.kinds.setdefault("e:" + name, "entity")
+        data.edges.append((key, "e:" + name, "mentions"))
+    for tag in record["tags"]:
+        if tag.lower().startswith(PROJECT_TAG) and tag[len(PROJECT_TAG) :].strip():
+            name = tag[len(PROJECT_TAG) :].strip()
+            data.labels.setdefault("p:" + name, name)
+            data.kinds.setdefault("p:" + name, "project")
+            data.edges.append((key, "p:" + name, "part_of_project"))
+
+
+def _record_ids(
+    vault: Vault, caller: Caller, *, centre: str | None, depth: int, domain: str | None, limit: int
+) -> tuple[list[str], bool]:
+    """The records to draw: the neighbourhood of a centre record, else the newest current records."""
+    if centre:
+        nodes = vault.related(caller, id=centre, depth=depth, limit=min(limit, 200))["nodes"]
+        return [str(n["id"]) for n in nodes], len(nodes) >= min(limit, 200)
+    ids: list[str] = []
+    cursor: str | None = None
+    while len(ids) < limit:
+        page = vault.list_memories(caller, domain=domain, limit=LIST_PAGE, cursor=cursor)
+        ids += [str(item["id"]) for item in page["items"]]
+        cursor = page["next_cursor"]
+        if not cursor:
+            return ids[:limit], False
+    return ids[:limit], True
+
+
+def graph_data(
+    vault: Vault, caller: Caller, *, centre: str | None, depth: int, domain: str | None, limit: int
+) -> GraphData:
+    """Records with their entities and projects, and the typed links among the records drawn."""
+    ids, truncated = _record_ids(vault, caller, centre=centre, depth=depth, domain=domain, limit=limit)
+    data = GraphData(truncated=truncated)
+    links: list[tuple[str, str, str]] = []
+    for memory_id in ids:
+        got = vault.get(caller, memory_id)
+        _add_record(data, got)
+        links += [("m:" + memory_id, "m:" + link["target_id"], link["type"]) for link in got["links"]]
+    data.edges += [edge for edge in links if edge[1] in data.kinds]
+    return data

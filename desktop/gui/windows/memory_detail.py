@@ -1,0 +1,201 @@
+"""The Memories view's detail pane: the whole record and the person's actions on it.
+
+Actions (correct, archive, restore, request purge) go through `Operations.run` with
+`writes=True`; the Vault decides what is allowed and its refusal is shown as it words it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memvault.core.errors import MemvaultError
+from memvault.core.vault import Vault
+from memvault.desktop.gui.models import vault_calls
+from memvault.desktop.gui.models.record_page import RECORD_SCHEME, record_html
+from memvault.desktop.gui.models.vault_calls import RecordDetail, Row
+from memvault.desktop.gui.operations import Operations
+
+LIVE = ("current", "partial", "disputed")
+NO_SCOPE_OPERATION = "The store has no operation that changes a record's access scope yet."
+EMPTY = (
+    "<p><i>Select a record to see all of it here: its provenance, its earlier versions, "
+    "its links and entities. Arrow keys move through the table.</i></p>"
+)
+
+
+class ActionForm(QFrame):
+    """The inline form of one action: a corrected statement (for a correction) and a reason."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.statement = QPlainTextEdit()
+        self.statement.setTabChangesFocus(True)
+        self.statement.setAccessibleName("Corrected statement")
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("Why (optional, kept with the change)")
+        self.reason.setAccessibleName("Reason")
+        self.confirm = QPushButton()
+        self.cancel = QPushButton("Cancel")
+        self.fields = QFormLayout()
+        self.fields.addRow("&Statement", self.statement)
+        self.fields.addRow("&Reason", self.reason)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.cancel)
+        buttons.addWidget(self.confirm)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addLayout(self.fields)
+        layout.addLayout(buttons)
+        self.cancel.clicked.connect(self.hide)
+        self.hide()
+
+    def ask(self, title: str, confirm: str, statement: str | None) -> None:
+        self.title.setText(title)
+        self.confirm.setText(confirm)
+        self.fields.setRowVisible(0, statement is not None)
+        self.statement.setPlainText(statement or "")
+        self.reason.clear()
+        self.show()
+        (self.statement if statement is not None else self.reason).setFocus()
+
+
+class MemoryDetail(QWidget):
+    """Shows one record; emits `record_opened` for links to other records and after a correction."""
+
+    record_opened = Signal(str)
+
+    def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.detail: RecordDetail | None = None
+        self._pending: Callable[[], None] | None = None
+        self.page = QTextBrowser()
+        self.page.setOpenLinks(False)
+        self.page.setAccessibleName("Record details")
+        self.page.anchorClicked.connect(self._follow)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.form = ActionForm()
+        self.form.confirm.clicked.connect(self._confirmed)
+        self.buttons = {
+            "correct": QPushButton("&Correct…"),
+            "archive": QPushButton("&Archive…"),
+            "restore": QPushButton("R&estore"),
+            "scope": QPushButton("Access &scope…"),
+            "purge": QPushButton("Request &purge…"),
+        }
+        self.buttons["correct"].clicked.connect(self._ask_correct)
+        self.buttons["archive"].clicked.connect(self._ask_archive)
+        self.buttons["restore"].clicked.connect(self.restore)
+        self.buttons["purge"].clicked.connect(self._ask_purge)
+        self.buttons["scope"].setToolTip(NO_SCOPE_OPERATION)
+        row = QHBoxLayout()
+        for button in self.buttons.values():
+            row.addWidget(button)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.page, 1)
+        layout.addLayout(row)
+        layout.addWidget(self.form)
+        layout.addWidget(self.message)
+        self.show_detail(None)
+
+    # -- showing -------------------------------------------------------------------------------
+    def show_detail(self, detail: RecordDetail | None, moment: str | None = None) -> None:
+        self.detail = detail
+        self.form.hide()
+        self.page.setHtml(record_html(detail, moment) if detail else EMPTY)
+        status = detail.memory["status"] if detail else None
+        self.buttons["correct"].setEnabled(status in LIVE)
+        self.buttons["archive"].setEnabled(status in LIVE)
+        self.buttons["restore"].setEnabled(status == "archived")
+        self.buttons["purge"].setEnabled(detail is not None)
+        self.buttons["scope"].setEnabled(False)
+
+    def say(self, text: str) -> None:
+        self.message.setText(text)
+
+    def _follow(self, url: QUrl) -> None:
+        if url.scheme() == RECORD_SCHEME:
+            self.record_opened.emit(url.path())
+
+    # -- actions -------------------------------------------------------------------------------
+    def _record(self) -> Row:
+        assert self.detail is not None
+        return self.detail.memory
+
+    def _ask_correct(self) -> None:
+        self._pending = self.correct_from_form
+        self.form.ask(
+            "Correct this record: the new version supersedes it.", "Save correction", self._record()["statement"]
+        )
+
+    def _ask_archive(self) -> None:
+        self._pending = self.archive_from_form
+        self.form.ask("Archive this record: it leaves every search until restored.", "Archive", None)
+
+    def _ask_purge(self) -> None:
+        self._pending = self.purge_from_form
+        self.form.ask("Request a purge: it waits in the inbox for your typed confirmation.", "Request purge", None)
+
+    def _confirmed(self) -> None:
+        if self._pending is not None:
+            self._pending()
+
+    def correct_from_form(self) -> None:
+        record, statement, reason = self._record(), self.form.statement.toPlainText().strip(), self.form.reason.text()
+        self._write(
+            lambda v: vault_calls.correct_record(
+                v, self.ops.caller, record["id"], statement, reason, record["revision"]
+            )
+        )
+
+    def archive_from_form(self) -> None:
+        record, reason = self._record(), self.form.reason.text()
+        self._write(lambda v: vault_calls.archive_record(v, self.ops.caller, record["id"], reason, record["revision"]))
+
+    def purge_from_form(self) -> None:
+        record, reason = self._record(), self.form.reason.text()
+        self._write(lambda v: vault_calls.request_purge(v, self.ops.caller, record["id"], reason))
+
+    def restore(self) -> None:
+        record = self._record()
+        self._write(lambda v: vault_calls.restore_record(v, self.ops.caller, record["id"]))
+
+    def _write(self, work: Callable[[Vault], Row]) -> None:
+        self.form.confirm.setEnabled(False)
+        self.say("Working…")
+        self.ops.run(work, self._written, self._refused, writes=True)
+
+    def _written(self, result: dict[str, Any]) -> None:
+        self.form.confirm.setEnabled(True)
+        self.form.hide()
+        outcome = str(result.get("outcome", "done"))
+        staged = " It waits in the approval inbox." if outcome in ("staged", "confirmation_required") else ""
+        self.say(f"{outcome.replace('_', ' ').capitalize()}.{staged}")
+        if result.get("id"):
+            self.record_opened.emit(str(result["id"]))
+
+    def _refused(self, error: MemvaultError) -> None:
+        self.form.confirm.setEnabled(True)
+        self.say(f"Not done: {error.message}")

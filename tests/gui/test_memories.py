@@ -1,0 +1,149 @@
+"""The Memories view on a real store: search as you type, filters, the detail pane and its actions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QDateTime, Qt
+from pytestqt.qtbot import QtBot
+from viewkit import running, seed
+
+from memvault.core.model import OWNER
+from memvault.core.vault import Vault
+from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.windows.memories import MemoriesView
+
+
+@pytest.fixture
+def ops(vault: Vault) -> Iterator[Operations]:
+    with running(vault) as operations:
+        yield operations
+
+
+@pytest.fixture
+def ids(vault: Vault) -> dict[str, str]:
+    return seed(vault)
+
+
+@pytest.fixture
+def view(qtbot: QtBot, ops: Operations, ids: dict[str, str]) -> MemoriesView:
+    shown = MemoriesView(ops)
+    qtbot.addWidget(shown)
+    shown.resize(1200, 800)
+    shown.show()
+    qtbot.waitUntil(lambda: shown.model.rowCount() == len(ids))
+    return shown
+
+
+def shown_ids(view: MemoriesView) -> list[str]:
+    return [str(view.filtered.index(r, 0).data(Qt.ItemDataRole.UserRole + 1)) for r in range(view.filtered.rowCount())]
+
+
+def open_row(qtbot: QtBot, view: MemoriesView, memory_id: str) -> None:
+    row = shown_ids(view).index(memory_id)
+    qtbot.mouseClick(
+        view.table.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=view.table.visualRect(view.filtered.index(row, 0)).center(),
+    )
+    qtbot.waitUntil(lambda: view.detail.detail is not None and view.detail.detail.memory["id"] == memory_id)
+
+
+def test_typing_a_search_shows_matching_rows(qtbot: QtBot, view: MemoriesView, ids: dict[str, str]) -> None:
+    qtbot.keyClicks(view.search, "bicycle shed")
+    qtbot.waitUntil(lambda: view.summary.text().endswith("best matches"))
+    assert shown_ids(view)[0] == ids["bicycle"]
+    assert view.model.row_at(0)["tier"] in ("hot", "warm", "cold")
+    view.search.clear()
+    qtbot.waitUntil(lambda: len(shown_ids(view)) == len(ids))
+
+
+def test_filters_narrow_the_rows(qtbot: QtBot, view: MemoriesView, ids: dict[str, str]) -> None:
+    qtbot.waitUntil(lambda: view.domain.findData("travel") >= 0)
+    view.domain.setCurrentIndex(view.domain.findData("travel"))
+    qtbot.waitUntil(lambda: shown_ids(view) == [ids["canoe"]])
+    view.domain.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: len(shown_ids(view)) == len(ids))
+    view.scope.setCurrentIndex(view.scope.findData("remote_allowed"))
+    assert shown_ids(view) == [ids["budget"]]
+    view.scope.setCurrentIndex(0)
+    view.type.setCurrentIndex(view.type.findData("PREFERENCE"))
+    qtbot.waitUntil(lambda: shown_ids(view) == [ids["canoe"]])
+
+
+def test_the_table_sorts_by_a_column(qtbot: QtBot, view: MemoriesView) -> None:
+    view.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    statements = [str(view.filtered.index(r, 0).data()) for r in range(view.filtered.rowCount())]
+    assert statements == sorted(statements, key=str.casefold)
+
+
+def test_opening_a_record_shows_all_of_it(qtbot: QtBot, view: MemoriesView, ids: dict[str, str]) -> None:
+    open_row(qtbot, view, ids["budget"])
+    text = view.detail.page.toPlainText()
+    assert "Kitchen budget is capped at 18,000 euros" in text
+    assert "part_of_project" in text and ids["kitchen"] in text
+    assert "Provenance" in text and "Version chain" in text
+    assert not view.detail.buttons["restore"].isEnabled()
+    assert not view.detail.buttons["scope"].isEnabled()  # no Vault operation for it yet
+
+
+def test_correcting_supersedes_the_record_in_the_store(
+    qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]
+) -> None:
+    open_row(qtbot, view, ids["budget"])
+    qtbot.mouseClick(view.detail.buttons["correct"], Qt.MouseButton.LeftButton)
+    assert view.detail.form.isVisible()
+    view.detail.form.statement.setPlainText("Kitchen budget is capped at 21,000 euros")
+    qtbot.keyClicks(view.detail.form.reason, "quote came in higher")
+    qtbot.mouseClick(view.detail.form.confirm, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.detail.detail is not None and view.detail.detail.memory["id"] != ids["budget"])
+    new = vault.get(OWNER, view.detail.detail.memory["id"])
+    assert new["memory"]["statement"] == "Kitchen budget is capped at 21,000 euros"
+    assert new["memory"]["supersedes_id"] == ids["budget"]
+    assert vault.get(OWNER, ids["budget"])["memory"]["status"] == "superseded"
+    assert "18,000" in view.detail.page.toPlainText()  # the old version in the chain
+
+
+def test_archive_then_restore(qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]) -> None:
+    open_row(qtbot, view, ids["canoe"])
+    qtbot.mouseClick(view.detail.buttons["archive"], Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(view.detail.form.reason, "no longer true")
+    qtbot.mouseClick(view.detail.form.confirm, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: vault.get(OWNER, ids["canoe"])["memory"]["status"] == "archived")
+    qtbot.waitUntil(lambda: ids["canoe"] not in shown_ids(view))  # the list refreshed itself
+    qtbot.waitUntil(view.detail.buttons["restore"].isEnabled)
+    qtbot.mouseClick(view.detail.buttons["restore"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: vault.get(OWNER, ids["canoe"])["memory"]["status"] == "current")
+    qtbot.waitUntil(lambda: ids["canoe"] in shown_ids(view))
+
+
+def test_a_refused_action_says_why_and_changes_nothing(
+    qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]
+) -> None:
+    open_row(qtbot, view, ids["bicycle"])
+    vault.correct(OWNER, id=ids["bicycle"], statement="The blue bicycle is kept in the hallway")  # another window
+    qtbot.mouseClick(view.detail.buttons["archive"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(view.detail.form.confirm, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.detail.message.text().startswith("Not done"))
+    assert vault.get(OWNER, ids["bicycle"])["memory"]["status"] == "superseded"
+
+
+def test_as_of_shows_the_version_that_stood_then(
+    qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]
+) -> None:
+    vault.correct(OWNER, id=ids["bicycle"], statement="The blue bicycle is kept in the hallway")
+    view.as_of.edit.setDateTime(QDateTime.fromString("2025-03-01T12:00:00Z", Qt.DateFormat.ISODate))
+    view.as_of.check.setChecked(True)
+    assert "as things stood then" in view.summary.text()
+    qtbot.keyClicks(view.search, "blue bicycle")
+    qtbot.waitUntil(lambda: ids["bicycle"] in shown_ids(view))
+    assert all(
+        view.model.row_at(r)["statement"] != "The blue bicycle is kept in the hallway"
+        for r in range(view.model.rowCount())
+    )
+    open_row(qtbot, view, ids["bicycle"])
+    text = view.detail.page.toPlainText()
+    assert "garden shed" in text and "As it stood as of 2025-03-01" in text
+    view.as_of.check.setChecked(False)
+    qtbot.waitUntil(lambda: ids["bicycle"] not in shown_ids(view) and len(shown_ids(view)) > 0)
