@@ -1,0 +1,178 @@
+"""The tray: an icon showing pending proposals and the kill switch, and the menu that controls both.
+
+The menu's actions also live in the main window's menu bar, so a desktop without a system tray
+loses nothing but the icon (the window says so).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QColor, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+from memvault.core.errors import MemvaultError
+from memvault.core.model import KillSwitch, WriteMode
+from memvault.core.vault import Vault
+from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.theme import icon_path
+
+log = logging.getLogger("memvault.gui")
+
+KILL_SWITCH_LABELS = {
+    KillSwitch.OFF.value: "Off",
+    KillSwitch.REMOTE.value: "Stop remote calls",
+    KillSwitch.ALL.value: "Stop everything",
+}
+ICON_SIZE = 64
+
+
+def tray_icon(pending: int, kill_switch: str) -> QIcon:
+    """The app icon with a red frame when the kill switch is engaged and a badge with the pending count."""
+    pixmap = QPixmap(ICON_SIZE, ICON_SIZE)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    QIcon(icon_path()).paint(painter, 0, 0, ICON_SIZE, ICON_SIZE)
+    if kill_switch != KillSwitch.OFF.value:
+        pen = painter.pen()
+        pen.setColor(QColor("#d93025"))
+        pen.setWidth(8)
+        painter.setPen(pen)
+        painter.drawLine(10, 54, 54, 10)
+    if pending:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#e8710a"))
+        badge = QRectF(ICON_SIZE * 0.42, 0, ICON_SIZE * 0.58, ICON_SIZE * 0.5)
+        painter.drawRoundedRect(badge, 14, 14)
+        painter.setPen(QColor("#ffffff"))
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(26)
+        painter.setFont(font)
+        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(pending) if pending < 100 else "99+")
+    painter.end()
+    return QIcon(pixmap)
+
+
+def _tray_state(vault: Vault, ops: Operations) -> dict[str, Any]:
+    status = vault.status(ops.caller)
+    return {
+        "pending": int(status["pending_proposals"]),
+        "kill_switch": str(status["kill_switch"]),
+        "write_mode": str(status["write_mode"]),
+    }
+
+
+class Tray(QObject):
+    """The tray icon and its menu; `refresh` re-reads the state after any change."""
+
+    open_requested = Signal()
+    quit_requested = Signal()
+    proposals_arrived = Signal(int)  # how many new proposals since the last look
+
+    def __init__(self, ops: Operations, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.available = QSystemTrayIcon.isSystemTrayAvailable()
+        self.pending = -1  # unknown until the first refresh
+        self.kill_switch = KillSwitch.OFF.value
+        self.menu = QMenu()
+        self.open_action = self.menu.addAction("Open memvault")
+        self.open_action.triggered.connect(self.open_requested)
+        self.kill_menu = self.menu.addMenu("Kill switch")
+        self.kill_actions = self._kill_switch_actions()
+        self.pause_action = self.menu.addAction("Pause assistant writes")
+        self.pause_action.setCheckable(True)
+        self.pause_action.setToolTip("Assistants may read but not write (write mode: retrieval-only)")
+        self.pause_action.toggled.connect(self._pause_toggled)
+        self.menu.addSeparator()
+        self.quit_action = self.menu.addAction("Quit memvault")
+        self.quit_action.triggered.connect(self.quit_requested)
+        self.icon = QSystemTrayIcon(tray_icon(0, KillSwitch.OFF.value))
+        self.icon.setContextMenu(self.menu)
+        self.icon.activated.connect(self._activated)
+        if self.available:
+            self.icon.show()
+        ops.changed.connect(self._on_changed)
+        self.refresh()
+
+    def _kill_switch_actions(self) -> dict[str, QAction]:
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        actions = {}
+        for position, label in KILL_SWITCH_LABELS.items():
+            action = self.kill_menu.addAction(label)
+            action.setCheckable(True)
+            action.setChecked(position == KillSwitch.OFF.value)
+            action.triggered.connect(lambda _=False, p=position: self.set_kill_switch(p))
+            group.addAction(action)
+            actions[position] = action
+        return actions
+
+    def set_kill_switch(self, position: str) -> None:
+        self.ops.run(
+            lambda v: v.set_kill_switch(self.ops.caller, position),
+            lambda _: None,
+            self._refused,
+            writes=True,
+            changes=Changes.of(("setting",), ("kill_switch",)),
+        )
+
+    def _pause_toggled(self, paused: bool) -> None:
+        mode = WriteMode.RETRIEVAL_ONLY.value if paused else WriteMode.REVIEW_BEFORE_WRITE.value
+        self.ops.run(
+            lambda v: v.set_setting(self.ops.caller, "write_mode", mode),
+            lambda _: None,
+            self._refused,
+            writes=True,
+            changes=Changes.of(("setting",), ("write_mode",)),
+        )
+
+    def _refused(self, error: MemvaultError) -> None:
+        self.icon.showMessage("memvault", error.message, QSystemTrayIcon.MessageIcon.Warning)
+        self.refresh()
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.touches("proposal") or changes.touches("setting") or changes.touches("memory"):
+            self.refresh()
+
+    def refresh(self) -> None:
+        self.ops.run(lambda v: _tray_state(v, self.ops), self._show)
+
+    def _show(self, state: dict[str, Any]) -> None:
+        pending, kill_switch = state["pending"], state["kill_switch"]
+        if self.pending >= 0 and pending > self.pending:
+            self._notify(pending - self.pending)
+        self.pending, self.kill_switch = pending, kill_switch
+        self.kill_actions[kill_switch].setChecked(True)
+        self.pause_action.blockSignals(True)
+        self.pause_action.setChecked(state["write_mode"] == WriteMode.RETRIEVAL_ONLY.value)
+        self.pause_action.blockSignals(False)
+        self.icon.setIcon(tray_icon(pending, kill_switch))
+        self.icon.setToolTip(self.summary())
+
+    def summary(self) -> str:
+        parts = [f"memvault: {self.pending} proposal{'s' if self.pending != 1 else ''} waiting"]
+        if self.kill_switch != KillSwitch.OFF.value:
+            parts.append(f"kill switch: {KILL_SWITCH_LABELS[self.kill_switch].lower()}")
+        if self.pause_action.isChecked():
+            parts.append("assistant writes paused")
+        return "; ".join(parts)
+
+    def _notify(self, new: int) -> None:
+        self.proposals_arrived.emit(new)
+        if self.available:
+            text = "An assistant proposed a change" if new == 1 else f"Assistants proposed {new} changes"
+            self.icon.showMessage(
+                "memvault", f"{text}: review it in the inbox.", QSystemTrayIcon.MessageIcon.Information
+            )
+
+    def _activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason in (QSystemTrayIcon.ActivationReason.Trigger, QSystemTrayIcon.ActivationReason.DoubleClick):
+            self.open_requested.emit()
+
+    def hide(self) -> None:
+        self.icon.hide()

@@ -1,0 +1,281 @@
+"""The approval inbox: every pending proposal with what it would change; approve or reject in one go.
+
+Keys: A approves the selection, R (or Delete) rejects it; the selection may hold many rows.
+A purge request is never approved in a batch: it shows what would be removed where and waits for
+the word "purge" to be typed.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memvault.core.errors import MemvaultError
+from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.windows.inbox_items import (
+    CLASSIFICATION,
+    KIND_TITLES,
+    PURGE_REACH,
+    Decision,
+    InboxItem,
+    decide,
+    load_inbox,
+)
+
+CONFIRM_WORD = "purge"
+EMPTY_TEXT = (
+    "Nothing is waiting for your review.\n\n"
+    "When an assistant proposes to add, correct, archive or purge a memory and the write mode asks "
+    "for review, the proposal appears here. Approve with A, reject with R."
+)
+COLUMNS = ("What", "Proposed by", "When", "Summary")
+
+
+def _row(label: str, value: Any) -> str:
+    shown = "—" if value in (None, "", []) else escape(str(value))
+    return f"<tr><th align=left valign=top>{escape(label)}</th><td>{shown}</td></tr>"
+
+
+def _side_by_side(item: InboxItem) -> str:
+    now, payload = item.current or {}, item.proposal["payload"]
+    rows = [
+        ("Statement", now.get("statement"), payload.get("statement")),
+        ("Valid from", now.get("valid_from"), payload.get("valid_from") or "when approved"),
+        ("Revision", now.get("revision"), payload.get("expected_revision")),
+    ]
+    body = "".join(
+        f"<tr><th align=left valign=top>{escape(label)}</th><td>{escape(str(old or '—'))}</td>"
+        f"<td><b>{escape(str(new or '—'))}</b></td></tr>"
+        for label, old, new in rows
+    )
+    return (
+        "<table cellpadding=4 width=100%><tr><th></th><th align=left>Now</th><th align=left>Proposed</th></tr>"
+        f"{body}</table>"
+    )
+
+
+def describe(item: InboxItem) -> str:
+    """The detail pane's HTML for one proposal (every value escaped)."""
+    proposal = item.proposal
+    parts = [
+        f"<h3>{escape(KIND_TITLES.get(item.kind, item.kind))} · {CLASSIFICATION.get(item.kind, '')}</h3>",
+        "<table cellpadding=3>",
+        _row("Proposed by", f"{proposal['principal']} ({proposal['surface']})"),
+        _row("Proposed at", proposal["created_at"]),
+        _row("Reasoning", proposal.get("reason")),
+        "</table>",
+    ]
+    payload = proposal["payload"]
+    if item.kind == "add":
+        draft = payload.get("draft", {})
+        parts += ["<table cellpadding=3>"]
+        parts += [_row(k.replace("_", " ").capitalize(), draft.get(k)) for k in _ADD_FIELDS]
+        parts += ["</table>"]
+    elif item.kind == "correct":
+        parts += [_side_by_side(item), "<p><b>Evidence</b></p><table cellpadding=3>"]
+        parts += [_row("Reason given", payload.get("reason")), _row("Source", payload.get("source_reference"))]
+        parts += ["</table>"]
+    elif item.kind in ("archive", "restore"):
+        now = item.current or {}
+        parts += ["<table cellpadding=3>", _row("Record", proposal.get("target_id"))]
+        parts += [_row("Statement", now.get("statement")), _row("Status now", now.get("status")), "</table>"]
+    elif item.purge is not None:
+        parts.append(_purge_text(item))
+    return "".join(parts)
+
+
+_ADD_FIELDS = ("statement", "type", "domain", "access_scope", "sensitivity", "confidence", "source", "evidence")
+
+
+def _purge_text(item: InboxItem) -> str:
+    preview = item.purge or {}
+    statements = preview.get("statements", {})
+    removed = "".join(f"<li>{escape(i)}: {escape(str(statements.get(i, '')))}</li>" for i in preview.get("ids", []))
+    where = "".join(f"<li>{escape(place)}</li>" for place in PURGE_REACH)
+    return (
+        f"<p><b>Will be removed for good ({len(preview.get('ids', []))} record(s)):</b></p><ul>{removed}</ul>"
+        f"<p><b>From:</b></p><ul>{where}</ul><p>{item.backups} backup(s) will be rewritten. "
+        f"This cannot be undone. Type <b>{CONFIRM_WORD}</b> below to confirm.</p>"
+    )
+
+
+class InboxView(QWidget):
+    """Pending proposals (multi-select), their detail, and the buttons and keys that decide them."""
+
+    pending_changed = Signal(int)
+
+    def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.items: list[InboxItem] = []
+        self.last_decisions: list[Decision] = []
+        self._build()
+        ops.changed.connect(self._on_changed)
+        self.reload()
+
+    def _build(self) -> None:
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setAccessibleName("Pending proposals")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.empty = QLabel(EMPTY_TEXT)
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.list_stack = QStackedWidget()
+        self.list_stack.addWidget(self.empty)
+        self.list_stack.addWidget(self.table)
+        self.detail = QTextBrowser()
+        self.detail.setAccessibleName("What the proposal would change")
+        self.confirm_edit = QLineEdit()
+        self.confirm_edit.setPlaceholderText(f'Type "{CONFIRM_WORD}" to confirm the purge')
+        self.confirm_edit.setAccessibleName("Purge confirmation")
+        self.confirm_edit.textChanged.connect(self._update_buttons)
+        self.approve_button = QPushButton("&Approve (A)")
+        self.reject_button = QPushButton("&Reject (R)")
+        self.approve_button.clicked.connect(self.approve_selected)
+        self.reject_button.clicked.connect(self.reject_selected)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self._layout()
+        for key, slot in (("A", self.approve_selected), ("R", self.reject_selected), ("Delete", self.reject_selected)):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        self._update_buttons()
+
+    def _layout(self) -> None:
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.confirm_edit, 1)
+        buttons.addWidget(self.approve_button)
+        buttons.addWidget(self.reject_button)
+        right = QWidget()
+        column = QVBoxLayout(right)
+        column.addWidget(self.detail, 1)
+        column.addLayout(buttons)
+        column.addWidget(self.message)
+        splitter = QSplitter()
+        splitter.addWidget(self.list_stack)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        outer = QVBoxLayout(self)
+        outer.addWidget(splitter)
+
+    # -- loading -------------------------------------------------------------------------------
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.touches("proposal") or changes.touches("memory") or changes.touches("purge"):
+            self.reload()
+
+    def reload(self) -> None:
+        caller = self.ops.caller
+        self.ops.run(lambda v: load_inbox(v, caller), self._populate, self._failed)
+
+    def _populate(self, items: list[InboxItem]) -> None:
+        selected = {item.id for item in self.selected()}
+        self.items = items
+        self.table.setRowCount(len(items))
+        for row, item in enumerate(items):
+            title = f"{KIND_TITLES.get(item.kind, item.kind)} ({CLASSIFICATION.get(item.kind, '')})"
+            cells = (title, item.proposal["principal"], str(item.proposal["created_at"])[:16].replace("T", " "))
+            for column, text in enumerate((*cells, item.summary())):
+                cell = QTableWidgetItem(text)
+                cell.setData(Qt.ItemDataRole.UserRole, item.id)
+                self.table.setItem(row, column, cell)
+            if item.id in selected:
+                self.table.selectRow(row)
+        self.list_stack.setCurrentWidget(self.table if items else self.empty)
+        if items and not self.selected():
+            self.table.selectRow(0)
+        self._selection_changed()
+        self.pending_changed.emit(len(items))
+
+    def _failed(self, error: MemvaultError) -> None:
+        self.message.setText(f"Could not read the inbox: {error.message}")
+
+    # -- selection and decisions -------------------------------------------------------------
+    def selected(self) -> list[InboxItem]:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        return [self.items[row] for row in rows if row < len(self.items)]
+
+    def _selection_changed(self) -> None:
+        chosen = self.selected()
+        if len(chosen) == 1:
+            self.detail.setHtml(describe(chosen[0]))
+        elif chosen:
+            self.detail.setHtml(f"<h3>{len(chosen)} proposals selected</h3><p>A approves all, R rejects all.</p>")
+        else:
+            self.detail.setHtml("")
+        self.confirm_edit.clear()
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        chosen = self.selected()
+        purge_alone = len(chosen) == 1 and chosen[0].needs_typed_confirmation
+        self.confirm_edit.setVisible(purge_alone)
+        typed = self.confirm_edit.text().strip().lower() == CONFIRM_WORD
+        self.approve_button.setText("&Confirm purge" if purge_alone else "&Approve (A)")
+        self.approve_button.setEnabled(bool(chosen) and (typed if purge_alone else True))
+        self.reject_button.setEnabled(bool(chosen))
+
+    def approve_selected(self) -> None:
+        chosen = self.selected()
+        note = ""
+        if len(chosen) == 1 and chosen[0].needs_typed_confirmation:
+            if self.confirm_edit.text().strip().lower() != CONFIRM_WORD:
+                self.message.setText(f'A purge needs the word "{CONFIRM_WORD}" typed first.')
+                return
+        elif any(item.needs_typed_confirmation for item in chosen):
+            note = " Purge requests are confirmed one at a time; they were left out of this batch."
+            chosen = [item for item in chosen if not item.needs_typed_confirmation]
+        self._decide(chosen, approve=True, note=note)
+
+    def reject_selected(self) -> None:
+        self._decide(self.selected(), approve=False)
+
+    def _decide(self, chosen: list[InboxItem], *, approve: bool, note: str = "") -> None:
+        if not chosen:
+            return
+        caller = self.ops.caller
+        self.approve_button.setEnabled(False)
+        self.reject_button.setEnabled(False)
+        self.ops.run(
+            lambda v: decide(v, caller, chosen, approve),
+            lambda decisions: self._decided(decisions, approve, note),
+            self._failed,
+            writes=True,
+            changes=Changes.of(("proposal", "memory", "purge"), [item.id for item in chosen]),
+        )
+
+    def _decided(self, decisions: list[Decision], approved: bool, note: str) -> None:
+        self.last_decisions = decisions
+        done = [d for d in decisions if d.ok]
+        refused = [d for d in decisions if not d.ok]
+        text = f"{'Approved' if approved else 'Rejected'} {len(done)}."
+        if refused:
+            text += " Not done: " + "; ".join(f"{d.proposal_id} ({d.detail})" for d in refused)
+        self.message.setText(text + note)
