@@ -1,0 +1,368 @@
+"""The Graph view: records, entities and projects as nodes, typed links as coloured edges.
+
+The Vault is read through `Operations`; the force layout (graph_layout.py) then runs on a
+thread of its own, so neither the window nor other views' Vault calls wait for it. The scene
+holds one cached item per node and one path per link type: panning repaints, never relays out.
+Nothing is drawn per frame but what moved into view.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import numpy as np
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal, Slot
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QStyleOptionGraphicsItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memvault.core.errors import MemvaultError
+from memvault.core.model import LinkType
+from memvault.desktop.gui import graph_layout
+from memvault.desktop.gui.models import vault_calls
+from memvault.desktop.gui.models.vault_calls import GraphData
+from memvault.desktop.gui.operations import Changes, Operations
+
+# The one place colours are fixed: a colour per link type, readable on light and dark palettes.
+LINK_COLOURS = {
+    LinkType.DEPENDS_ON.value: "#3b82f6",
+    LinkType.CONTRADICTS.value: "#e5484d",
+    LinkType.SUPERSEDES.value: "#8b8d98",
+    LinkType.PART_OF_PROJECT.value: "#30a46c",
+    LinkType.FAILED_FOR.value: "#f76b15",
+    LinkType.RELATES_TO.value: "#8e4ec6",
+    LinkType.MENTIONS.value: "#12a594",
+}
+RADIUS = {"record": 7.0, "entity": 5.0, "project": 10.0}
+FILL = {"record": QPalette.ColorRole.Highlight, "entity": QPalette.ColorRole.Button, "project": QPalette.ColorRole.Link}
+LABEL_ZOOM = 1.2  # labels appear from this zoom on (fewer glyphs to paint when zoomed out)
+ANY = "any"
+
+
+class NodeItem(QGraphicsItem):
+    """One node; records are circles, entities squares, projects larger rounded squares."""
+
+    def __init__(self, key: str, kind: str, label: str) -> None:
+        super().__init__()
+        self.key, self.kind, self.label = key, kind, label
+        self.radius = RADIUS[kind]
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setToolTip(label)
+        self.setZValue(1)
+
+    def boundingRect(self) -> QRectF:
+        r = self.radius + 1.5
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        palette = widget.palette() if widget else QPalette()
+        painter.setBrush(palette.color(FILL[self.kind]))
+        outline = QPalette.ColorRole.HighlightedText if self.isSelected() else QPalette.ColorRole.Text
+        painter.setPen(QPen(palette.color(outline), 2.5 if self.isSelected() else 1.0))
+        r = self.radius
+        if self.kind == "record":
+            painter.drawEllipse(QPointF(0, 0), r, r)
+        else:
+            painter.drawRoundedRect(QRectF(-r, -r, 2 * r, 2 * r), r / 3, r / 3)
+
+
+class LabelItem(QGraphicsItem):
+    """A node's words, painted only when zoomed in far enough to read them."""
+
+    def __init__(self, node: NodeItem) -> None:
+        super().__init__()
+        self.text = node.label if len(node.label) <= 48 else node.label[:47] + "…"
+        metrics = QFontMetricsF(QFont())
+        self._rect = QRectF(0, -metrics.ascent(), metrics.horizontalAdvance(self.text) + 2, metrics.height())
+        self.setPos(node.pos() + QPointF(node.radius + 3, metrics.ascent() / 2))
+        self.setZValue(2)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < LABEL_ZOOM:
+            return
+        painter.setPen((widget.palette() if widget else QPalette()).color(QPalette.ColorRole.Text))
+        painter.drawText(QPointF(0, 0), self.text)
+
+
+class GraphCanvas(QGraphicsView):
+    node_activated = Signal(str)  # a node key, clicked or chosen with Enter
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setScene(QGraphicsScene(self))
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setAccessibleName("Graph of records, entities and projects")
+        self.nodes: dict[str, NodeItem] = {}
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        self.zoom(1.25 if event.angleDelta().y() > 0 else 0.8)
+
+    def zoom(self, factor: float) -> None:
+        scale = self.transform().m11() * factor
+        if 0.02 <= scale <= 8:
+            self.scale(factor, factor)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(1.25)
+        elif key == Qt.Key.Key_Minus:
+            self.zoom(0.8)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.scene().selectedItems():
+            item = self.scene().selectedItems()[0]
+            if isinstance(item, NodeItem):
+                self.node_activated.emit(item.key)
+        else:
+            super().keyPressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        item = self.itemAt(event.position().toPoint())
+        moved = (event.position() - self._pressed_at).manhattanLength() > 4
+        super().mouseReleaseEvent(event)
+        if isinstance(item, NodeItem) and not moved:
+            self.scene().clearSelection()
+            item.setSelected(True)
+            self.node_activated.emit(item.key)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._pressed_at = event.position()
+        super().mousePressEvent(event)
+
+    def show_graph(self, data: GraphData, positions: np.ndarray) -> None:
+        scene = self.scene()
+        scene.clear()
+        self.nodes = {}
+        keys = list(data.kinds)
+        for key, (x, y) in zip(keys, positions, strict=True):
+            node = NodeItem(key, data.kinds[key], data.labels[key])
+            node.setPos(float(x), float(y))
+            scene.addItem(node)
+            scene.addItem(LabelItem(node))
+            self.nodes[key] = node
+        for link_type, path in self._edge_paths(data).items():
+            item = QGraphicsPathItem(path)
+            pen = QPen(QColor(LINK_COLOURS.get(link_type, "#8b8d98")), 1.5)
+            pen.setCosmetic(True)
+            item.setPen(pen)
+            item.setZValue(0)
+            scene.addItem(item)
+        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
+        self.fitInView(scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def _edge_paths(self, data: GraphData) -> dict[str, QPainterPath]:
+        paths: dict[str, QPainterPath] = {}
+        for start, end, link_type in data.edges:
+            path = paths.setdefault(link_type, QPainterPath())
+            path.moveTo(self.nodes[start].pos())
+            path.lineTo(self.nodes[end].pos())
+        return paths
+
+
+class _LayoutDone(QObject):
+    ready = Signal(int, object, object)  # generation, GraphData, positions (crosses from the layout thread)
+
+
+def _legend() -> QLabel:
+    swatches = " ".join(
+        f'<span style="color:{colour}">━━</span>&nbsp;{name.replace("_", " ")}' for name, colour in LINK_COLOURS.items()
+    )
+    label = QLabel(f"{swatches}<br>● record &nbsp; ■ entity &nbsp; ▢ project")
+    label.setWordWrap(True)
+    label.setAccessibleName("Legend: a colour per link type")
+    return label
+
+
+class GraphView(QWidget):
+    """Emits `record_opened(memory_id)` when a record node is clicked or chosen with Enter."""
+
+    record_opened = Signal(str)
+
+    def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.centre: str | None = None
+        self.data: GraphData | None = None
+        self._generation = 0
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-graph-layout")
+        self._done = _LayoutDone(self)
+        self._done.ready.connect(self._laid_out)
+        self._build()
+        ops.changed.connect(self._on_changed)
+        self.refresh()
+
+    def _build(self) -> None:
+        self.domain = QComboBox()
+        self.domain.setAccessibleName("Domain")
+        self.domain.addItem(ANY, None)
+        self.depth_box = QSpinBox()
+        self.depth_box.setRange(1, 3)
+        self.depth_box.setAccessibleName("Depth around the centre record")
+        self.limit = QSpinBox()
+        self.limit.setRange(50, 2000)
+        self.limit.setSingleStep(50)
+        self.limit.setValue(500)
+        self.limit.setAccessibleName("Most records drawn")
+        self.finder = QLineEdit()
+        self.finder.setPlaceholderText("Find a node (Enter opens it)")
+        self.finder.setAccessibleName("Find a node")
+        self.around = QPushButton("&Centre on selected")
+        self.around.setToolTip("Draw the selected record's neighbourhood, up to the chosen depth")
+        self.whole = QPushButton("&Whole store")
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.canvas = GraphCanvas()
+        self.canvas.node_activated.connect(self._activated)
+        bar = QHBoxLayout()
+        for text, widget in (("&Domain", self.domain), ("De&pth", self.depth_box), ("&Records", self.limit)):
+            label = QLabel(text)
+            label.setBuddy(widget)
+            bar.addWidget(label)
+            bar.addWidget(widget)
+        bar.addWidget(self.finder, 1)
+        bar.addWidget(self.around)
+        bar.addWidget(self.whole)
+        layout = QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(_legend())
+        layout.addWidget(self.summary)
+        layout.addWidget(self.canvas, 1)
+        self.domain.currentIndexChanged.connect(self._domain_chosen)
+        self.depth_box.valueChanged.connect(self.refresh)
+        self.limit.editingFinished.connect(self.refresh)
+        self.finder.textChanged.connect(self._find)
+        self.finder.returnPressed.connect(self._open_found)
+        self.around.clicked.connect(self._centre_on_selected)
+        self.whole.clicked.connect(lambda: self.show_around(None))
+        self.ops.run(lambda v: vault_calls.domain_names(v, self.ops.caller), self._set_domains, lambda _e: None)
+
+    def _set_domains(self, names: list[str]) -> None:
+        for name in names:
+            self.domain.addItem(name, name)
+
+    # -- loading -------------------------------------------------------------------------------
+    def show_around(self, memory_id: str | None) -> None:
+        """Centre the graph on one record (its neighbourhood up to the chosen depth); None: the whole store."""
+        self.centre = memory_id
+        self.refresh()
+
+    @Slot()
+    def refresh(self) -> None:
+        self._generation += 1
+        generation, centre, depth = self._generation, self.centre, self.depth_box.value()
+        domain, limit = self.domain.currentData(), self.limit.value()
+        self.summary.setText("Loading the graph…")
+        self.ops.run(
+            lambda v: vault_calls.graph_data(
+                v, self.ops.caller, centre=centre, depth=depth, domain=domain, limit=limit
+            ),
+            lambda data: self._lay_out(generation, data),
+            self._failed,
+        )
+
+    def _lay_out(self, generation: int, data: GraphData) -> None:
+        if generation != self._generation:
+            return
+        index = {key: i for i, key in enumerate(data.kinds)}
+        edges = np.array([(index[a], index[b]) for a, b, _ in data.edges], dtype=np.int64).reshape(-1, 2)
+        future = self._pool.submit(graph_layout.layout, len(index), edges)
+        future.add_done_callback(lambda f: self._deliver(generation, data, f))
+
+    def _deliver(self, generation: int, data: GraphData, future: Future[np.ndarray]) -> None:
+        if not future.cancelled() and future.exception() is None:
+            try:
+                self._done.ready.emit(generation, data, future.result())
+            except RuntimeError:  # the view was deleted while the layout ran
+                return
+
+    @Slot(int, object, object)
+    def _laid_out(self, generation: int, data: GraphData, positions: np.ndarray) -> None:
+        if generation != self._generation:
+            return
+        self.data = data
+        self.canvas.show_graph(data, positions)
+        self.summary.setText(self._summary_text(data))
+
+    def _summary_text(self, data: GraphData) -> str:
+        if not data.kinds:
+            return "Nothing to draw yet: records and the links between them appear here once memvault holds some."
+        records = sum(1 for kind in data.kinds.values() if kind == "record")
+        where = f"around {self.centre}, depth {self.depth_box.value()}" if self.centre else "newest current records"
+        more = " (more exist: raise the record limit)" if data.truncated else ""
+        return (
+            f"{records} records, {len(data.kinds) - records} entities and projects, {len(data.edges)} links; "
+            f"{where}{more}. Drag to pan, wheel or +/- to zoom, click a record to open it."
+        )
+
+    def _failed(self, error: MemvaultError) -> None:
+        self.summary.setText(f"Could not draw the graph: {error.message}")
+
+    def _domain_chosen(self) -> None:
+        self.centre = None
+        self.refresh()
+
+    @Slot(object)
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.touches("memory") or changes.touches("domain"):
+            self.refresh()
+
+    # -- choosing nodes ------------------------------------------------------------------------
+    def _find(self, text: str) -> None:
+        wanted = text.strip().casefold()
+        if not wanted:
+            return
+        for node in self.canvas.nodes.values():
+            if wanted in node.label.casefold():
+                self.canvas.scene().clearSelection()
+                node.setSelected(True)
+                self.canvas.centerOn(node)
+                return
+
+    def _selected_key(self) -> str | None:
+        selected = [i for i in self.canvas.scene().selectedItems() if isinstance(i, NodeItem)]
+        return selected[0].key if selected else None
+
+    def _open_found(self) -> None:
+        key = self._selected_key()
+        if key:
+            self._activated(key)
+
+    def _centre_on_selected(self) -> None:
+        key = self._selected_key()
+        if key and key.startswith("m:"):
+            self.show_around(key[2:])
+
+    def _activated(self, key: str) -> None:
+        if key.startswith("m:"):
+            self.record_opened.emit(key[2:])

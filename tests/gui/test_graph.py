@@ -1,0 +1,111 @@
+"""The Graph view and its layout: typed edges in a colour each, a click opens the record, 2,000 nodes lay out sanely."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGraphicsPathItem
+from pytestqt.qtbot import QtBot
+from viewkit import running, seed
+
+from memvault.core.vault import Vault
+from memvault.desktop.gui import graph_layout
+from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.windows.graph import LINK_COLOURS, GraphView
+from memvault.desktop.gui.windows.memories import MemoriesView
+
+
+@pytest.fixture
+def ops(vault: Vault) -> Iterator[Operations]:
+    with running(vault) as operations:
+        yield operations
+
+
+@pytest.fixture
+def ids(vault: Vault) -> dict[str, str]:
+    return seed(vault)
+
+
+@pytest.fixture
+def view(qtbot: QtBot, ops: Operations, ids: dict[str, str]) -> GraphView:
+    shown = GraphView(ops)
+    qtbot.addWidget(shown)
+    shown.resize(1000, 700)
+    shown.show()
+    qtbot.waitUntil(lambda: shown.data is not None, timeout=10000)
+    return shown
+
+
+def test_nodes_and_typed_edges(view: GraphView, ids: dict[str, str]) -> None:
+    assert view.data is not None
+    nodes = set(view.canvas.nodes)
+    assert {f"m:{i}" for i in ids.values()} | {"e:Ada Lindqvist", "e:garden shed", "p:Kitchen"} <= nodes
+    assert view.canvas.nodes["p:Kitchen"].kind == "project" and view.canvas.nodes["e:garden shed"].kind == "entity"
+    assert (f"m:{ids['budget']}", f"m:{ids['kitchen']}", "part_of_project") in view.data.edges
+    assert (f"m:{ids['canoe']}", f"m:{ids['bicycle']}", "relates_to") in view.data.edges
+    colours = {item.pen().color().name() for item in view.canvas.scene().items() if isinstance(item, QGraphicsPathItem)}
+    assert {LINK_COLOURS["part_of_project"], LINK_COLOURS["relates_to"], LINK_COLOURS["mentions"]} <= colours
+    assert "4 records" in view.summary.text()
+
+
+def test_clicking_a_record_node_opens_it_in_memories(
+    qtbot: QtBot, view: GraphView, ops: Operations, ids: dict[str, str]
+) -> None:
+    memories = MemoriesView(ops)
+    qtbot.addWidget(memories)
+    view.record_opened.connect(memories.open_record)
+    node = view.canvas.nodes[f"m:{ids['canoe']}"]
+    view.canvas.centerOn(node)
+    point = view.canvas.mapFromScene(node.pos())
+    with qtbot.waitSignal(view.record_opened) as opened:
+        qtbot.mouseClick(view.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert opened.args == [ids["canoe"]]
+    qtbot.waitUntil(lambda: memories.detail.detail is not None)
+    assert "canoe trip" in memories.detail.page.toPlainText()
+
+
+def test_find_then_enter_opens_a_node_by_keyboard(qtbot: QtBot, view: GraphView, ids: dict[str, str]) -> None:
+    qtbot.keyClicks(view.finder, "budget")
+    with qtbot.waitSignal(view.record_opened) as opened:
+        qtbot.keyClick(view.finder, Qt.Key.Key_Return)
+    assert opened.args == [ids["budget"]]
+
+
+def test_depth_around_a_centre(qtbot: QtBot, view: GraphView, ids: dict[str, str]) -> None:
+    view.show_around(ids["bicycle"])
+    qtbot.waitUntil(lambda: view.data is not None and f"m:{ids['kitchen']}" not in view.canvas.nodes)
+    records = {k for k, kind in view.data.kinds.items() if kind == "record"}
+    assert records == {f"m:{ids['bicycle']}", f"m:{ids['canoe']}"}
+    qtbot.mouseClick(view.whole, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: f"m:{ids['kitchen']}" in view.canvas.nodes)
+
+
+def test_an_empty_store_explains_itself(qtbot: QtBot, vault: Vault) -> None:
+    with running(vault) as ops:
+        shown = GraphView(ops)
+        qtbot.addWidget(shown)
+        qtbot.waitUntil(lambda: shown.data is not None)
+        assert "Nothing to draw yet" in shown.summary.text()
+
+
+def test_layout_of_2000_nodes_stays_spread_and_keeps_linked_nodes_near() -> None:
+    rng = np.random.default_rng(3)
+    n = 2000
+    # Clusters of 20 densely linked nodes, a few links between clusters, some isolated nodes.
+    inside = [(c * 20 + a, c * 20 + b) for c in range(95) for a, b in rng.integers(0, 20, size=(30, 2))]
+    across = [tuple(pair) for pair in rng.integers(0, 1900, size=(150, 2))]
+    edges = np.array(inside + across, dtype=np.int64)
+    pos = graph_layout.layout(n, edges)
+    assert pos.shape == (n, 2) and np.isfinite(pos).all()
+    side = graph_layout.frame_side(n)
+    assert np.abs(pos).max() <= side * 1.5  # no node flung far away
+    dist = np.sqrt(((pos[:, None, :] - pos[None, :, :]) ** 2).sum(axis=2))
+    np.fill_diagonal(dist, np.inf)
+    nearest = dist.min(axis=1)
+    assert (nearest < graph_layout.SPACING * 0.2).mean() < 0.05  # few nodes drawn on top of another
+    assert np.median(nearest) > graph_layout.SPACING * 0.4
+    linked = np.array([dist[a, b] for a, b in edges if a != b])
+    assert np.median(linked) < 0.3 * np.median(dist[np.isfinite(dist)])  # links pull their ends together
