@@ -96,6 +96,11 @@ def _write_key_file(path: Path, content: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def new_store_needs_passphrase() -> bool:
+    """True where a new store's key would be wrapped by a passphrase (no safe keyring here, or forced)."""
+    return os.environ.get("MEMVAULT_KEY_BACKEND") == "passphrase" or _keyring_backend_name() is None
+
+
 def create_key(key_file: Path, store_id: str, *, scrypt_n: int = DEFAULT_SCRYPT_N) -> bytes:
     """Make the key of a new store, keep it in the best safe place, record where."""
     key = secrets.token_bytes(KEY_BYTES)

@@ -52,7 +52,11 @@ def _daemon(args: argparse.Namespace) -> int:
     if args.status:
         emit(args, daemon.status(args.home), _status_text)
         return 0
-    return daemon.run(args.home, headless=args.headless, verbose=args.verbose)
+    if not args.headless:
+        from memvault.desktop.commands.app import run_app  # noqa: PLC0415 - the tray is the app
+
+        return run_app(args)
+    return daemon.run(args.home, headless=True, verbose=args.verbose)
 
 
 def _status_text(data: dict[str, Any]) -> str:

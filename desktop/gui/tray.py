@@ -72,6 +72,7 @@ class Tray(QObject):
     open_requested = Signal()
     quit_requested = Signal()
     proposals_arrived = Signal(int)  # how many new proposals since the last look
+    state_changed = Signal()  # pending count, kill switch or pause changed (after a refresh)
 
     def __init__(self, ops: Operations, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -153,6 +154,7 @@ class Tray(QObject):
         self.pause_action.blockSignals(False)
         self.icon.setIcon(tray_icon(pending, kill_switch))
         self.icon.setToolTip(self.summary())
+        self.state_changed.emit()
 
     def summary(self) -> str:
         parts = [f"memvault: {self.pending} proposal{'s' if self.pending != 1 else ''} waiting"]

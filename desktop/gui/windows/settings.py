@@ -1,0 +1,206 @@
+"""Settings, rendered from the one declaration in core/settings.py, and the panels beside them.
+
+Each declared setting becomes an editor chosen by its type (a choice list, a number within its
+bounds, a set of allowed items, a comma list); its description is shown under it. A change is
+written at once through the Vault; a value set by an environment variable is shown and locked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memvault.core.errors import MemvaultError
+from memvault.core.settings import RETRIEVAL_SETTINGS, SETTINGS, Setting
+from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.windows.settings_panels import (
+    BackupsPanel,
+    ClientsPanel,
+    DoctorPanel,
+    SystemPanel,
+    TokensPanel,
+)
+
+Editor = tuple[QWidget, Callable[[], Any], Callable[[Any], None]]  # widget, read, show
+
+
+def _choice_editor(declared: Setting) -> Editor:
+    combo = QComboBox()
+    combo.addItems(list(declared.choices))
+    return combo, combo.currentText, lambda value: combo.setCurrentText(str(value))
+
+
+def _number_editor(declared: Setting) -> Editor:
+    spin = QDoubleSpinBox()
+    spin.setDecimals(2)
+    spin.setRange(declared.minimum if declared.minimum is not None else -1e9, declared.maximum or 1e9)
+    spin.setSingleStep(0.05 if (declared.maximum or 0) <= 5 else 1)
+    spin.setKeyboardTracking(False)  # write once the number is typed, not at every digit
+    return spin, spin.value, lambda value: spin.setValue(float(value))
+
+
+def _items_editor(declared: Setting) -> Editor:
+    box = QWidget()
+    row = QHBoxLayout(box)
+    row.setContentsMargins(0, 0, 0, 0)
+    checks = {item: QCheckBox(item) for item in declared.item_choices}
+    for check in checks.values():
+        row.addWidget(check)
+    row.addStretch(1)
+
+    def show(value: Any) -> None:
+        for item, check in checks.items():
+            check.setChecked(item in value)
+
+    return box, lambda: [item for item, check in checks.items() if check.isChecked()], show
+
+
+def _list_editor(_: Setting) -> Editor:
+    edit = QLineEdit()
+    edit.setPlaceholderText("comma-separated; empty means none")
+    return edit, lambda: [p.strip() for p in edit.text().split(",") if p.strip()], lambda v: edit.setText(", ".join(v))
+
+
+def _bool_editor(_: Setting) -> Editor:
+    check = QCheckBox()
+    return check, check.isChecked, lambda value: check.setChecked(bool(value))
+
+
+def make_editor(declared: Setting) -> Editor:
+    if declared.choices:
+        return _choice_editor(declared)
+    if declared.kind is float:
+        return _number_editor(declared)
+    if declared.kind is list:
+        return _items_editor(declared) if declared.item_choices else _list_editor(declared)
+    if declared.kind is bool:
+        return _bool_editor(declared)
+    edit = QLineEdit()
+    return edit, edit.text, lambda value: edit.setText(str(value))
+
+
+def _changed_signal(widget: QWidget) -> list[Any]:
+    """The signals that mean "the person changed this editor"."""
+    if isinstance(widget, QComboBox):
+        return [widget.currentTextChanged]
+    if isinstance(widget, QDoubleSpinBox):
+        return [widget.valueChanged]
+    if isinstance(widget, QLineEdit):
+        return [widget.editingFinished]
+    if isinstance(widget, QCheckBox):
+        return [widget.toggled]
+    return [check.toggled for check in widget.findChildren(QCheckBox)]
+
+
+class SettingsForm(QGroupBox):
+    """One editor per declared setting named in `names`, under `title`."""
+
+    def __init__(self, ops: Operations, title: str, names: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(title, parent)
+        self.ops = ops
+        self.editors: dict[str, Editor] = {}
+        self._loading = False
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        column = QVBoxLayout(self)
+        column.addLayout(self._rows(names))
+        column.addWidget(self.message)
+        ops.changed.connect(self._on_changed)
+        self.reload()
+
+    def _rows(self, names: list[str]) -> QFormLayout:
+        form = QFormLayout()
+        for name in names:
+            declared = SETTINGS[name]
+            editor = make_editor(declared)
+            widget = editor[0]
+            widget.setAccessibleName(name)
+            widget.setToolTip(declared.description)
+            for signal in _changed_signal(widget):
+                signal.connect(lambda *_, n=name: self._edited(n))
+            note = QLabel(declared.description)
+            note.setWordWrap(True)
+            note.setEnabled(False)  # the description reads as secondary text
+            cell = QWidget()
+            stack = QVBoxLayout(cell)
+            stack.setContentsMargins(0, 0, 0, 0)
+            stack.addWidget(widget)
+            stack.addWidget(note)
+            form.addRow(name.replace("_", " ").capitalize() + ":", cell)
+            self.editors[name] = editor
+        return form
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.touches("setting"):
+            self.reload()
+
+    def reload(self) -> None:
+        self.ops.run(lambda v: v.settings(), self._show)
+
+    def _show(self, values: dict[str, Any]) -> None:
+        self._loading = True
+        try:
+            for name, (widget, _, show) in self.editors.items():
+                show(values[name])
+                locked = SETTINGS[name].from_env() is not None
+                widget.setEnabled(not locked)
+                if locked:
+                    widget.setToolTip(f"Set by ${SETTINGS[name].env} in this environment")
+        finally:
+            self._loading = False
+
+    def _edited(self, name: str) -> None:
+        if self._loading:
+            return
+        value = self.editors[name][1]()
+        self.ops.run(
+            lambda v: v.set_setting(self.ops.caller, name, value),
+            lambda saved: self.message.setText(f"{name} = {saved}"),
+            self._refused,
+            writes=True,
+            changes=Changes.of(("setting",), (name,)),
+        )
+
+    def _refused(self, error: MemvaultError) -> None:
+        self.message.setText(error.message)
+        self.reload()
+
+
+class SettingsView(QScrollArea):
+    """The whole settings page: declared settings, then tokens, clients, backups, doctor and system."""
+
+    restore_requested = Signal(str)  # a backup file to restore (the app closes and reopens the store)
+
+    def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        body = QWidget()
+        column = QVBoxLayout(body)
+        retrieval = {s.name for s in RETRIEVAL_SETTINGS}
+        self.form = SettingsForm(ops, "Assistants and the store", [n for n in SETTINGS if n not in retrieval])
+        self.advanced = SettingsForm(ops, "Search and ranking (advanced)", [n for n in SETTINGS if n in retrieval])
+        self.tokens = TokensPanel(ops)
+        self.clients = ClientsPanel(ops)
+        self.backups = BackupsPanel(ops)
+        self.backups.restore_requested.connect(self.restore_requested)
+        self.doctor = DoctorPanel(ops)
+        self.system = SystemPanel(ops)
+        for panel in (self.form, self.tokens, self.clients, self.backups, self.doctor, self.system, self.advanced):
+            column.addWidget(panel)
+        column.addStretch(1)
+        self.setWidget(body)

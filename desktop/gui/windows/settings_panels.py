@@ -1,0 +1,315 @@
+"""The settings page's panels that are actions rather than values: tokens, clients, backups,
+doctor, and the system (autostart, launcher, reindex)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+from memvault.core.errors import MemvaultError
+from memvault.core.maintenance import doctor
+from memvault.core.vault import Vault
+from memvault.desktop import autostart, clients
+from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.progress import run_long
+
+
+def _table(columns: tuple[str, ...], name: str) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(columns)
+    table.setAccessibleName(name)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().hide()
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.setMinimumHeight(table.fontMetrics().height() * 7)
+    return table
+
+
+def _fill(table: QTableWidget, rows: Sequence[Sequence[Any]]) -> None:
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            table.setItem(r, c, QTableWidgetItem(str(text)))
+
+
+def _button(label: str, slot: Any, tip: str = "") -> QPushButton:
+    button = QPushButton(label)
+    button.setToolTip(tip)
+    button.clicked.connect(slot)
+    return button
+
+
+class _Panel(QGroupBox):
+    def __init__(self, ops: Operations, title: str) -> None:
+        super().__init__(title)
+        self.ops = ops
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.column = QVBoxLayout(self)
+
+    def refused(self, error: MemvaultError) -> None:
+        self.message.setText(error.message)
+
+
+class TokensPanel(_Panel):
+    """Principals and their bearer tokens for loopback HTTP: create (the token is shown once), revoke."""
+
+    def __init__(self, ops: Operations) -> None:
+        super().__init__(ops, "Loopback HTTP and tokens")
+        intro = QLabel(
+            "Remote assistants reach memvault over loopback HTTP (`memvault serve --http 127.0.0.1:8765`) "
+            "with a bearer token. memvault keeps only a hash: a new token is shown once."
+        )
+        intro.setWordWrap(True)
+        self.table = _table(("Name", "Reach", "Workspace", "Live tokens", "Revoked"), "Token holders")
+        self.name = QLineEdit()
+        self.name.setPlaceholderText("a name for who holds the token, e.g. laptop-chat")
+        self.name.setAccessibleName("Token holder name")
+        self.surface = QComboBox()
+        self.surface.addItems(["remote", "workspace"])
+        self.surface.setAccessibleName("Reach")
+        self.workspace = QLineEdit()
+        self.workspace.setPlaceholderText("workspace (for workspace tokens)")
+        self.workspace.setAccessibleName("Workspace")
+        self.token = QLineEdit()
+        self.token.setReadOnly(True)
+        self.token.setAccessibleName("New token")
+        self.token.setPlaceholderText("a new token appears here once")
+        row = QHBoxLayout()
+        for widget in (self.name, self.surface, self.workspace):
+            row.addWidget(widget)
+        row.addWidget(_button("&Create token", self.create_token))
+        row.addWidget(_button("Re&voke selected", self.revoke))
+        shown = QHBoxLayout()
+        shown.addWidget(self.token, 1)
+        shown.addWidget(_button("Copy", lambda: QGuiApplication.clipboard().setText(self.token.text())))
+        for item in (intro, self.table):
+            self.column.addWidget(item)
+        self.column.addLayout(row)
+        self.column.addLayout(shown)
+        self.column.addWidget(self.message)
+        self.holders: list[dict[str, Any]] = []
+        self.reload()
+
+    def reload(self) -> None:
+        self.ops.run(lambda v: v.list_principals(self.ops.caller), self._show, self.refused)
+
+    def _show(self, holders: list[dict[str, Any]]) -> None:
+        self.holders = holders
+        rows = [
+            (h["name"], h["surface"], h["workspace_id"] or "", str(h["live_tokens"]), h["revoked_at"] or "")
+            for h in holders
+        ]
+        _fill(self.table, rows)
+
+    def create_token(self) -> None:
+        name, surface = self.name.text().strip(), self.surface.currentText()
+        workspace = self.workspace.text().strip() or None
+        self.ops.run(
+            lambda v: v.create_token(self.ops.caller, name, surface, workspace),
+            self._created,
+            self.refused,
+            writes=True,
+            changes=Changes.of(("principal",), (name,)),
+        )
+
+    def _created(self, made: dict[str, Any]) -> None:
+        self.token.setText(made["token"])
+        self.message.setText(f"Token for {made['principal']}: copy it now; memvault will not show it again.")
+        self.reload()
+
+    def revoke(self) -> None:
+        rows = {index.row() for index in self.table.selectionModel().selectedRows()}
+        names = [self.holders[r]["name"] for r in sorted(rows)]
+        if not names:
+            self.message.setText("Select who to revoke first.")
+            return
+        self.ops.run(
+            lambda v: [v.revoke_principal(self.ops.caller, n) for n in names],
+            lambda _: self._revoked(names),
+            self.refused,
+            writes=True,
+            changes=Changes.of(("principal",), names),
+        )
+
+    def _revoked(self, names: list[str]) -> None:
+        self.message.setText(f"Revoked {', '.join(names)}.")
+        self.reload()
+
+
+class ClientsPanel(_Panel):
+    """Register memvault with Codex and Claude (the same code as `memvault install`)."""
+
+    def __init__(self, ops: Operations) -> None:
+        super().__init__(ops, "Assistants connected")
+        self.state = QLabel()
+        self.state.setWordWrap(True)
+        row = QHBoxLayout()
+        for client in clients.CLIENTS:
+            row.addWidget(_button(f"Connect {client.capitalize()}", lambda _=False, c=client: self.connect_client(c)))
+        row.addStretch(1)
+        self.column.addWidget(self.state)
+        self.column.addLayout(row)
+        self.column.addWidget(self.message)
+        self.reload()
+
+    def reload(self) -> None:
+        self.ops.run(lambda _v: clients.registered_clients(), self._show, self.refused)
+
+    def _show(self, registered: list[str]) -> None:
+        self.state.setText(
+            f"Connected: {', '.join(registered)}." if registered else "No assistant is connected to memvault yet."
+        )
+
+    def connect_client(self, client: str) -> None:
+        def done(result: clients.InstallResult) -> None:
+            changed = ", ".join(str(c.path) for c in result.changes) or "nothing to change"
+            self.message.setText("\n".join([f"{client}: {changed}", *result.notes]))
+            self.reload()
+
+        self.ops.run(lambda v: clients.install(client, home=v.paths.home), done, self.refused)
+
+
+class BackupsPanel(_Panel):
+    """Backups: take one now, see them, restore one from a file (verified before it replaces anything)."""
+
+    restore_requested = Signal(str)
+
+    def __init__(self, ops: Operations) -> None:
+        super().__init__(ops, "Backups")
+        self.table = _table(("Taken", "Kind", "Size", "File"), "Backups")
+        row = QHBoxLayout()
+        row.addWidget(_button("&Back up now", self.backup_now))
+        row.addWidget(_button("Restore from a &file…", self.choose_restore, "Verified first; the store is kept"))
+        row.addStretch(1)
+        self.column.addWidget(self.table)
+        self.column.addLayout(row)
+        self.column.addWidget(self.message)
+        ops.changed.connect(lambda changes: self.reload() if changes.touches("backup") else None)
+        self.reload()
+
+    def reload(self) -> None:
+        self.ops.run(lambda v: v.list_backups(self.ops.caller), self._show, self.refused)
+
+    def _show(self, backups: list[dict[str, Any]]) -> None:
+        rows = [
+            (b["created_at"][:16].replace("T", " "), b["kind"], f"{b['bytes'] / 1e6:.1f} MB", b["path"])
+            for b in reversed(backups)
+            if b.get("exists", True)
+        ]
+        _fill(self.table, rows)
+        if not rows:
+            self.message.setText("No backups yet. memvault takes one a day while it runs; or back up now.")
+
+    def backup_now(self) -> None:
+        def done(made: dict[str, Any]) -> None:
+            self.message.setText(f"Backed up to {made['path']} ({made['bytes'] / 1e6:.1f} MB, encrypted).")
+
+        run_long(
+            self.ops,
+            self,
+            "Backing up the store…",
+            lambda v: v.backup(self.ops.caller),
+            done,
+            self.refused,
+            writes=True,
+            changes=Changes.of(("backup",)),
+        )
+
+    def choose_restore(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Restore memvault from a backup", filter="Backups (*.db);;All (*)")
+        if path:
+            self.restore_requested.emit(path)
+
+    def restored(self, result: dict[str, Any]) -> None:
+        """Show the verification of a restore the app carried out."""
+        lines = [f"{key.replace('_', ' ')}: {value}" for key, value in result.items() if not isinstance(value, dict)]
+        self.message.setText("Restored and verified.\n" + "\n".join(lines))
+
+
+class DoctorPanel(_Panel):
+    """The doctor's findings, each with its fix; "Apply fixes" runs the safe ones."""
+
+    def __init__(self, ops: Operations) -> None:
+        super().__init__(ops, "Health check (doctor)")
+        self.table = _table(("Check", "State", "Finding", "Fix"), "Doctor's findings")
+        row = QHBoxLayout()
+        row.addWidget(_button("Run &checks", lambda: self.run_checks(fix=False)))
+        row.addWidget(_button("Apply safe &fixes", lambda: self.run_checks(fix=True)))
+        row.addStretch(1)
+        self.column.addWidget(self.table)
+        self.column.addLayout(row)
+        self.column.addWidget(self.message)
+        self.run_checks(fix=False)
+
+    def run_checks(self, *, fix: bool) -> None:
+        self.ops.run(lambda v: doctor.run(v.paths.home, fix=fix), self._show, self.refused)
+
+    def _show(self, report: dict[str, Any]) -> None:
+        rows = [(c["name"], "ok" if c["ok"] else "PROBLEM", c["detail"], c["fix"] or "") for c in report["checks"]]
+        _fill(self.table, rows)
+        self.message.setText("All checks pass." if report["ok"] else "Some checks need attention: see Fix.")
+
+
+class SystemPanel(_Panel):
+    """Autostart at login, the applications-menu entry, and rebuilding the search index."""
+
+    def __init__(self, ops: Operations) -> None:
+        super().__init__(ops, "This computer")
+        self.autostart = QCheckBox("Start memvault (the tray) when I log in")
+        self.autostart.setChecked(autostart.is_enabled())
+        self.autostart.toggled.connect(self.set_autostart)
+        row = QHBoxLayout()
+        row.addWidget(_button("Add to the applications &menu", self.add_launcher))
+        row.addWidget(_button("Re&index search", self.reindex, "Rebuild the embeddings of every record"))
+        row.addStretch(1)
+        self.column.addWidget(self.autostart)
+        self.column.addLayout(row)
+        self.column.addWidget(self.message)
+
+    def set_autostart(self, enabled: bool) -> None:
+        def work(_v: Vault) -> str:
+            if enabled:
+                return f"memvault starts at login ({autostart.enable()})."
+            autostart.disable()
+            return "memvault no longer starts at login."
+
+        self.ops.run(work, self.message.setText, self.refused)
+
+    def add_launcher(self) -> None:
+        self.ops.run(lambda _v: f"Added {autostart.install_launcher()}.", self.message.setText, self.refused)
+
+    def reindex(self) -> None:
+        def done(result: dict[str, Any]) -> None:
+            self.message.setText("Search index rebuilt: " + ", ".join(f"{k} {v}" for k, v in result.items()))
+
+        run_long(
+            self.ops,
+            self,
+            "Rebuilding the search index…",
+            lambda v: v.reindex(self.ops.caller),
+            done,
+            self.refused,
+            writes=True,
+            changes=Changes.of(("memory",)),
+        )
