@@ -171,3 +171,10 @@ def graph_data(
         links += [("m:" + memory_id, "m:" + link["target_id"], link["type"]) for link in got["links"]]
     data.edges += [edge for edge in links if edge[1] in data.kinds]
     return data
+
+
+def project_events(vault: Vault, caller: Caller, project: str) -> list[dict[str, Any]]:
+    """A project's states, decisions and open items as timeline events (learned moments)."""
+    history = vault.project_history(caller, project=project)
+    records = {r["id"]: r for part in ("states", "decisions", "unresolved") for r in history[part]}
+    return [{"time": r["learned_at"], "kind": "learned", "record": r} for r in records.values() if r.get("learned_at")]

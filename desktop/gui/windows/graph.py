@@ -55,11 +55,14 @@ LINK_COLOURS = {
     LinkType.PART_OF_PROJECT.value: "#30a46c",
     LinkType.FAILED_FOR.value: "#f76b15",
     LinkType.RELATES_TO.value: "#8e4ec6",
-    LinkType.MENTIONS.value: "#12a594",
+    LinkType.MENTIONS.value: "#a18072",
 }
 RADIUS = {"record": 7.0, "entity": 5.0, "project": 10.0}
 FILL = {"record": QPalette.ColorRole.Highlight, "entity": QPalette.ColorRole.Button, "project": QPalette.ColorRole.Link}
-LABEL_ZOOM = 1.2  # labels appear from this zoom on (fewer glyphs to paint when zoomed out)
+# Labels appear from these zooms on: names of entities and projects early, record statements late
+# (they are long and records crowd), so a zoomed-out view paints few glyphs and stays legible.
+LABEL_ZOOM = {"record": 1.6, "entity": 0.6, "project": 0.4}
+LABEL_CHARS = 36
 ANY = "any"
 
 
@@ -96,7 +99,8 @@ class LabelItem(QGraphicsItem):
 
     def __init__(self, node: NodeItem) -> None:
         super().__init__()
-        self.text = node.label if len(node.label) <= 48 else node.label[:47] + "…"
+        self.text = node.label if len(node.label) <= LABEL_CHARS else node.label[: LABEL_CHARS - 1] + "…"
+        self.zoom = LABEL_ZOOM[node.kind]
         metrics = QFontMetricsF(QFont())
         self._rect = QRectF(0, -metrics.ascent(), metrics.horizontalAdvance(self.text) + 2, metrics.height())
         self.setPos(node.pos() + QPointF(node.radius + 3, metrics.ascent() / 2))
@@ -106,7 +110,7 @@ class LabelItem(QGraphicsItem):
         return self._rect
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < LABEL_ZOOM:
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < self.zoom:
             return
         painter.setPen((widget.palette() if widget else QPalette()).color(QPalette.ColorRole.Text))
         painter.drawText(QPointF(0, 0), self.text)
@@ -198,7 +202,7 @@ def _legend() -> QLabel:
     swatches = " ".join(
         f'<span style="color:{colour}">━━</span>&nbsp;{name.replace("_", " ")}' for name, colour in LINK_COLOURS.items()
     )
-    label = QLabel(f"{swatches}<br>● record &nbsp; ■ entity &nbsp; ▢ project")
+    label = QLabel(f"{swatches}<br>● record &nbsp; □ entity (small) &nbsp; ■ project (large)")
     label.setWordWrap(True)
     label.setAccessibleName("Legend: a colour per link type")
     return label

@@ -35,6 +35,7 @@ from memvault.desktop.gui.windows.memory_detail import MemoryDetail
 DEBOUNCE_MS = 30  # a little: most keystrokes of a fast typist fall inside one search anyway
 ANY = "any"
 TIERS = ("hot", "warm", "cold")
+COLUMN_CHARS = (48, 20, 16, 11, 15, 6, 7, 17, 17, 17)  # starting widths of the table's columns, in characters
 
 
 def _combo(name: str, values: list[str]) -> QComboBox:
@@ -125,6 +126,7 @@ class MemoriesView(QWidget):
         splitter.addWidget(self.detail)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([600, 400])
         layout = QVBoxLayout(self)
         layout.addWidget(self.search)
         layout.addLayout(self._filters())
@@ -162,9 +164,10 @@ class MemoriesView(QWidget):
         table.setAccessibleName("Records")
         table.verticalHeader().hide()
         header = table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, self.model.columnCount()):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        char = table.fontMetrics().averageCharWidth()
+        for column, chars in enumerate(COLUMN_CHARS):  # fixed widths: sizing to contents costs a pass over every row
+            header.resizeSection(column, char * chars)
         return table
 
     def _connect(self) -> None:
