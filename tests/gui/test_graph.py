@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QGraphicsPathItem
 from pytestqt.qtbot import QtBot
 from viewkit import running, seed
@@ -109,3 +111,13 @@ def test_layout_of_2000_nodes_stays_spread_and_keeps_linked_nodes_near() -> None
     assert np.median(nearest) > graph_layout.SPACING * 0.4
     linked = np.array([dist[a, b] for a, b in edges if a != b])
     assert np.median(linked) < 0.3 * np.median(dist[np.isfinite(dist)])  # links pull their ends together
+
+
+def test_many_void_qt_calls_do_not_exhaust_none() -> None:
+    """PySide6 6.12.0 under CPython 3.11 drops a reference to None per void call (see none_guard.py)."""
+    image = QImage(64, 64, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    for _ in range(20000):  # more than None's own count without the guard: this aborted the process
+        painter.drawLine(QPointF(0, 0), QPointF(9, 9))
+    painter.end()
+    assert sys.getrefcount(None) > 10**9

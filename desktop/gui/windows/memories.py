@@ -78,6 +78,7 @@ class MemoriesView(QWidget):
         self._in_flight = False
         self._dirty = False
         self._open_id: str | None = None
+        self.shown_query: RecordQuery | None = None  # the query whose answer the table shows
         self._opening: str | None = None
         self._build()
         ops.changed.connect(self._on_changed)
@@ -226,6 +227,7 @@ class MemoriesView(QWidget):
             self.refresh()  # a stale answer: the person typed on meanwhile
             return
         self.model.set_rows(page.rows, page.next_cursor)
+        self.shown_query = query
         self._apply_row_filter()
         self.summary.setText(self._summary_text(query, page))
         if self._open_id is not None:
