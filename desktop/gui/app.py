@@ -57,6 +57,8 @@ def wake_running_instance(name: str) -> bool:
     socket.write(SHOW)
     socket.waitForBytesWritten(CONNECT_TIMEOUT_MS)
     socket.disconnectFromServer()
+    if socket.state() != QLocalSocket.LocalSocketState.UnconnectedState:
+        socket.waitForDisconnected(CONNECT_TIMEOUT_MS)
     return True
 
 
@@ -75,12 +77,14 @@ class SingleInstance(QObject):
         self.server.newConnection.connect(self._connection)
 
     def _connection(self) -> None:
-        socket = self.server.nextPendingConnection()
-        socket.readyRead.connect(lambda: self._read(socket))
-        socket.disconnected.connect(socket.deleteLater)
+        while self.server.hasPendingConnections():
+            socket = self.server.nextPendingConnection()
+            socket.readyRead.connect(self._read)
+            socket.disconnected.connect(socket.deleteLater)
 
-    def _read(self, socket: QLocalSocket) -> None:
-        if bytes(socket.readAll().data()).startswith(SHOW.strip()):
+    def _read(self) -> None:
+        socket = self.sender()
+        if isinstance(socket, QLocalSocket) and bytes(socket.readAll().data()).startswith(SHOW.strip()):
             self.woken.emit()
 
 

@@ -71,6 +71,7 @@ class Operations(QObject):
         self.caller = caller
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-gui-worker")
         self._pending = 0
+        self._closed = False
         self._deliver.connect(self._on_delivery)
 
     @property
@@ -92,6 +93,8 @@ class Operations(QObject):
         With `writes=True`, `changed` is emitted after a successful write with `changes` (default:
         `Changes.of(kinds, ids)` guessed from the result, else "everything").
         """
+        if self._closed:
+            return  # the app is quitting: the store is closing
         self._pending += 1
         future = self._pool.submit(work, self.vault)
         future.add_done_callback(
@@ -99,7 +102,9 @@ class Operations(QObject):
         )
 
     def shutdown(self) -> None:
-        """Wait for work in flight, then stop the worker (call before closing the vault)."""
+        """Wait for work in flight, then stop the worker (call before closing the vault); answers still
+        on their way to the GUI thread are dropped."""
+        self._closed = True
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def announce(self, changes: Changes) -> None:
@@ -119,15 +124,17 @@ class Operations(QObject):
         changes: Changes | None,
     ) -> None:
         self._pending -= 1
+        if self._closed or future.cancelled():
+            return
         error = future.exception()
         if error is None:
             result = future.result()
-            done(result)
+            _answer(done, result)
             if writes:
                 self.changed.emit(changes or changes_from_result(result))
         elif isinstance(error, MemvaultError):
             if failed is not None:
-                failed(error)
+                _answer(failed, error)
             else:
                 self.failed_unexpectedly.emit(f"{error.code}: {error.message}")
         else:
@@ -135,6 +142,16 @@ class Operations(QObject):
             frames = "".join(traceback.format_tb(error.__traceback__))
             log.error("gui: unexpected %s in background work\n%s", type(error).__name__, frames)
             self.failed_unexpectedly.emit(f"Internal error ({type(error).__name__}). This is a bug; see the log.")
+
+
+def _answer(callback: Callable[[Any], None], value: Any) -> None:
+    """Hand an answer to its view; a view closed meanwhile (its Qt object gone) no longer wants it."""
+    try:
+        callback(value)
+    except RuntimeError as exc:
+        if "already deleted" not in str(exc):
+            raise
+        log.debug("gui: an answer arrived for a closed view; dropped")
 
 
 def changes_from_result(result: object) -> Changes:

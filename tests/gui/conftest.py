@@ -5,7 +5,10 @@ Embeddings are off here (lexical search only) so a test does not pay for the mod
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from shellkit import Seeded, seed
@@ -17,6 +20,12 @@ from memvault.desktop.gui.operations import Operations
 @pytest.fixture(autouse=True)
 def _no_embeddings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMVAULT_EMBEDDINGS", "off")
+
+
+@pytest.fixture
+def memvault_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The venv's `memvault` command findable, as after an install (autostart and clients name it)."""
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
 
 
 @pytest.fixture

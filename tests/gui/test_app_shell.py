@@ -1,0 +1,69 @@
+"""`memvault app`'s parts: one instance per store, the app hosting the daemon and quitting cleanly,
+first-run choices carried out, and the passphrase handed to the key loader for one call only."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from memvault.core.model import WriteMode
+from memvault.core.vault import Vault
+from memvault.desktop.daemon import running_pid
+from memvault.desktop.gui.app import (
+    App,
+    SingleInstance,
+    apply_choices,
+    instance_name,
+    passphrase_given,
+    wake_running_instance,
+)
+from memvault.desktop.gui.windows.first_run import FirstRunChoices, FirstRunWizard
+
+
+def test_a_second_launch_wakes_the_first(qtbot: QtBot, tmp_path: Path) -> None:
+    name = instance_name(tmp_path / "store-a")
+    assert name != instance_name(tmp_path / "store-b")
+    assert not wake_running_instance(name)
+    first = SingleInstance(name)
+    with qtbot.waitSignal(first.woken, timeout=5000):
+        assert wake_running_instance(name)
+    first.server.close()
+
+
+def test_the_app_serves_assistants_and_quits_cleanly(qtbot: QtBot, qapp: QApplication, home: Path) -> None:
+    vault = Vault.open(home)
+    app = App(qapp, vault)
+    qtbot.addWidget(app.window)
+    assert app.host.serving and running_pid(app.host.address) == os.getpid()
+    assert app.host.address.socket.exists()
+    app.quit()
+    assert not app.host.address.socket.exists()
+    assert running_pid(app.host.address) is None
+    assert not app.window.isVisible()
+
+
+def test_first_run_preselects_review_before_write_and_applies_the_choices(
+    qtbot: QtBot, vault: Vault, memvault_on_path: None
+) -> None:
+    wizard = FirstRunWizard(needs_passphrase=True)
+    qtbot.addWidget(wizard)
+    chosen = wizard.choices()
+    assert chosen.write_mode == WriteMode.REVIEW_BEFORE_WRITE.value and not chosen.demo and chosen.connect == []
+    assert not wizard.store_page.isComplete()  # a passphrase is needed here
+    wizard.store_page.phrase.setText("a long fictional phrase")
+    wizard.store_page.again.setText("a long fictional phrase")
+    assert wizard.store_page.isComplete()
+    notes = apply_choices(vault, FirstRunChoices(write_mode=WriteMode.RETRIEVAL_ONLY.value, connect=["claude"]))
+    assert vault.get_setting("write_mode") == "retrieval-only"
+    assert any("Claude Desktop" in note for note in notes)
+    assert (Path.home() / ".claude.json").exists()
+
+
+def test_a_passphrase_is_given_for_one_call_only() -> None:
+    before = os.environ.get("MEMVAULT_PASSPHRASE")
+    with passphrase_given("fictional phrase"):
+        assert os.environ["MEMVAULT_PASSPHRASE"] == "fictional phrase"
+    assert os.environ.get("MEMVAULT_PASSPHRASE") == before
