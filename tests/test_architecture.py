@@ -60,3 +60,27 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from PySide6.QtWidgets import QWidget\nimport mcp.server\n")
     assert imported_modules(bad) == ["PySide6.QtWidgets", "mcp.server"]
+
+
+def test_qt_lives_only_in_the_gui_folder() -> None:
+    """PySide6 only under desktop/gui/: the CLI, the daemon and `memvault mcp` start without Qt."""
+    gui = ROOT / "desktop" / "gui"
+    offences = []
+    for layer in ("core", "mcp_bridge", "desktop"):
+        for path in sources(layer):
+            if path.is_relative_to(gui):
+                continue
+            offences += [
+                f"{path.relative_to(ROOT)} imports {m}" for m in imported_modules(path) if m.split(".")[0] == "PySide6"
+            ]
+    assert offences == []
+
+
+def test_the_gui_never_reaches_the_store_directly() -> None:
+    """desktop/gui goes through Vault: no store modules, no driver, no SQL of its own."""
+    offences = []
+    for path in sorted((ROOT / "desktop" / "gui").rglob("*.py")):
+        for module in imported_modules(path):
+            if module.startswith(("memvault.core.store", "memvault.core.context")):
+                offences.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert offences == []

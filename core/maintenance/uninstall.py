@@ -42,6 +42,8 @@ def _autostart_entries() -> list[Removal]:
     found = [Removal(p, "autostart entry") for p in sorted((config / "autostart").glob("memvault*.desktop"))]
     apps = Path(platformdirs.user_data_dir()) / "applications"
     found += [Removal(p, "desktop launcher entry") for p in sorted(apps.glob("memvault*.desktop"))]
+    icons = Path(platformdirs.user_data_dir()) / "icons" / "hicolor"
+    found += [Removal(p, "launcher icon") for p in sorted(icons.glob("*/apps/memvault.*"))]
     if sys.platform == "darwin":
         agents = Path.home() / "Library" / "LaunchAgents"
         found += [Removal(p, "login item") for p in sorted(agents.glob("*memvault*.plist"))]
