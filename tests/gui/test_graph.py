@@ -89,6 +89,8 @@ def test_an_empty_store_explains_itself(qtbot: QtBot, vault: Vault) -> None:
     with running(vault) as ops:
         shown = GraphView(ops)
         qtbot.addWidget(shown)
+        assert shown.summary.text() == ""  # nothing loaded while hidden
+        shown.show()
         qtbot.waitUntil(lambda: shown.data is not None)
         assert "Nothing to draw yet" in shown.summary.text()
 

@@ -12,7 +12,7 @@ from viewkit import running, seed
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.gui.models.timeline_lanes import days
-from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.timeline import TimelineView
 
 
@@ -111,5 +111,22 @@ def test_an_empty_store_explains_itself(qtbot: QtBot, vault: Vault) -> None:
     with running(vault) as ops:
         shown = TimelineView(ops)
         qtbot.addWidget(shown)
+        assert shown.summary.text() == ""  # nothing loaded while hidden
+        shown.show()
         qtbot.waitUntil(lambda: shown.summary.text() != "")
         assert "No records yet" in shown.summary.text()
+
+
+def test_a_change_refreshes_it_now_when_shown_else_when_shown_again(
+    qtbot: QtBot, view: TimelineView, vault: Vault, ops: Operations
+) -> None:
+    first = str(vault.add(OWNER, statement="Took the night train to Vienna", domain="travel")["id"])
+    ops.announce(Changes.of(("memory",), [first]))
+    qtbot.waitUntil(lambda: first in lane_ids(view))
+    view.hide()
+    second = str(vault.add(OWNER, statement="Booked a sleeper cabin to Rome", domain="travel")["id"])
+    ops.announce(Changes.of(("memory",), [second]))
+    qtbot.wait(300)
+    assert second not in lane_ids(view)  # hidden: no work spent
+    view.show()
+    qtbot.waitUntil(lambda: second in lane_ids(view))

@@ -45,7 +45,8 @@ from memvault.core.model import LinkType
 from memvault.desktop.gui import graph_layout
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.vault_calls import GraphData
-from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.windows.view_refresh import ShownRefresher
 
 # The one place colours are fixed: a colour per link type, readable on light and dark palettes.
 LINK_COLOURS = {
@@ -223,8 +224,8 @@ class GraphView(QWidget):
         self._done = _LayoutDone(self)
         self._done.ready.connect(self._laid_out)
         self._build()
-        ops.changed.connect(self._on_changed)
-        self.refresh()
+        self._refresher = ShownRefresher(self, self.refresh)
+        ops.changed.connect(self._refresher.changed)
 
     def _build(self) -> None:
         self.domain = QComboBox()
@@ -335,11 +336,6 @@ class GraphView(QWidget):
     def _domain_chosen(self) -> None:
         self.centre = None
         self.refresh()
-
-    @Slot(object)
-    def _on_changed(self, changes: Changes) -> None:
-        if changes.touches("memory") or changes.touches("domain"):
-            self.refresh()
 
     # -- choosing nodes ------------------------------------------------------------------------
     def _find(self, text: str) -> None:

@@ -140,7 +140,7 @@ class MemoriesView(QWidget):
             ("&Domain", self.domain),
             ("&Type", self.type),
             ("Stat&us", self.status),
-            ("Sco&pe", self.scope),
+            ("Sc&ope", self.scope),
             ("T&ier", self.tier),
             ("&Learned since", self.learned),
         )

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 from memvault.core.errors import MemvaultError
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.timeline_lanes import Lane, build_lanes, span, ticks
-from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.windows.view_refresh import ShownRefresher
 
 ZOOMS = {"Fit": 0.0, "Decades": 0.03, "Years": 0.4, "Months": 5.0, "Weeks": 20.0, "Days": 120.0}
 MIN_PER_DAY, MAX_PER_DAY = 0.005, 400.0
@@ -312,9 +313,9 @@ class TimelineView(QWidget):
         self.entity.editingFinished.connect(self.refresh)
         self.project.editingFinished.connect(self.refresh)
         self.zoom.currentTextChanged.connect(self._zoom_chosen)
-        ops.changed.connect(self._on_changed)
+        self._refresher = ShownRefresher(self, self.refresh)
+        ops.changed.connect(self._refresher.changed)
         ops.run(lambda v: vault_calls.domain_names(v, ops.caller), self._set_domains, lambda _e: None)
-        self.refresh()
 
     def _set_domains(self, names: list[str]) -> None:
         for name in names:
@@ -367,8 +368,3 @@ class TimelineView(QWidget):
         else:
             self.canvas.fit()
             self.canvas.viewport().update()
-
-    @Slot(object)
-    def _on_changed(self, changes: Changes) -> None:
-        if changes.touches("memory") or changes.touches("domain"):
-            self.refresh()
