@@ -90,7 +90,8 @@ def _events(detail: RecordDetail) -> str:
     if not detail.events:
         return "<p><i>No events recorded.</i></p>"
     items = "".join(
-        f"<li>{_value(event.get('time'))}: {_value(event.get('action'))}</li>" for event in detail.events[-20:]
+        f"<li>{_value(event.get('time'))}: {_value(event.get('action'))} (by {_value(event.get('principal'))})</li>"
+        for event in detail.events[-20:]
     )
     return f"<ul>{items}</ul>"
 

@@ -55,6 +55,7 @@ class TimelineCanvas(QAbstractScrollArea):
         self.first, self.last = 0.0, 1.0
         self.per_day = 1.0
         self.current = -1
+        self.empty_text = ""  # said in the middle when there are no lanes
         self._fit = True
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAccessibleName("Timeline of records and their versions")
@@ -130,6 +131,13 @@ class TimelineCanvas(QAbstractScrollArea):
         painter = QPainter(self.viewport())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()
+        if not self.lanes:  # no axis over nothing: say why it is empty
+            painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+            painter.drawText(
+                self.viewport().rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.empty_text
+            )
+            painter.end()
+            return
         self._paint_grid(painter, palette)
         height = self.lane_height
         top_index = max(0, int((self.verticalScrollBar().value()) // height))
@@ -342,14 +350,15 @@ class TimelineView(QWidget):
         if asked != self._asked:
             return
         lanes = build_lanes(events)
-        self.canvas.set_lanes(lanes)
         filtered = self.domain.currentData() or self.entity.text().strip() or self.project.text().strip()
+        self.canvas.empty_text = (
+            "Nothing matches these filters."
+            if filtered
+            else "No records yet: their validity and versions will show here."
+        )
+        self.canvas.set_lanes(lanes)
         if not lanes:
-            self.summary.setText(
-                "Nothing matches these filters."
-                if filtered
-                else "No records yet: their validity and versions will show here."
-            )
+            self.summary.setText(self.canvas.empty_text)
             return
         versions = sum(1 for lane in lanes if lane.superseded)
         self.summary.setText(
@@ -358,8 +367,9 @@ class TimelineView(QWidget):
         )
 
     def _failed(self, error: MemvaultError) -> None:
+        self.canvas.empty_text = f"Could not show the timeline: {error.message}"
         self.canvas.set_lanes([])
-        self.summary.setText(f"Could not show the timeline: {error.message}")
+        self.summary.setText(self.canvas.empty_text)
 
     def _zoom_chosen(self, name: str) -> None:
         per_day = ZOOMS.get(name, 0.0)
