@@ -332,9 +332,7 @@ class MemoriesView(QWidget):
             return
         index = self.filtered.mapFromSource(self.model.index(row, 0))
         if index.isValid() and self.table.currentIndex().row() != index.row():
-            self.table.selectionModel().blockSignals(True)
-            self.table.selectRow(index.row())
-            self.table.selectionModel().blockSignals(False)
+            self.table.selectRow(index.row())  # _selected sees the open id and does not reopen it
 
     @Slot(object)
     def _on_changed(self, changes: Changes) -> None:
