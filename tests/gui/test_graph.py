@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QGraphicsPathItem
+from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsPathItem, QGraphicsRectItem
 from pytestqt.qtbot import QtBot
 from viewkit import running, seed
 
@@ -45,7 +45,10 @@ def test_nodes_and_typed_edges(view: GraphView, ids: dict[str, str]) -> None:
     assert view.data is not None
     nodes = set(view.canvas.nodes)
     assert {f"m:{i}" for i in ids.values()} | {"e:Ada Lindqvist", "e:garden shed", "p:Kitchen"} <= nodes
-    assert view.canvas.nodes["p:Kitchen"].kind == "project" and view.canvas.nodes["e:garden shed"].kind == "entity"
+    project, entity = view.canvas.nodes["p:Kitchen"], view.canvas.nodes["e:garden shed"]
+    assert isinstance(project, QGraphicsRectItem) and isinstance(entity, QGraphicsRectItem)
+    assert project.rect().width() > entity.rect().width()  # projects are the large squares
+    assert isinstance(view.canvas.nodes[f"m:{ids['kitchen']}"], QGraphicsEllipseItem)
     assert (f"m:{ids['budget']}", f"m:{ids['kitchen']}", "part_of_project") in view.data.edges
     assert (f"m:{ids['canoe']}", f"m:{ids['bicycle']}", "relates_to") in view.data.edges
     colours = {item.pen().color().name() for item in view.canvas.scene().items() if isinstance(item, QGraphicsPathItem)}

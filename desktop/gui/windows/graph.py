@@ -11,11 +11,9 @@ from __future__ import annotations
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal, Slot
+from PySide6.QtCore import QObject, QPointF, Qt, Signal, Slot
 from PySide6.QtGui import (
     QColor,
-    QFont,
-    QFontMetricsF,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -25,17 +23,21 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
+    QAbstractGraphicsShapeItem,
     QComboBox,
+    QGraphicsEllipseItem,
     QGraphicsItem,
+    QGraphicsItemGroup,
     QGraphicsPathItem,
+    QGraphicsRectItem,
     QGraphicsScene,
+    QGraphicsSimpleTextItem,
     QGraphicsView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
-    QStyleOptionGraphicsItem,
     QVBoxLayout,
     QWidget,
 )
@@ -64,57 +66,41 @@ FILL = {"record": QPalette.ColorRole.Highlight, "entity": QPalette.ColorRole.But
 # (they are long and records crowd), so a zoomed-out view paints few glyphs and stays legible.
 LABEL_ZOOM = {"record": 1.6, "entity": 0.6, "project": 0.4}
 LABEL_CHARS = 36
+SMOOTH_ZOOM = 1.0  # antialiasing from this zoom on
 ANY = "any"
 
 
-class NodeItem(QGraphicsItem):
-    """One node; records are circles, entities squares, projects larger rounded squares."""
-
-    def __init__(self, key: str, kind: str, label: str) -> None:
-        super().__init__()
-        self.key, self.kind, self.label = key, kind, label
-        self.radius = RADIUS[kind]
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setToolTip(label)
-        self.setZValue(1)
-
-    def boundingRect(self) -> QRectF:
-        r = self.radius + 1.5
-        return QRectF(-r, -r, 2 * r, 2 * r)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        palette = widget.palette() if widget else QPalette()
-        painter.setBrush(palette.color(FILL[self.kind]))
-        outline = QPalette.ColorRole.HighlightedText if self.isSelected() else QPalette.ColorRole.Text
-        painter.setPen(QPen(palette.color(outline), 2.5 if self.isSelected() else 1.0))
-        r = self.radius
-        if self.kind == "record":
-            painter.drawEllipse(QPointF(0, 0), r, r)
-        else:
-            painter.drawRoundedRect(QRectF(-r, -r, 2 * r, 2 * r), r / 3, r / 3)
+KEY = 0  # item data: the node's key ("m:<id>", "e:<name>", "p:<name>")
+NodeItem = QAbstractGraphicsShapeItem
 
 
-class LabelItem(QGraphicsItem):
-    """A node's words, painted only when zoomed in far enough to read them."""
+def _node(key: str, kind: str, label: str, palette: QPalette) -> NodeItem:
+    """A node drawn by Qt itself (no Python per paint): records circles, entities and projects squares."""
+    r = RADIUS[kind]
+    item: NodeItem = (
+        QGraphicsEllipseItem(-r, -r, 2 * r, 2 * r) if kind == "record" else QGraphicsRectItem(-r, -r, 2 * r, 2 * r)
+    )
+    item.setBrush(palette.color(FILL[kind]))
+    item.setPen(QPen(palette.color(QPalette.ColorRole.Text), 1.0))
+    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+    item.setToolTip(label)
+    item.setData(KEY, key)
+    item.setZValue(1)
+    return item
 
-    def __init__(self, node: NodeItem) -> None:
-        super().__init__()
-        self.text = node.label if len(node.label) <= LABEL_CHARS else node.label[: LABEL_CHARS - 1] + "…"
-        self.zoom = LABEL_ZOOM[node.kind]
-        metrics = QFontMetricsF(QFont())
-        self._rect = QRectF(0, -metrics.ascent(), metrics.horizontalAdvance(self.text) + 2, metrics.height())
-        self.setPos(node.pos() + QPointF(node.radius + 3, metrics.ascent() / 2))
-        self.setZValue(2)
 
-    def boundingRect(self) -> QRectF:
-        return self._rect
+def node_key(item: QGraphicsItem | None) -> str | None:
+    key = item.data(KEY) if item is not None else None
+    return key if isinstance(key, str) else None
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < self.zoom:
-            return
-        painter.setPen((widget.palette() if widget else QPalette()).color(QPalette.ColorRole.Text))
-        painter.drawText(QPointF(0, 0), self.text)
+
+def _label(node: NodeItem, label: str, palette: QPalette) -> QGraphicsSimpleTextItem:
+    text = label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
+    item = QGraphicsSimpleTextItem(text)
+    item.setBrush(palette.color(QPalette.ColorRole.Text))
+    r = node.boundingRect().width() / 2
+    item.setPos(node.pos() + QPointF(r + 2, -item.boundingRect().height() / 2))
+    return item
 
 
 class GraphCanvas(QGraphicsView):
@@ -127,9 +113,9 @@ class GraphCanvas(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
-        self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setAccessibleName("Graph of records, entities and projects")
         self.nodes: dict[str, NodeItem] = {}
+        self.labels: dict[str, QGraphicsItemGroup] = {}  # per kind, shown from their zoom on
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         self.zoom(1.25 if event.angleDelta().y() > 0 else 0.8)
@@ -138,6 +124,14 @@ class GraphCanvas(QGraphicsView):
         scale = self.transform().m11() * factor
         if 0.02 <= scale <= 8:
             self.scale(factor, factor)
+            self._zoomed()
+
+    def _zoomed(self) -> None:
+        """Labels and antialiasing by zoom: zoomed out, thousands of tiny shapes paint twice as fast without it."""
+        scale = self.transform().m11()
+        for kind, group in self.labels.items():
+            group.setVisible(scale >= LABEL_ZOOM[kind])
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, scale >= SMOOTH_ZOOM)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
@@ -146,20 +140,22 @@ class GraphCanvas(QGraphicsView):
         elif key == Qt.Key.Key_Minus:
             self.zoom(0.8)
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.scene().selectedItems():
-            item = self.scene().selectedItems()[0]
-            if isinstance(item, NodeItem):
-                self.node_activated.emit(item.key)
+            chosen = node_key(self.scene().selectedItems()[0])
+            if chosen:
+                self.node_activated.emit(chosen)
         else:
             super().keyPressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        item = self.itemAt(event.position().toPoint())
+        under = [i for i in self.items(event.position().toPoint()) if node_key(i)]  # below the label layers
         moved = (event.position() - self._pressed_at).manhattanLength() > 4
         super().mouseReleaseEvent(event)
-        if isinstance(item, NodeItem) and not moved:
+        item = under[0] if under else None
+        key = node_key(item)
+        if item is not None and key and not moved:
             self.scene().clearSelection()
             item.setSelected(True)
-            self.node_activated.emit(item.key)
+            self.node_activated.emit(key)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._pressed_at = event.position()
@@ -168,23 +164,29 @@ class GraphCanvas(QGraphicsView):
     def show_graph(self, data: GraphData, positions: np.ndarray) -> None:
         scene = self.scene()
         scene.clear()
+        palette = self.palette()
         self.nodes = {}
-        keys = list(data.kinds)
-        for key, (x, y) in zip(keys, positions, strict=True):
-            node = NodeItem(key, data.kinds[key], data.labels[key])
+        labels: dict[str, list[QGraphicsItem]] = {kind: [] for kind in LABEL_ZOOM}
+        for key, (x, y) in zip(list(data.kinds), positions, strict=True):
+            node = _node(key, data.kinds[key], data.labels[key], palette)
             node.setPos(float(x), float(y))
             scene.addItem(node)
-            scene.addItem(LabelItem(node))
+            labels[data.kinds[key]].append(_label(node, data.labels[key], palette))
             self.nodes[key] = node
+        self.labels = {kind: scene.createItemGroup(items) for kind, items in labels.items()}
+        for group in self.labels.values():
+            group.setZValue(2)
+            group.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         for link_type, path in self._edge_paths(data).items():
             item = QGraphicsPathItem(path)
-            pen = QPen(QColor(LINK_COLOURS.get(link_type, "#8b8d98")), 1.5)
+            pen = QPen(QColor(LINK_COLOURS.get(link_type, "#8b8d98")), 1.0)
             pen.setCosmetic(True)
             item.setPen(pen)
             item.setZValue(0)
             scene.addItem(item)
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
         self.fitInView(scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self._zoomed()
 
     def _edge_paths(self, data: GraphData) -> dict[str, QPainterPath]:
         paths: dict[str, QPainterPath] = {}
@@ -343,15 +345,15 @@ class GraphView(QWidget):
         if not wanted:
             return
         for node in self.canvas.nodes.values():
-            if wanted in node.label.casefold():
+            if wanted in node.toolTip().casefold():
                 self.canvas.scene().clearSelection()
                 node.setSelected(True)
                 self.canvas.centerOn(node)
                 return
 
     def _selected_key(self) -> str | None:
-        selected = [i for i in self.canvas.scene().selectedItems() if isinstance(i, NodeItem)]
-        return selected[0].key if selected else None
+        keys = [node_key(item) for item in self.canvas.scene().selectedItems()]
+        return next((key for key in keys if key), None)
 
     def _open_found(self) -> None:
         key = self._selected_key()
