@@ -8,6 +8,8 @@ Pure numpy, no Qt: it runs on a worker thread and is tested on its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -50,19 +52,26 @@ def _attraction(pos: Positions, edges: EdgeArray, k: float) -> Positions:
     return pull
 
 
-def layout(n: int, edges: EdgeArray, *, iterations: int = 60, seed: int = 7, spacing: float = SPACING) -> Positions:
+def layout(
+    n: int,
+    edges: EdgeArray | Sequence[tuple[int, int]],
+    *,
+    iterations: int = 60,
+    seed: int = 7,
+    spacing: float = SPACING,
+) -> Positions:
     """Positions (n x 2) centred on the origin for nodes 0..n-1 joined by `edges` (m x 2 node indices)."""
     if n == 0:
         return np.zeros((0, 2))
     side = frame_side(n, spacing)
     rng = np.random.default_rng(seed)
     pos = rng.uniform(-side / 2, side / 2, size=(n, 2))
-    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    edges = edges[edges[:, 0] != edges[:, 1]]
+    pairs = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
     k = spacing
     for step in range(iterations):
         temperature = side / 8 * (1 - step / iterations) + spacing / 20
-        move = _repulsion(pos, k) + _attraction(pos, edges, k) - pos * (GRAVITY * np.hypot(*pos.T) / k)[:, None]
+        move = _repulsion(pos, k) + _attraction(pos, pairs, k) - pos * (GRAVITY * np.hypot(*pos.T) / k)[:, None]
         length = np.maximum(np.hypot(*move.T), 1e-9)
         pos += move * (np.minimum(length, temperature) / length)[:, None]
         np.clip(pos, -side, side, out=pos)

@@ -9,8 +9,8 @@ Nothing is drawn per frame but what moved into view.
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QObject, QPointF, Qt, Signal, Slot
 from PySide6.QtGui import (
     QColor,
@@ -44,11 +44,13 @@ from PySide6.QtWidgets import (
 
 from memvault.core.errors import MemvaultError
 from memvault.core.model import LinkType
-from memvault.desktop.gui import graph_layout
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.vault_calls import GraphData
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.windows.view_refresh import ShownRefresher
+
+if TYPE_CHECKING:
+    from memvault.desktop.gui.graph_layout import Positions
 
 # The one place colours are fixed: a colour per link type, readable on light and dark palettes.
 LINK_COLOURS = {
@@ -161,7 +163,7 @@ class GraphCanvas(QGraphicsView):
         self._pressed_at = event.position()
         super().mousePressEvent(event)
 
-    def show_graph(self, data: GraphData, positions: np.ndarray) -> None:
+    def show_graph(self, data: GraphData, positions: Positions) -> None:
         scene = self.scene()
         scene.clear()
         palette = self.palette()
@@ -195,6 +197,13 @@ class GraphCanvas(QGraphicsView):
             path.moveTo(self.nodes[start].pos())
             path.lineTo(self.nodes[end].pos())
         return paths
+
+
+def _positions(n: int, pairs: list[tuple[int, int]]) -> Positions:
+    """On the layout thread; numpy is imported here, so opening the app does not wait for it."""
+    from memvault.desktop.gui import graph_layout  # noqa: PLC0415 - numpy only once a graph is drawn
+
+    return graph_layout.layout(n, pairs)
 
 
 class _LayoutDone(QObject):
@@ -302,11 +311,11 @@ class GraphView(QWidget):
         if generation != self._generation:
             return
         index = {key: i for i, key in enumerate(data.kinds)}
-        edges = np.array([(index[a], index[b]) for a, b, _ in data.edges], dtype=np.int64).reshape(-1, 2)
-        future = self._pool.submit(graph_layout.layout, len(index), edges)
+        pairs = [(index[a], index[b]) for a, b, _ in data.edges]
+        future = self._pool.submit(_positions, len(index), pairs)
         future.add_done_callback(lambda f: self._deliver(generation, data, f))
 
-    def _deliver(self, generation: int, data: GraphData, future: Future[np.ndarray]) -> None:
+    def _deliver(self, generation: int, data: GraphData, future: Future[Positions]) -> None:
         if not future.cancelled() and future.exception() is None:
             try:
                 self._done.ready.emit(generation, data, future.result())
@@ -314,7 +323,7 @@ class GraphView(QWidget):
                 return
 
     @Slot(int, object, object)
-    def _laid_out(self, generation: int, data: GraphData, positions: np.ndarray) -> None:
+    def _laid_out(self, generation: int, data: GraphData, positions: Positions) -> None:
         if generation != self._generation:
             return
         self.data = data
