@@ -151,7 +151,9 @@ class TimelineCanvas(QAbstractScrollArea):
         return ticks(self.day_at(0), self.day_at(self.viewport().width()), self.per_day, self.line * 5)
 
     def _paint_grid(self, painter: QPainter, palette: QPalette) -> None:
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Midlight), 1))
+        grid = palette.color(QPalette.ColorRole.Text)
+        grid.setAlpha(40)  # a faint line in either palette
+        painter.setPen(QPen(grid, 1))
         for day, _label in self._visible_ticks():
             x = self.x_of(day)
             painter.drawLine(QPointF(x, self.header), QPointF(x, self.viewport().height()))
