@@ -12,6 +12,7 @@ import hashlib
 import logging
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -171,23 +172,36 @@ def open_demo() -> Vault:
 
 # -- the app ---------------------------------------------------------------------------------
 class App(QObject):
-    """Everything one running app holds: the store, its worker, the daemon, the tray and the window."""
+    """Everything one running app holds: the store, its worker, the daemon, the tray and the window.
+
+    The daemon starts on a thread of its own once the window exists (loading the MCP server takes
+    seconds on a busy machine; the window should not wait for it).
+    """
+
+    not_serving = Signal(str)
 
     def __init__(self, qt: QApplication, vault: Vault) -> None:
         super().__init__()
         self.qt = qt
         self.ops = Operations(vault, OWNER)
         self.host = DaemonHost(vault)
-        not_serving = self.host.start()
         self.tray = Tray(self.ops)
-        notes = (not_serving,) if not_serving else ()
-        self.window = MainWindow(self.ops, self.tray, notes=notes)
+        self.window = MainWindow(self.ops, self.tray)
         self.live = LiveFeed(self.ops, self)
+        self.not_serving.connect(self.window.note)
+        self.starting = threading.Thread(target=self._serve, name="memvault-daemon-start", daemon=True)
+        self.starting.start()
         self.tray.quit_requested.connect(self.quit)
         self.window.quit_requested.connect(self.quit)
         self.window.restore_requested.connect(self.restore)
 
+    def _serve(self) -> None:
+        why_not = self.host.start()
+        if why_not:
+            self.not_serving.emit(why_not)
+
     def quit(self) -> None:
+        self.starting.join()
         self.window.quitting = True
         self.live.stop()
         self.tray.hide()

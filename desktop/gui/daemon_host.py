@@ -8,6 +8,7 @@ upkeep); here it runs on an anyio event loop in a background thread, sharing the
 from __future__ import annotations
 
 import logging
+import threading
 from concurrent.futures import Future
 from contextlib import AbstractContextManager
 from typing import Any
@@ -18,6 +19,7 @@ from memvault.mcp_bridge import relay
 
 log = logging.getLogger("memvault.gui")
 STOP_TIMEOUT_S = 20.0
+START_TIMEOUT_S = 60.0
 
 
 class DaemonHost:
@@ -48,7 +50,11 @@ class DaemonHost:
         self.daemon = Daemon(self.vault, self.address, default_server(), handle_signals=False)
         self._portal_cm = start_blocking_portal()
         self._portal = self._portal_cm.__enter__()
-        self._serving = self._portal.start_task_soon(self.daemon.run)
+        listening = threading.Event()
+        self._serving = self._portal.start_task_soon(self.daemon.run, listening.set)
+        if not listening.wait(START_TIMEOUT_S):
+            log.error("gui: the daemon did not start listening within %.0f s", START_TIMEOUT_S)
+            return "the MCP socket did not open; assistants fall back to serving from the store themselves"
         return None
 
     def stop(self) -> None:

@@ -46,7 +46,7 @@ class MainWindow(QMainWindow):
     quit_requested = Signal()
     restore_requested = Signal(str)  # a backup file chosen in Settings; the app carries it out
 
-    def __init__(self, ops: Operations, tray: Tray, *, notes: tuple[str, ...] = ()) -> None:
+    def __init__(self, ops: Operations, tray: Tray) -> None:
         super().__init__()
         self.ops = ops
         self.tray = tray
@@ -63,7 +63,8 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(page)
             self.nav.addItem(name)
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
-        self.nav.setFixedWidth(self.nav.sizeHintForColumn(0) + 4 * self.fontMetrics().averageCharWidth())
+        widest = max(self.fontMetrics().horizontalAdvance(text) for text in ("Inbox (999)", *(n for n, _ in PAGES)))
+        self.nav.setFixedWidth(widest + 4 * self.fontMetrics().averageCharWidth())
         body = QWidget()
         row = QHBoxLayout(body)
         row.addWidget(self.nav)
@@ -73,9 +74,8 @@ class MainWindow(QMainWindow):
         self._connect_views()
         self.state = QLabel()
         self.statusBar().addPermanentWidget(self.state)
-        shown = [*notes, *(() if tray.available else (NO_TRAY,))]
-        if shown:
-            self.statusBar().showMessage("  ".join(shown))
+        self.notes: list[str] = [] if tray.available else [NO_TRAY]
+        self.statusBar().showMessage("  ".join(self.notes))
         ops.failed_unexpectedly.connect(self._show_bug)
         tray.open_requested.connect(self.bring_forward)
         self._tray_state()
@@ -132,6 +132,11 @@ class MainWindow(QMainWindow):
         if isinstance(settings, SettingsView):
             settings.backups.restored(result)
         self.show_page("Settings")
+
+    def note(self, text: str) -> None:
+        """A lasting remark in the status bar (e.g. that another daemon serves the assistants)."""
+        self.notes.append(text)
+        self.statusBar().showMessage("  ".join(self.notes))
 
     def open_inbox(self) -> None:
         self.bring_forward()

@@ -37,6 +37,7 @@ def test_the_app_serves_assistants_and_quits_cleanly(qtbot: QtBot, qapp: QApplic
     vault = Vault.open(home)
     app = App(qapp, vault)
     qtbot.addWidget(app.window)
+    app.starting.join(60)
     assert app.host.serving and running_pid(app.host.address) == os.getpid()
     assert app.host.address.socket.exists()
     app.quit()

@@ -96,7 +96,7 @@ class DomainsView(QWidget):
             cells = (
                 domain["name"],
                 str(domain["records"]),
-                ", ".join(domain["keywords"][:8]),
+                ", ".join(domain["keywords"][:8]) or "—",
                 "yes" if domain["pinned"] else "",
                 domain["description"],
             )
@@ -107,6 +107,8 @@ class DomainsView(QWidget):
                 self.table.setItem(row, column, item)
         if not domains:
             self.message.setText(EMPTY)
+        elif self.message.text() == EMPTY:
+            self.message.clear()
 
     def selected_names(self) -> list[str]:
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})

@@ -73,7 +73,12 @@ class _StorePage(QWizardPage):
         column = QVBoxLayout(self)
         column.addWidget(self.own)
         if needs_passphrase:
-            column.addWidget(_text("No system keyring is reachable here, so the key is locked with a passphrase."))
+            column.addWidget(
+                _text(
+                    "No system keyring is reachable here, so the key is locked with a passphrase "
+                    "(at least 8 characters; memvault cannot recover it if it is lost)."
+                )
+            )
             form = QFormLayout()
             form.addRow("&Passphrase:", self.phrase)
             form.addRow("&Again:", self.again)

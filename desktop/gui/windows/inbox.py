@@ -59,7 +59,6 @@ def _side_by_side(item: InboxItem) -> str:
     rows = [
         ("Statement", now.get("statement"), payload.get("statement")),
         ("Valid from", now.get("valid_from"), payload.get("valid_from") or "when approved"),
-        ("Revision", now.get("revision"), payload.get("expected_revision")),
     ]
     body = "".join(
         f"<tr><th align=left valign=top>{escape(label)}</th><td>{escape(str(old or '—'))}</td>"

@@ -47,7 +47,8 @@ def _choice_editor(declared: Setting) -> Editor:
 
 def _number_editor(declared: Setting) -> Editor:
     spin = QDoubleSpinBox()
-    spin.setDecimals(2)
+    whole = float(declared.default).is_integer() and (declared.maximum or 0) > 5  # counts, budgets, days
+    spin.setDecimals(0 if whole else 2)
     spin.setRange(declared.minimum if declared.minimum is not None else -1e9, declared.maximum or 1e9)
     spin.setSingleStep(0.05 if (declared.maximum or 0) <= 5 else 1)
     spin.setKeyboardTracking(False)  # write once the number is typed, not at every digit

@@ -41,7 +41,8 @@ def _table(columns: tuple[str, ...], name: str) -> QTableWidget:
     table.verticalHeader().hide()
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     table.horizontalHeader().setStretchLastSection(True)
-    table.setMinimumHeight(table.fontMetrics().height() * 7)
+    table.setMinimumHeight(table.fontMetrics().height() * 6)
+    table.setMaximumHeight(table.fontMetrics().height() * 12)
     return table
 
 
@@ -121,6 +122,8 @@ class TokensPanel(_Panel):
             for h in holders
         ]
         _fill(self.table, rows)
+        if not rows:
+            self.message.setText("No tokens yet: nothing can reach memvault over HTTP.")
 
     def create_token(self) -> None:
         name, surface = self.name.text().strip(), self.surface.currentText()
