@@ -37,6 +37,7 @@ setup(
             "models/*",
             "demo/*.jsonl",
             "icons/*",
+            "bench/*.jsonl",
         ],
     },
     include_package_data=False,
