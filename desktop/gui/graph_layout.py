@@ -8,7 +8,7 @@ Pure numpy, no Qt: it runs on a worker thread and is tested on its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -52,28 +52,49 @@ def _attraction(pos: Positions, edges: EdgeArray, k: float) -> Positions:
     return pull
 
 
+def _start_from(
+    pos: Positions, known: Mapping[int, tuple[float, float]], pairs: EdgeArray, rng: np.random.Generator, spacing: float
+) -> None:
+    """Known nodes where they were; a new node beside a known neighbour (else where chance put it)."""
+    for index, xy in known.items():
+        pos[index] = xy
+    for a, b in pairs.tolist():
+        for new, old in ((a, b), (b, a)):
+            if new not in known and old in known:
+                pos[new] = pos[old] + rng.normal(0, spacing / 2, 2)
+
+
 def layout(
     n: int,
     edges: EdgeArray | Sequence[tuple[int, int]],
     *,
+    known: Mapping[int, tuple[float, float]] | None = None,
     iterations: int = 60,
     seed: int = 7,
     spacing: float = SPACING,
 ) -> Positions:
-    """Positions (n x 2) centred on the origin for nodes 0..n-1 joined by `edges` (m x 2 node indices)."""
+    """Positions (n x 2) centred on the origin for nodes 0..n-1 joined by `edges` (m x 2 node indices).
+
+    `known` holds positions from an earlier layout (e.g. before a record was added): those nodes
+    start there and the layout only settles, cooler and shorter, so the picture does not jump.
+    """
     if n == 0:
         return np.zeros((0, 2))
     side = frame_side(n, spacing)
     rng = np.random.default_rng(seed)
     pos = rng.uniform(-side / 2, side / 2, size=(n, 2))
+    heat = side / 8
     pairs = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    if known:
+        _start_from(pos, known, pairs, rng, spacing)
+        heat, iterations = spacing / 4, max(10, iterations // 4)
     k = spacing
     for step in range(iterations):
-        temperature = side / 8 * (1 - step / iterations) + spacing / 20
+        temperature = heat * (1 - step / iterations) + spacing / 20
         move = _repulsion(pos, k) + _attraction(pos, pairs, k) - pos * (GRAVITY * np.hypot(*pos.T) / k)[:, None]
         length = np.maximum(np.hypot(*move.T), 1e-9)
         pos += move * (np.minimum(length, temperature) / length)[:, None]
         np.clip(pos, -side, side, out=pos)
-    centred: Positions = pos - pos.mean(axis=0)
+    centred: Positions = pos - pos.mean(axis=0) if not known else pos
     return centred

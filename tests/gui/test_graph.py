@@ -13,9 +13,10 @@ from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsPathItem, QGraphics
 from pytestqt.qtbot import QtBot
 from viewkit import running, seed
 
+from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.gui import graph_layout
-from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.graph import LINK_COLOURS, GraphView
 from memvault.desktop.gui.windows.memories import MemoriesView
 
@@ -126,3 +127,23 @@ def test_many_void_qt_calls_do_not_exhaust_none() -> None:
         painter.drawLine(QPointF(0, 0), QPointF(9, 9))
     painter.end()
     assert sys.getrefcount(None) > 10**9
+
+
+def test_a_relayout_keeps_known_nodes_where_they_were() -> None:
+    rng = np.random.default_rng(5)
+    edges = [tuple(pair) for pair in rng.integers(0, 300, size=(400, 2))]
+    before = graph_layout.layout(300, edges)
+    grown = [*edges, (300, 1), (301, 2), (302, 300)]  # three records more, linked in
+    after = graph_layout.layout(303, grown, known={i: (x, y) for i, (x, y) in enumerate(before)})
+    moved = np.hypot(*(after[:300] - before).T)
+    assert np.median(moved) < graph_layout.SPACING  # the picture settles, it does not jump
+    assert np.isfinite(after).all()
+
+
+def test_a_change_redraws_the_graph_in_place(qtbot: QtBot, view: GraphView, vault: Vault, ops: Operations) -> None:
+    view.canvas.zoom(2)
+    scale = view.canvas.transform().m11()
+    new = str(vault.add(OWNER, statement="The canoe paddles hang in the garden shed", domain="home")["id"])
+    ops.announce(Changes.of(("memory",), [new]))
+    qtbot.waitUntil(lambda: f"m:{new}" in view.canvas.nodes, timeout=10000)
+    assert view.canvas.transform().m11() == pytest.approx(scale)  # the person's zoom is kept

@@ -164,7 +164,10 @@ class GraphCanvas(QGraphicsView):
         super().mousePressEvent(event)
 
     def show_graph(self, data: GraphData, positions: Positions) -> None:
+        """Draw a laid-out graph; a re-layout of mostly the same nodes keeps the person's zoom and place."""
         scene = self.scene()
+        same = sum(1 for key in data.kinds if key in self.nodes) >= 0.8 * max(1, len(data.kinds))
+        transform, centre = self.transform(), self.mapToScene(self.viewport().rect().center())
         scene.clear()
         palette = self.palette()
         self.nodes = {}
@@ -187,7 +190,11 @@ class GraphCanvas(QGraphicsView):
             item.setZValue(0)
             scene.addItem(item)
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
-        self.fitInView(scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        if same:
+            self.setTransform(transform)
+            self.centerOn(centre)
+        else:
+            self.fitInView(scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
         self._zoomed()
 
     def _edge_paths(self, data: GraphData) -> dict[str, QPainterPath]:
@@ -199,11 +206,11 @@ class GraphCanvas(QGraphicsView):
         return paths
 
 
-def _positions(n: int, pairs: list[tuple[int, int]]) -> Positions:
+def _positions(n: int, pairs: list[tuple[int, int]], known: dict[int, tuple[float, float]]) -> Positions:
     """On the layout thread; numpy is imported here, so opening the app does not wait for it."""
     from memvault.desktop.gui import graph_layout  # noqa: PLC0415 - numpy only once a graph is drawn
 
-    return graph_layout.layout(n, pairs)
+    return graph_layout.layout(n, pairs, known=known)
 
 
 class _LayoutDone(QObject):
@@ -312,7 +319,10 @@ class GraphView(QWidget):
             return
         index = {key: i for i, key in enumerate(data.kinds)}
         pairs = [(index[a], index[b]) for a, b, _ in data.edges]
-        future = self._pool.submit(_positions, len(index), pairs)
+        known = {
+            index[key]: (node.pos().x(), node.pos().y()) for key, node in self.canvas.nodes.items() if key in index
+        }
+        future = self._pool.submit(_positions, len(index), pairs, known)
         future.add_done_callback(lambda f: self._deliver(generation, data, f))
 
     def _deliver(self, generation: int, data: GraphData, future: Future[Positions]) -> None:
