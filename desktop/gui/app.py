@@ -216,6 +216,8 @@ class App(QObject):
         home = self.ops.vault.paths.home
         self.host.stop()
 
+        self.live.stop()
+
         def work(vault: Vault) -> tuple[dict[str, Any] | None, MemvaultError | None, Vault]:
             vault.close()
             try:
@@ -229,6 +231,7 @@ class App(QObject):
             self.ops.vault = reopened
             self.host = DaemonHost(reopened)
             self.host.start()
+            self.live.start()
             self.ops.announce(Changes.all())
             if problem is not None:
                 QMessageBox.warning(self.window, "memvault", f"The store was not restored: {problem.message}")

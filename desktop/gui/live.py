@@ -1,72 +1,76 @@
-"""Live refresh: writes made by other processes (an assistant through `memvault mcp`, the CLI) and
-by the daemon serving inside this app reach the open window as `Operations.changed`.
+"""Live refresh: the change feed as a Qt signal.
 
-The store's write-ahead log changes whenever anyone commits; a file-system watcher on the store's
-folder notices it without polling. After a short quiet moment the store's status (counts by
-status, pending proposals, kill switch, write mode) is read again; when it differs, the views are
-told. Reads that only bump usage counters change no status, so a search never triggers a refresh.
+Writes made by other processes (an assistant through `memvault mcp`, the CLI) and by the daemon
+serving inside this app reach the open window as `Operations.changed`, with the kinds and ids the
+feed names. The app is the daemon itself, so it follows the feed by the store's change signal
+(desktop/change_listener.py, file mode): every committing process rewrites it, no polling.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from PySide6.QtCore import QObject, Signal
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
-
-from memvault.core.vault import Vault
+from memvault.core.changes import ChangeBatch, ChangeKind
+from memvault.desktop.change_listener import ChangeListener
 from memvault.desktop.gui.operations import Changes, Operations
 
-SETTLE_MS = 150  # one commit touches the log several times: announce once
+# The feed's kinds -> the kinds views refresh on (operations.Changes).
+VIEW_KINDS: dict[ChangeKind, tuple[str, ...]] = {
+    ChangeKind.MEMORY_ADDED: ("memory",),
+    ChangeKind.MEMORY_CORRECTED: ("memory",),
+    ChangeKind.MEMORY_ARCHIVED: ("memory",),
+    ChangeKind.MEMORY_RESTORED: ("memory",),
+    ChangeKind.MEMORY_CONFIRMED: ("memory",),
+    ChangeKind.MEMORY_MOVED: ("memory", "domain"),
+    ChangeKind.FEEDBACK_RECORDED: ("memory",),
+    ChangeKind.PROPOSAL_STAGED: ("proposal",),
+    ChangeKind.PROPOSAL_DECIDED: ("proposal",),
+    ChangeKind.PURGE_REQUESTED: ("proposal", "purge"),
+    ChangeKind.PURGE_REJECTED: ("proposal", "purge"),
+    ChangeKind.PURGED: ("memory", "proposal", "purge"),
+    ChangeKind.DOMAIN_CHANGED: ("domain",),
+    ChangeKind.SETTING_CHANGED: ("setting",),
+    ChangeKind.PRINCIPAL_CHANGED: ("principal",),
+    ChangeKind.BACKUP_CHANGED: ("backup",),
+}
+
+
+def changes_of(batch: ChangeBatch) -> Changes:
+    """What a batch of the feed touched; a reset, a restore or an unknown kind means everything."""
+    if batch.reset:
+        return Changes.all()
+    kinds: set[str] = set()
+    ids: list[str] = []
+    for change in batch.changes:
+        if change.kind not in VIEW_KINDS:
+            return Changes.all()
+        kinds.update(VIEW_KINDS[change.kind])
+        ids += [*change.memory_ids, *([change.proposal_id] if change.proposal_id else [])]
+    return Changes.of(kinds, ids)
 
 
 class LiveFeed(QObject):
+    """Follows the store's change feed and announces each batch through `ops` on the GUI thread."""
+
+    _arrived = Signal(object)  # a ChangeBatch, emitted on the listener's thread, received on the GUI thread
+
     def __init__(self, ops: Operations, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.ops = ops
-        self.watcher = QFileSystemWatcher(self)
-        self.settle = QTimer(self)
-        self.settle.setSingleShot(True)
-        self.settle.setInterval(SETTLE_MS)
-        self.settle.timeout.connect(self._announce)
-        self.watcher.fileChanged.connect(self._touched)
-        self.watcher.directoryChanged.connect(self._touched)
-        self.seen: Any = None
-        self._watch()
-        self._look()
+        self.listener: ChangeListener | None = None
+        self._arrived.connect(self._announce)
+        self.start()
 
-    def _paths(self) -> list[str]:
-        store = self.ops.vault.paths.store
-        wal = store.with_name(store.name + "-wal")
-        return [str(store.parent), *(str(p) for p in (store, wal) if p.exists())]
-
-    def _watch(self) -> None:
-        missing = [p for p in self._paths() if p not in self.watcher.files() + self.watcher.directories()]
-        if missing:
-            self.watcher.addPaths(missing)
-
-    def _touched(self, _path: str) -> None:
-        self._watch()  # the log may have been created or replaced: keep watching the live file
-        self.settle.start()
-
-    def _announce(self) -> None:
-        self._look()
-
-    def _look(self) -> None:
-        caller = self.ops.caller
-        self.ops.run(lambda v: _fingerprint(v, caller), self._compare, lambda _error: None)
-
-    def _compare(self, fingerprint: Any) -> None:
-        if self.seen is not None and fingerprint != self.seen:
-            self.ops.announce(Changes.of(("memory", "proposal", "setting", "domain")))
-        self.seen = fingerprint
+    def start(self) -> None:
+        """Follow the feed of the store `ops` holds now (again after a restore reopened it)."""
+        self.stop()
+        self.listener = ChangeListener(self.ops.vault, self._arrived.emit, caller=self.ops.caller, use_daemon=False)
+        self.listener.start()
 
     def stop(self) -> None:
-        self.settle.stop()
-        paths = self.watcher.files() + self.watcher.directories()
-        if paths:
-            self.watcher.removePaths(paths)
+        if self.listener is not None:
+            self.listener.stop()
+            self.listener = None
 
-
-def _fingerprint(vault: Vault, caller: Any) -> Any:
-    status = vault.status(caller)
-    return (status["counts"], status["pending_proposals"], status["kill_switch"], status["write_mode"])
+    def _announce(self, batch: ChangeBatch) -> None:
+        self.ops.announce(changes_of(batch))
