@@ -81,6 +81,15 @@ def _global_options_after_commands(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`memvault list | head`): not a failure; keep Python from complaining at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # `memvault mcp` starts on every assistant start: it skips loading the other command groups.
     parser = None
     args = bridge.fast_args(argv)
@@ -110,9 +119,7 @@ def _run(args: argparse.Namespace) -> int:
         print("memvault: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader went away (`memvault list | head`): not a failure; keep Python from complaining at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+        raise  # main() handles it: the reader went away
     except Exception as exc:  # a bug: say so, keep the frames in the log, never the message (it may quote data)
         where = bug_report.record(exc, args.home)
         print(f"memvault: this is a bug ({type(exc).__name__}); the details are in {where}", file=sys.stderr)
