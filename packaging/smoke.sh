@@ -3,6 +3,8 @@
 # without dev tools, an empty temporary HOME, MEMVAULT_PASSPHRASE for the key (no keyring here).
 #   bash packaging/smoke.sh dist/memvault-X-py3-none-any.whl
 # Each step prints its time; any failure stops the script (non-zero exit).
+# With CODEX=/path/to/codex (the Codex CLI), the registration is also exercised by a real Codex:
+# `codex app-server` spawns memvault from config.toml and calls memory_search through it.
 set -euo pipefail
 wheel=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,20 +48,29 @@ step "MCP session, embedded" $client session "where does the rowing club meet" "
 
 memvault daemon --headless 2> "$work/daemon.err" &
 daemon_pid=$!
-for _ in $(seq 1 600); do memvault daemon --status | grep -q "daemon running" && break; sleep 0.1; done
-memvault daemon --status | grep -q "daemon running" || { cat "$work/daemon.err" >&2; exit 1; }
+# --status tells a daemon holds the lock; it serves once its socket listens.
+socket=$(memvault daemon --status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["socket"])')
+for _ in $(seq 1 1200); do [ -S "$socket" ] && break; sleep 0.1; done
+[ -S "$socket" ] || { echo "smoke: the daemon did not listen" >&2; cat "$work/daemon.err" >&2; exit 1; }
 step "MCP session, through the daemon" $client session "where does the rowing club meet" "Pier 7" -- memvault mcp
 grep -q "relaying to the daemon" "$(memvault --json doctor | python3 -c 'import json,sys; print(json.load(sys.stdin)["home"])')/logs/mcp.log"
 
 step "memvault doctor" bash -c 'memvault doctor > "$0/doctor.txt" || true; grep -q "integrity\|schema" "$0/doctor.txt"' "$work"
 step "memvault install codex (+ check)" bash -c 'memvault install codex | tee "$0/install.txt" | tail -1; grep -q "memory_status answered" "$0/install.txt"' "$work"
 step "Codex-style start, daemon running" $client codex "$HOME/.codex/config.toml" ready
+if [ -n "${CODEX:-}" ]; then
+    step "real Codex: memory_search" python3 "$here/codex_call.py" "$CODEX" memory_search \
+        '{"query": "where does the rowing club meet"}' ok
+fi
 
 memvault daemon --stop
 wait "$daemon_pid" || true
 daemon_pid=""
 # Codex passes no MEMVAULT_PASSPHRASE: without the daemon the store is locked, and the answer says what to run.
 step "Codex-style start, no daemon" $client codex "$HOME/.codex/config.toml" not_ready
+if [ -n "${CODEX:-}" ]; then
+    step "real Codex, no daemon: not_ready" python3 "$here/codex_call.py" "$CODEX" memory_search '{"query": "x"}' not_ready
+fi
 
 step "memvault uninstall" memvault uninstall
 if grep -q "mcp_servers.memvault" "$HOME/.codex/config.toml" 2>/dev/null; then echo "smoke: uninstall left the registration" >&2; exit 1; fi
