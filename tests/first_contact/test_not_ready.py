@@ -101,6 +101,19 @@ async def test_a_wrong_passphrase_is_locked_too_and_never_echoed(home: Path, tmp
     assert "not it at all" not in json.dumps([errors, status]) + (tmp_path / "err").read_text()
 
 
+async def test_a_key_in_an_unreachable_keyring_names_the_daemon_in_the_desktop_session(
+    home: Path, tmp_path: Path
+) -> None:
+    """A store made on the desktop (key in the OS keyring), opened where no keyring answers (the fail backend)."""
+    key_file = home / "memvault.key.json"
+    store_id = json.loads(key_file.read_text())["store_id"]
+    in_keyring = {"version": 1, "backend": "keyring", "keyring": "SecretService", "store_id": store_id}
+    key_file.write_text(json.dumps(in_keyring))
+    errors, status = await every_tool(bridge_params(home), tmp_path / "err")
+    assert_not_ready(errors, status, "keyring_unreachable", f"memvault --home {home} daemon")
+    assert "desktop session" in status["not_ready"]["message"]
+
+
 def _digests(home: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in home.iterdir() if p.is_file()}
 
