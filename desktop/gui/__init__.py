@@ -3,7 +3,3 @@
 Widgets never touch the store: every call goes through `Operations`, which runs it on a worker
 thread and tells the views what changed.
 """
-
-from memvault.desktop.gui.none_guard import protect_none
-
-protect_none()  # before any Qt work: see none_guard.py

@@ -119,14 +119,16 @@ def test_layout_of_2000_nodes_stays_spread_and_keeps_linked_nodes_near() -> None
     assert np.median(linked) < 0.3 * np.median(dist[np.isfinite(dist)])  # links pull their ends together
 
 
-def test_many_void_qt_calls_do_not_exhaust_none() -> None:
-    """PySide6 6.12.0 under CPython 3.11 drops a reference to None per void call (see none_guard.py)."""
+def test_many_void_qt_calls_keep_none_alive() -> None:
+    """pyside6-essentials 6.12.0 dropped a reference to None on every void call under CPython 3.11 and the
+    process aborted ("none_dealloc") after a few thousand: a wheel with that bug fails here."""
     image = QImage(64, 64, QImage.Format.Format_ARGB32)
     painter = QPainter(image)
-    for _ in range(20000):  # more than None's own count without the guard: this aborted the process
+    before = sys.getrefcount(None)
+    for _ in range(20000):  # more than None's whole count at start-up
         painter.drawLine(QPointF(0, 0), QPointF(9, 9))
     painter.end()
-    assert sys.getrefcount(None) > 10**9
+    assert before - sys.getrefcount(None) < 100
 
 
 def test_a_relayout_keeps_known_nodes_where_they_were() -> None:
