@@ -32,6 +32,7 @@ from memvault.desktop.gui.daemon_host import DaemonHost
 from memvault.desktop.gui.live import LiveFeed
 from memvault.desktop.gui.main_window import MainWindow
 from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.progress import run_long
 from memvault.desktop.gui.theme import app_icon, follow_system
 from memvault.desktop.gui.tray import Tray
 from memvault.desktop.gui.windows.first_run import FirstRunChoices, FirstRunWizard
@@ -215,7 +216,6 @@ class App(QObject):
         """Replace the store by a verified backup: stop serving, close, restore, reopen, serve again."""
         home = self.ops.vault.paths.home
         self.host.stop()
-
         self.live.stop()
 
         def work(vault: Vault) -> tuple[dict[str, Any] | None, MemvaultError | None, Vault]:
@@ -224,24 +224,25 @@ class App(QObject):
                 result, problem = Vault.restore_backup(backup, home), None
             except MemvaultError as exc:  # the store is untouched: reopen it as it was
                 result, problem = None, exc
-            return result, problem, Vault.open(home)
+            reopened = Vault.open(home)
+            self.ops.vault = reopened  # on the worker: the work queued after this one uses the new store
+            return result, problem, reopened
 
         def done(answer: tuple[dict[str, Any] | None, MemvaultError | None, Vault]) -> None:
             result, problem, reopened = answer
-            self.ops.vault = reopened
             self.host = DaemonHost(reopened)
             self.host.start()
             self.live.start()
             self.ops.announce(Changes.all())
             if problem is not None:
-                QMessageBox.warning(self.window, "memvault", f"The store was not restored: {problem.message}")
+                self.window.show_problem(f"The store was not restored: {problem.message}")
             elif result is not None:
                 self.window.restored(result)
 
         def failed(error: MemvaultError) -> None:
-            QMessageBox.critical(self.window, "memvault", f"The store could not be reopened: {error.message}")
+            self.window.show_problem(f"The store could not be reopened: {error.message}")
 
-        self.ops.run(work, done, failed)
+        run_long(self.ops, self.window, "Verifying and restoring the backup…", work, done, failed)
 
 
 def run(home: str | os.PathLike[str] | None = None, *, minimized: bool = False, verbose: bool = False) -> int:

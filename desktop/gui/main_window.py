@@ -76,7 +76,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.state)
         self.notes: list[str] = [] if tray.available else [NO_TRAY]
         self.statusBar().showMessage("  ".join(self.notes))
-        ops.failed_unexpectedly.connect(self._show_bug)
+        self.problem = QMessageBox(QMessageBox.Icon.Warning, "memvault", "", parent=self)
+        self.problem.setModal(False)
+        ops.failed_unexpectedly.connect(self.show_problem)
         tray.open_requested.connect(self.bring_forward)
         self._tray_state()
         self.show_page("Memories")
@@ -147,8 +149,10 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
-    def _show_bug(self, text: str) -> None:
-        QMessageBox.warning(self, "memvault", text)
+    def show_problem(self, text: str) -> None:
+        """One non-blocking box for problems nobody asked about (a later one replaces its text)."""
+        self.problem.setText(text)
+        self.problem.show()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.tray.available and not self.quitting:

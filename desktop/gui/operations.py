@@ -96,10 +96,14 @@ class Operations(QObject):
         if self._closed:
             return  # the app is quitting: the store is closing
         self._pending += 1
-        future = self._pool.submit(work, self.vault)
+        future = self._pool.submit(self._call, work)
         future.add_done_callback(
             lambda f: self._deliver.emit(_Delivery(lambda: self._finish(f, done, failed, writes, changes)))
         )
+
+    def _call(self, work: Callable[[Vault], T]) -> T:
+        # The vault is looked up when the work runs: a restore swaps it for the work queued after it.
+        return work(self.vault)
 
     def shutdown(self) -> None:
         """Wait for work in flight, then stop the worker (call before closing the vault); answers still

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from memvault.core.model import WriteMode
+from memvault.core.errors import NotFound
+from memvault.core.model import OWNER, WriteMode
 from memvault.core.vault import Vault
 from memvault.desktop.daemon import running_pid
 from memvault.desktop.gui.app import (
@@ -68,3 +70,23 @@ def test_a_passphrase_is_given_for_one_call_only() -> None:
     with passphrase_given("fictional phrase"):
         assert os.environ["MEMVAULT_PASSPHRASE"] == "fictional phrase"
     assert os.environ.get("MEMVAULT_PASSPHRASE") == before
+
+
+def test_restore_from_a_file_reopens_the_store_and_serves_again(qtbot: QtBot, qapp: QApplication, home: Path) -> None:
+    vault = Vault.open(home)
+    app = App(qapp, vault)
+    qtbot.addWidget(app.window)
+    app.starting.join(60)
+    backup = vault.backup(OWNER)["path"]
+    added = vault.add(OWNER, statement="Mara learned to throw a teapot on the wheel", domain="pottery")["id"]
+    app.window.restore_requested.emit(backup)
+    qtbot.waitUntil(lambda: app.ops.vault is not vault, timeout=60000)
+    restored = app.ops.vault
+    with pytest.raises(NotFound):
+        restored.get(OWNER, added)  # the store is the backup's again
+    assert "Restored and verified" in app.window.pages["Settings"].backups.message.text()  # type: ignore[attr-defined]
+    assert app.host.serving and app.host.address.socket.exists()
+    assert app.window.current_page() == "Settings"
+    qtbot.wait(500)  # views reload from the reopened store; none of them meets a closed one
+    assert not app.window.problem.isVisible(), app.window.problem.text()
+    app.quit()

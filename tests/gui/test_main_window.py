@@ -26,6 +26,8 @@ def open_window(qtbot: QtBot, ops: Operations) -> MainWindow:
 
 def test_every_view_is_reachable_by_keyboard(qtbot: QtBot, ops: Operations) -> None:
     window = open_window(qtbot, ops)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)  # shortcuts reach the active window
     for number, (name, _) in enumerate(PAGES, start=1):
         qtbot.keyClick(window, Qt.Key(Qt.Key.Key_0 + number), Qt.KeyboardModifier.ControlModifier)
         assert window.current_page() == name
