@@ -80,11 +80,14 @@ def test_restore_from_a_file_reopens_the_store_and_serves_again(qtbot: QtBot, qa
     backup = vault.backup(OWNER)["path"]
     added = vault.add(OWNER, statement="Mara learned to throw a teapot on the wheel", domain="pottery")["id"]
     app.window.restore_requested.emit(backup)
-    qtbot.waitUntil(lambda: app.ops.vault is not vault, timeout=60000)
+    panel = app.window.pages["Settings"].backups  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: "Restored and verified" in panel.message.text(), timeout=60000)
     restored = app.ops.vault
+    assert restored is not vault
     with pytest.raises(NotFound):
         restored.get(OWNER, added)  # the store is the backup's again
-    assert "Restored and verified" in app.window.pages["Settings"].backups.message.text()  # type: ignore[attr-defined]
+    qtbot.wait(500)  # the views reload from the reopened store: the verification stays on screen
+    assert "Restored and verified" in panel.message.text()
     assert app.host.serving and app.host.address.socket.exists()
     assert app.window.current_page() == "Settings"
     qtbot.wait(500)  # views reload from the reopened store; none of them meets a closed one

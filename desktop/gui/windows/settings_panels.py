@@ -193,6 +193,9 @@ class ClientsPanel(_Panel):
         self.ops.run(lambda v: clients.install(client, home=v.paths.home), done, self.refused)
 
 
+NO_BACKUPS = "No backups yet. memvault takes one a day while it runs; or back up now."
+
+
 class BackupsPanel(_Panel):
     """Backups: take one now, see them, restore one from a file (verified before it replaces anything)."""
 
@@ -221,8 +224,8 @@ class BackupsPanel(_Panel):
             if b.get("exists", True)
         ]
         _fill(self.table, rows)
-        if not rows:
-            self.message.setText("No backups yet. memvault takes one a day while it runs; or back up now.")
+        if not rows and not self.message.text():  # an empty state, never over what an action just said
+            self.message.setText(NO_BACKUPS)
 
     def backup_now(self) -> None:
         def done(made: dict[str, Any]) -> None:
