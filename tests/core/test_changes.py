@@ -13,6 +13,7 @@ from memvault.core.change_signal import signal_path
 from memvault.core.changes import ACTION_KINDS, MAX_BATCH, Change, ChangeBatch, ChangeKind
 from memvault.core.errors import InvalidArgument, KillSwitchEngaged
 from memvault.core.model import LOCAL_ASSISTANT, Caller, Surface
+from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,3 +234,20 @@ def test_every_event_action_in_the_code_has_a_kind() -> None:
     actions |= set(re.findall(r"\"(domain_pinned)\" if pinned else \"(domain_unpinned)\"", source)[0])
     assert len(actions) > 20
     assert actions - set(ACTION_KINDS) == set()
+
+
+def test_a_restore_to_an_older_backup_signals_and_reads_as_a_reset(home: Path) -> None:
+    with Vault.open(home) as vault:
+        vault.add(OWNER, statement=SHARED, domain="garden")
+        backup = vault.backup(OWNER)["path"]
+        for n in range(5):
+            vault.add(OWNER, statement=f"Ingrith planted Orrowmere row {n}", domain="garden")
+        ahead = vault.changes_since(OWNER, None).cursor
+    signal_path(VaultPaths.from_env(home)).unlink()
+    Vault.restore_backup(backup, home)
+    with Vault.open(home) as vault:
+        restored = vault.changes_since(OWNER, None).cursor
+        assert signal_path(vault.paths).read_text() == f"{restored}\n"
+        assert restored < ahead
+        assert vault.changes_since(OWNER, ahead) == ChangeBatch(cursor=restored, reset=True)
+        assert everything(vault)[-1].kind is ChangeKind.STORE_RESTORED
