@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import re
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from corekit import OWNER, REMOTE, WORKSPACE_A, WORKSPACE_B, Adder
+from watchdog.observers import Observer
 
+from memvault.core import change_watch
 from memvault.core.change_signal import signal_path
 from memvault.core.changes import ACTION_KINDS, MAX_BATCH, Change, ChangeBatch, ChangeKind
 from memvault.core.errors import InvalidArgument, KillSwitchEngaged
@@ -251,3 +256,20 @@ def test_a_restore_to_an_older_backup_signals_and_reads_as_a_reset(home: Path) -
         assert restored < ahead
         assert vault.changes_since(OWNER, ahead) == ChangeBatch(cursor=restored, reset=True)
         assert everything(vault)[-1].kind is ChangeKind.STORE_RESTORED
+
+
+def test_without_file_system_events_the_watcher_still_wakes(
+    vault: Vault, add: Adder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where inotify refuses (its watches used up), the signal is looked at once a second instead."""
+
+    class Refusing(Observer):  # type: ignore[misc,valid-type]
+        def schedule(self, *args: object, **kwargs: object) -> None:
+            raise OSError(errno.ENOSPC, "inotify watch limit reached")
+
+    monkeypatch.setattr(change_watch, "Observer", Refusing)
+    woken = threading.Event()
+    with change_watch.SignalWatcher(vault.paths, woken.set):
+        time.sleep(1.2)  # the polling observer's first snapshot
+        add(SHARED, domain="garden")
+        assert woken.wait(5)
