@@ -96,6 +96,48 @@ def select(
     return [row_to_memory(row) for row in conn.execute(sql, args).fetchall()]
 
 
+def page(
+    conn: Connection,
+    caller: Caller,
+    *,
+    domain: str | None,
+    type_: str | None,
+    status: str,
+    before: tuple[str, str] | None,
+    limit: int,
+) -> list[Memory]:
+    """One page of `memory_list`, newest first: records older than `before` = (created_at, id)."""
+    where, params = ["m.status = ?"], [status]
+    if domain:
+        where.append("m.domain = ?")
+        params.append(domain)
+    if type_:
+        where.append("m.type = ?")
+        params.append(type_)
+    if before:
+        where.append("(m.created_at < ? OR (m.created_at = ? AND m.id < ?))")
+        params += [before[0], before[0], before[1]]
+    return select(conn, caller, where, params, limit=limit)
+
+
+def for_export(conn: Connection, caller: Caller, domain: str | None, statuses: Iterable[str]) -> list[Memory]:
+    """Records of the given states (one domain or all), in the order the Markdown views list them."""
+    wanted = sorted(set(statuses))
+    where = [f"m.status IN ({', '.join('?' * len(wanted))})"]
+    params: list[object] = [*wanted]
+    if domain:
+        where.append("m.domain = ?")
+        params.append(domain)
+    return select(conn, caller, where, params, order="m.domain, m.created_at, m.id")
+
+
+def domain_visible(conn: Connection, caller: Caller, domain: str) -> bool:
+    """Whether the caller can see any record in the domain (the only domains that exist for it)."""
+    clause, params = visible_clause(caller)
+    row = conn.execute(f"SELECT 1 FROM memories m WHERE m.domain = ? AND {clause} LIMIT 1", [domain, *params])
+    return row.fetchone() is not None
+
+
 def find_duplicate(conn: Connection, caller: Caller, norm_key: str, domain: str, type_: str) -> Memory | None:
     found = select(
         conn,
