@@ -24,7 +24,7 @@ from memvault.core.maintenance import restore as maintenance_restore
 from memvault.core.maintenance import schedule as maintenance_schedule
 from memvault.core.model import Caller, KillSwitch
 from memvault.core.paths import VaultPaths
-from memvault.core.retrieval.governor import HybridRetriever
+from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.seam import Retriever
 from memvault.core.search_request import parse_search
 from memvault.core.settings import SETTINGS, setting
