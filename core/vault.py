@@ -70,7 +70,7 @@ from memvault.core.results import (
     Timeline,
     TokenCreated,
 )
-from memvault.core.retrieval.governor import HybridRetriever
+from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.seam import Retriever
 from memvault.core.search_request import SearchRequest
 from memvault.core.settings import SETTINGS, setting

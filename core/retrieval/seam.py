@@ -1,4 +1,4 @@
-"""The `Retriever` seam: what `Vault` asks of a retrieval engine (the hybrid one lives in governor.py)."""
+"""The `Retriever` seam: what `Vault` asks of a retrieval engine (the hybrid one lives in pipeline.py)."""
 
 from __future__ import annotations
 

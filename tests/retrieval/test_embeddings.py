@@ -14,7 +14,7 @@ import pytest
 from memvault.core.model import OWNER
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
-from memvault.core.retrieval.governor import HybridRetriever
+from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.vectors import VectorIndex, to_blob
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault

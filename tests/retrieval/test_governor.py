@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from memvault.core.model import OWNER, Caller, Surface
-from memvault.core.retrieval.governor import HybridRetriever, skip_reason
+from memvault.core.retrieval.governor import skip_reason
+from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
 
