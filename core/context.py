@@ -9,11 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memvault.core.clock import Clock, format_time
-from memvault.core.errors import StoreUnavailable
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
 from memvault.core.store import settings_table
-from memvault.core.store.connection import Connection, OperationalError
+from memvault.core.store.connection import Connection, read_snapshot, write_transaction
 
 
 @dataclass
@@ -29,31 +28,15 @@ class Context:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """A short write transaction, taken with BEGIN IMMEDIATE so it never upgrades mid-way."""
-        with self.lock:
-            try:
-                self.conn.execute("BEGIN IMMEDIATE")
-            except OperationalError as exc:
-                raise StoreUnavailable(f"the store is busy or unwritable ({exc})") from None
-            try:
-                yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
+        """A short write transaction (one writer per process; SQLite serialises processes)."""
+        with self.lock, write_transaction(self.conn) as conn:
+            yield conn
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
         """A consistent read: one snapshot for the whole operation."""
-        with self.lock:
-            if self.conn.in_transaction:
-                yield self.conn
-                return
-            self.conn.execute("BEGIN")
-            try:
-                yield self.conn
-            finally:
-                self.conn.execute("COMMIT")
+        with self.lock, read_snapshot(self.conn) as conn:
+            yield conn
 
     def setting(self, name: str) -> Any:
         declared = setting(name)

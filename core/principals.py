@@ -18,8 +18,8 @@ from memvault.core.access import require_owner
 from memvault.core.context import Context
 from memvault.core.drafts import required_text, text
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
-from memvault.core.results import TokenCreated
 from memvault.core.model import Caller, Surface
+from memvault.core.results import TokenCreated
 from memvault.core.store import events
 from memvault.core.store import principals as store
 

@@ -8,7 +8,7 @@ to their keys, and mypy checks every key a front end uses. Values are plain JSON
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from memvault.core.model import MemoryId, ProposalId
 
@@ -97,25 +97,26 @@ class ProposalRow(TypedDict):
     surface: str
     target_id: MemoryId | None
     reason: str | None
-    payload: dict[str, object]
+    payload: dict[str, Any]  # the proposed write's validated arguments, as JSON
     created_at: str
     decided_at: str | None
     result_id: MemoryId | None
 
 
 class ProposalVerdict(TypedDict):
-    classification: Literal["ADD", "SUPERSEDE", "ARCHIVE", "NO_CHANGE"]
+    """The writer pass's judgement of one candidate, and what became of it."""
+
+    classification: Literal["ADD", "SUPERSEDE", "ARCHIVE", "NO_CHANGE"] | None  # None: refused by the gate
     target_id: MemoryId | None
-    reason: str
-    evidence: str | None
+    reason: str | None
+    evidence: object
     outcome: Literal["added", "staged", "skipped", "rejected"]
     proposal_id: ProposalId | None
-    id: NotRequired[MemoryId | None]
+    id: MemoryId | None
 
 
 class ProposeResult(TypedDict):
-    items: list[ProposalVerdict]
-    conversation_ref: NotRequired[str | None]
+    results: list[ProposalVerdict]
 
 
 # -- reads -------------------------------------------------------------------------------------
@@ -289,6 +290,15 @@ SettingValue = str | int | float | bool | list[str]
 
 
 # -- maintenance, principals -------------------------------------------------------------------
+class PurgePreview(TypedDict):
+    """What confirming a purge request would remove, for the person to check first."""
+
+    request_id: ProposalId
+    ids: list[MemoryId]
+    statements: dict[str, str]
+    payload: dict[str, Any]
+
+
 class PurgeRequested(TypedDict):
     outcome: Literal["confirmation_required"]
     request_id: ProposalId

@@ -26,7 +26,7 @@ from memvault.core.maintenance import backup as maintenance_backup
 from memvault.core.maintenance import purge
 from memvault.core.maintenance import restore as maintenance_restore
 from memvault.core.maintenance import schedule as maintenance_schedule
-from memvault.core.model import Caller, KillSwitch, MemoryId, ProposalId
+from memvault.core.model import Caller, KillSwitch, MemoryId, ProposalId, Scope
 from memvault.core.paths import VaultPaths
 from memvault.core.requests import (
     ArchiveRequest,
@@ -54,10 +54,12 @@ from memvault.core.results import (
     ExportResult,
     Graph,
     Items,
+    MemoryRecord,
     Ok,
     ProjectHistory,
     ProposalRow,
     ProposeResult,
+    PurgePreview,
     PurgeRequested,
     RecordPage,
     RecordView,
@@ -170,6 +172,13 @@ class Vault:
     def restore(self, caller: Caller, memory_id: str) -> RestoreResult:
         self._guard(caller)
         return writes.restore(self.ctx, caller, memory_id_of(memory_id))
+
+    def change_scope(
+        self, caller: Caller, memory_id: str, scope: Scope, workspace_id: str | None = None
+    ) -> MemoryRecord:
+        """Who may read a record (the person's decision; every version of it follows)."""
+        self._guard(caller)
+        return writes.change_scope(self.ctx, caller, memory_id_of(memory_id), scope, workspace_id).to_dict()
 
     def export_markdown(self, caller: Caller, request: ExportRequest | None = None) -> ExportResult:
         self._guard(caller)
@@ -355,7 +364,7 @@ class Vault:
         self._guard(caller)
         return purge.request(self.ctx, caller, request)
 
-    def preview_purge(self, caller: Caller, request_id: str) -> Report:
+    def preview_purge(self, caller: Caller, request_id: str) -> PurgePreview:
         return purge.preview(self.ctx, caller, request_id)
 
     def confirm_purge(self, caller: Caller, request_id: str) -> Report:

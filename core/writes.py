@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import replace
 
-from memvault.core.access import write_scope
+from memvault.core.access import require_owner, write_scope
 from memvault.core.context import Context
 from memvault.core.drafts import Draft
 from memvault.core.errors import Conflict, InvalidArgument, NotFound, ReadOnlyMode
@@ -108,9 +108,11 @@ def _staging_reason(
         return None
     if approved and domain not in approved:
         return f"the domain {domain} is not among auto_write_domains: waits for review"
-    if not memories.domain_visible(conn, caller, domain):
-        return NEW_DOMAIN
-    return None
+    if memories.domain_visible(conn, caller, domain):
+        return None
+    # Named by the person but holding nothing yet: the first record may open it. Holding only
+    # records this caller may not see: it answers like a domain that does not exist.
+    return None if approved and not memories.domain_in_use(conn, domain) else NEW_DOMAIN
 
 
 def add(ctx: Context, caller: Caller, draft: Draft) -> AddResult:
@@ -401,7 +403,9 @@ def apply_correction(
     return new_id
 
 
-def archive(ctx: Context, caller: Caller, request: ArchiveRequest) -> ArchiveResult:
+def archive(ctx: Context, caller: Caller, request: ArchiveRequest, *, review: bool = False) -> ArchiveResult:
+    """memory_archive; with `review`, an assistant's archive waits for the person in every mode
+    (the writer pass's ARCHIVE is a judgement, not an instruction: it never retires a record alone)."""
     mode = _write_mode(ctx, caller)
     refused = secret_rejection([request.reason])  # the reason is stored with the record (or the proposal)
     if refused:
@@ -411,7 +415,7 @@ def archive(ctx: Context, caller: Caller, request: ArchiveRequest) -> ArchiveRes
         if record.status is Status.ARCHIVED:
             raise Conflict("the record is already archived")
         now = ctx.now()
-        if _change_waits(ctx, conn, caller, mode, record):
+        if (review and mode is not None) or _change_waits(ctx, conn, caller, mode, record):
             payload = {
                 "id": record.id,
                 "reason": request.reason,
@@ -471,3 +475,21 @@ def apply_restore(conn: Connection, caller: Caller, record: Memory, now: str) ->
     )
     record_kinds.reopen_unresolved(conn, record.id)
     events.record(conn, caller, "restored", now, record.id)
+
+
+def change_scope(ctx: Context, caller: Caller, memory_id: MemoryId, scope: Scope, workspace_id: str | None) -> Memory:
+    """Who may read a record, decided by the person alone (records of its history follow, so no
+    older version stays readable where the current one is not)."""
+    require_owner(caller, "changing who may read a record")
+    if (scope is Scope.WORKSPACE_ALLOWED) != bool(workspace_id):
+        raise InvalidArgument("a workspace_allowed record names its workspace (and only such a record does)")
+    with ctx.transaction() as conn:
+        record = current_record(conn, caller, memory_id, None)
+        now = ctx.now()
+        chain = [record.id, *memories.version_chain(conn, record.id)]
+        for version in chain:
+            memories.update(conn, version, now, access_scope=scope.value, authorized_workspace_id=workspace_id)
+            events.record(conn, caller, "scope_changed", now, version, scope=scope.value)
+        changed = memories.fetch(conn, caller, record.id)
+    assert changed is not None
+    return changed

@@ -30,9 +30,9 @@ from memvault.core.context import Context
 from memvault.core.drafts import required_text
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.maintenance import purge_reach
-from memvault.core.model import Caller, ProposalId
+from memvault.core.model import Caller, MemoryId, ProposalId
 from memvault.core.requests import PurgeRequest
-from memvault.core.results import ProposalRow, PurgeRequested
+from memvault.core.results import ProposalRow, PurgePreview, PurgeRequested
 from memvault.core.store import events, memories, proposals
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import DatabaseError
@@ -118,14 +118,19 @@ def _targets(conn: Any, payload: dict[str, Any]) -> list[str]:
     return sorted(seen)
 
 
-def preview(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
+def preview(ctx: Context, caller: Caller, request_id: str) -> PurgePreview:
     """What confirming `request_id` would remove, for the person to check first."""
     require_owner(caller, "confirming a purge")
     with ctx.reading() as conn:
         found = _pending_request(conn, request_id)
         ids = _targets(conn, found["payload"])
         texts = sql.statements_of(conn, ids)
-    return {"request_id": found["id"], "ids": ids, "statements": texts, "payload": found["payload"]}
+    return {
+        "request_id": found["id"],
+        "ids": [MemoryId(i) for i in ids],
+        "statements": texts,
+        "payload": found["payload"],
+    }
 
 
 def reject(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:

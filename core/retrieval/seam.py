@@ -6,6 +6,7 @@ from typing import Any, Protocol
 
 from memvault.core.context import Context
 from memvault.core.model import Caller
+from memvault.core.results import SearchAnswer, ShadowAnswer
 from memvault.core.search_request import SearchRequest
 
 

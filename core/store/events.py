@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from memvault.core.results import EventRow
 from memvault.core.model import Caller
+from memvault.core.results import EventRow
 from memvault.core.store.connection import Connection
 
 

@@ -131,6 +131,10 @@ def for_export(conn: Connection, caller: Caller, domain: str | None, statuses: I
     return select(conn, caller, where, params, order="m.domain, m.created_at, m.id")
 
 
+def domain_in_use(conn: Connection, domain: str) -> bool:
+    return conn.execute("SELECT 1 FROM memories WHERE domain = ? LIMIT 1", (domain,)).fetchone() is not None
+
+
 def domain_visible(conn: Connection, caller: Caller, domain: str) -> bool:
     """Whether the caller can see any record in the domain (the only domains that exist for it)."""
     clause, params = visible_clause(caller)
@@ -172,6 +176,8 @@ _UPDATABLE = frozenset(
         "archived_reason",
         "archived_at",
         "status_before_archive",
+        "access_scope",
+        "authorized_workspace_id",
         "last_confirmed_at",
         "domain",
         "tags",
@@ -190,6 +196,19 @@ def update(conn: Connection, memory_id: str, now: str, **changes: Any) -> None:
         f"UPDATE memories SET {assignments}, revision = revision + 1, updated_at = ? WHERE id = ?",
         [*changes.values(), now, memory_id],
     )
+
+
+def version_chain(conn: Connection, memory_id: str) -> list[str]:
+    """The ids of a record's other versions, older and newer (supersede links both ways), unfiltered."""
+    rows = conn.execute(
+        "WITH RECURSIVE older(id) AS (SELECT supersedes_id FROM memories WHERE id = ?"
+        " UNION SELECT m.supersedes_id FROM memories m JOIN older o ON m.id = o.id),"
+        " newer(id) AS (SELECT superseded_by_id FROM memories WHERE id = ?"
+        " UNION SELECT m.superseded_by_id FROM memories m JOIN newer n ON m.id = n.id)"
+        " SELECT id FROM older WHERE id IS NOT NULL UNION SELECT id FROM newer WHERE id IS NOT NULL",
+        (memory_id, memory_id),
+    ).fetchall()
+    return sorted(str(row[0]) for row in rows if row[0] != memory_id)
 
 
 def status_of(conn: Connection, memory_id: str) -> tuple[str, int] | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from memvault.core import writes
 from memvault.core.access import write_scope
@@ -34,6 +34,7 @@ from memvault.core.drafts import Draft
 from memvault.core.errors import Conflict, InvalidArgument, MemvaultError, NotFound
 from memvault.core.model import Caller, Memory
 from memvault.core.requests import ArchiveRequest, CorrectRequest, ProposeRequest
+from memvault.core.results import ProposalVerdict, ProposeResult
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
@@ -184,8 +185,8 @@ _ORDER = (
 # -- 3. committing --------------------------------------------------------------------------------
 
 
-def _answer(found: Classified | None, outcome: str, **fields: Any) -> dict[str, Any]:
-    return {
+def _answer(found: Classified | None, outcome: str, **fields: Any) -> ProposalVerdict:
+    verdict = {
         "classification": found.classification if found else None,
         "target_id": found.target.id if found and found.target else None,
         "reason": found.reason if found else None,
@@ -195,9 +196,10 @@ def _answer(found: Classified | None, outcome: str, **fields: Any) -> dict[str, 
         "id": None,
         **fields,
     }
+    return cast(ProposalVerdict, verdict)
 
 
-def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, ref: str | None) -> dict[str, Any]:
+def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, ref: str | None) -> ProposalVerdict:
     target = found.target
     if found.classification == "ADD":
         draft = item.draft
@@ -228,13 +230,12 @@ def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, re
             return _answer(found, "staged", proposal_id=corrected["proposal_id"])
         return _answer(found, "added", id=corrected["id"])  # the person's own pass: the new record
     reason = "memory_propose: said to be no longer so" + (f" ({ref})" if ref else "")
-    archived = writes.archive(
-        ctx, caller, ArchiveRequest(id=target.id, reason=reason, expected_revision=target.revision)
-    )
+    retire = ArchiveRequest(id=target.id, reason=reason, expected_revision=target.revision)
+    archived = writes.archive(ctx, caller, retire, review=True)
     return _answer(found, archived["outcome"], proposal_id=archived.get("proposal_id"))
 
 
-def _one(ctx: Context, caller: Caller, embed: Embed | None, item: Candidate, ref: str | None) -> dict[str, Any]:
+def _one(ctx: Context, caller: Caller, embed: Embed | None, item: Candidate, ref: str | None) -> ProposalVerdict:
     draft = item.draft
     refused = rejection(
         draft.statement,
@@ -267,7 +268,7 @@ def local_embeddings(ctx: Context) -> Embed | None:
     return embed
 
 
-def propose(ctx: Context, caller: Caller, request: ProposeRequest) -> dict[str, Any]:
+def propose(ctx: Context, caller: Caller, request: ProposeRequest) -> ProposeResult:
     """The writer pass over the request's candidates (see the module's docstring)."""
     ref = _conversation_ref(request.conversation_ref)
     with ctx.reading() as conn:
