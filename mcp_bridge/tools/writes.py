@@ -144,7 +144,8 @@ TOOLS = [
         name="memory_restore",
         title="Restore a memory",
         fn=memory_restore,
-        description="Bring an archived record back to the state it had before it was archived.",
+        description="Bring an archived record back to the state it had before it was archived. Answers restored or "
+        "staged (waiting for the person, under the same rule as an archive).",
         annotations=mutating(destructive=False, idempotent=False),
         output_schema=schemas.RESTORE,
     ),

@@ -39,7 +39,7 @@ def test_archive_removes_from_search_but_get_and_list_reach_it(vault: Vault, add
 def test_restore_brings_back_the_previous_status(vault: Vault, add: Adder) -> None:
     memory_id = add(STATEMENT, domain="music")
     vault.archive(OWNER, ArchiveRequest.of(id=memory_id, reason="left the choir"))
-    assert vault.restore(OWNER, memory_id) == {"outcome": "restored", "id": memory_id}
+    assert vault.restore(OWNER, memory_id) == {"outcome": "restored", "id": memory_id, "proposal_id": None}
     record = vault.get(OWNER, memory_id)["memory"]
     assert (record["status"], record["archived_reason"], record["revision"]) == ("current", None, 3)
     assert _found(vault, memory_id)

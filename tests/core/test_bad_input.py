@@ -110,7 +110,7 @@ INVALID: dict[str, Op] = {
     "list unknown argument": _list(sort="asc"),
     # memory_search
     "search empty query": _search(query=""),
-    "search no query": lambda v, ids: v.search(OWNER),
+    "search no query": lambda v, ids: v.search(OWNER, SearchRequest.of()),
     "search query not text": _search(query=["library"]),
     "search query of 1 MB": _search(query="library " * (MB // 8)),
     "search limit zero": _search(limit=0),
@@ -132,12 +132,12 @@ INVALID: dict[str, Op] = {
     "correct revision as text": _correct(expected_revision="1"),
     "correct revision negative": _correct(expected_revision=-1),
     "correct unknown argument": _correct(domain="elsewhere"),
-    "archive id missing": lambda v, ids: v.archive(OWNER),
+    "archive id missing": lambda v, ids: v.archive(OWNER, ArchiveRequest.of()),
     "archive reason not text": _archive(reason=["old"]),
     "archive revision as bool": _archive(expected_revision=True),
     "archive unknown argument": _archive(purge=True),
-    "restore id missing": lambda v, ids: v.restore(OWNER),
-    "restore unknown argument": lambda v, ids: v.restore(OWNER, id=ids["archived"], reason="back"),
+    "restore id missing": lambda v, ids: v.restore(OWNER, None),  # type: ignore[arg-type]
+    "restore id not text": lambda v, ids: v.restore(OWNER, 5),  # type: ignore[arg-type]
     # export and settings
     "export bad domain": lambda v, ids: v.export_markdown(OWNER, ExportRequest.of(domain="../etc")),
     "export include_history as text": lambda v, ids: v.export_markdown(OWNER, ExportRequest.of(include_history="yes")),

@@ -319,11 +319,14 @@ def test_review_mode_stages_every_change(vault: Vault, add: Adder) -> None:
     assert count(vault, "memories") == 3
 
 
-def test_automatic_mode_adds_but_corrections_and_archives_wait(vault: Vault, add: Adder) -> None:
-    candidates, _ = _mixed(add)
+def test_automatic_mode_commits_adds_and_corrections_but_archives_wait(vault: Vault, add: Adder) -> None:
+    """Contract revision 3: a correction inside the approved scope commits (the old version stays as
+    history); the pass's ARCHIVE is a judgement and always waits for the person."""
+    candidates, ids = _mixed(add)
     automatic(vault)
     results = propose(vault, ASSISTANT, *candidates)
-    assert [r["outcome"] for r in results] == ["skipped", "staged", "staged", "added"]
+    assert [r["outcome"] for r in results] == ["skipped", "added", "staged", "added"]
+    assert vault.get(OWNER, ids["conflict"])["memory"]["superseded_by_id"] == results[1]["id"]
     assert results[3]["id"] and vault.get(OWNER, results[3]["id"])["memory"]["domain"] == "work"
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from regions_data import FINANCE, GARDEN, HEALTH, REGIONS, SOFTWARE, fill
 
-from memvault.core import domains as domains_module
+from memvault.core import domain_upkeep as upkeep_module
 from memvault.core.drafts import Draft
 from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
 from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
@@ -422,7 +422,7 @@ def test_settling_never_moves_out_of_a_domain_pinned_meanwhile(
     vault.discover_domains(OWNER, dry_run=False)
     ids = [vault.add(OWNER, Draft.of(statement=s))["id"] for s in ("Picked up a new trowel and some seed trays",)]
     assert vault.get(OWNER, ids[0])["memory"]["domain"] == "general"
-    real_route = domains_module.route
+    real_route = upkeep_module.route
 
     def route_while_the_person_pins(*args: Any, **kwargs: Any) -> Any:
         with Vault.open(home) as other:  # another process's connection
@@ -430,7 +430,7 @@ def test_settling_never_moves_out_of_a_domain_pinned_meanwhile(
                 other.pin_domain(OWNER, "general")
         return real_route(*args, **kwargs)
 
-    monkeypatch.setattr(domains_module, "route", route_while_the_person_pins)
+    monkeypatch.setattr(upkeep_module, "route", route_while_the_person_pins)
     assert vault.maintain_domains(OWNER)["settled"] == 0
     assert vault.get(OWNER, ids[0])["memory"]["domain"] == "general"
 
@@ -441,14 +441,14 @@ def test_discovery_never_moves_out_of_a_domain_pinned_meanwhile(
     fill(vault, explicit=False)
     before = snapshot(vault)
     assert any(domain == "general" for _, _, domain in before.values())
-    real_plan = domains_module.discovery.plan_discovery
+    real_plan = upkeep_module.discovery.plan_discovery
 
     def plan_while_the_person_pins(*args: Any, **kwargs: Any) -> Any:
         with Vault.open(home) as other:  # the clustering runs outside any transaction
             other.pin_domain(OWNER, "general")
         return real_plan(*args, **kwargs)
 
-    monkeypatch.setattr(domains_module.discovery, "plan_discovery", plan_while_the_person_pins)
+    monkeypatch.setattr(upkeep_module.discovery, "plan_discovery", plan_while_the_person_pins)
     vault.discover_domains(OWNER, dry_run=False)
     after = snapshot(vault)
     assert [i for i in before if before[i][2] == "general"] == [i for i in after if after[i][2] == "general"]
