@@ -314,6 +314,13 @@ class Vault:
     def get_setting(self, name: str) -> SettingValue:
         return cast(SettingValue, self.ctx.setting(name))
 
+    def number_setting(self, name: str) -> float:
+        """A numeric setting's value (declared `float` in core/settings.py)."""
+        value = self.get_setting(name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TypeError(f"setting {name} is not a number")
+        return float(value)
+
     def settings(self) -> dict[str, SettingValue]:
         return {name: self.get_setting(name) for name in SETTINGS}
 
