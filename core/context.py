@@ -8,10 +8,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from memvault.core import change_signal
 from memvault.core.clock import Clock, format_time
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
-from memvault.core.store import settings_table
+from memvault.core.store import change_rows, settings_table
 from memvault.core.store.connection import Connection, read_snapshot, write_transaction
 
 
@@ -28,9 +29,17 @@ class Context:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """A short write transaction (one writer per process; SQLite serialises processes)."""
-        with self.lock, write_transaction(self.conn) as conn:
-            yield conn
+        """A short write transaction (one writer per process; SQLite serialises processes).
+
+        When it wrote events, the change signal tells other processes after the commit.
+        """
+        with self.lock:
+            with write_transaction(self.conn) as conn:
+                before = change_rows.cursor(conn)
+                yield conn
+                after = change_rows.cursor(conn)
+            if after != before:
+                change_signal.notify(self.paths, after)
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:

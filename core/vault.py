@@ -17,6 +17,7 @@ from typing import TypeVar, cast
 from memvault import __version__
 from memvault.core import domain_upkeep, domains, feedback, inbox, keys, principals, reads, views, writes
 from memvault.core.access import check_kill_switch, require_owner
+from memvault.core.changes import MAX_BATCH, ChangeBatch, changes_since
 from memvault.core.clock import Clock, SystemClock
 from memvault.core.context import Context
 from memvault.core.drafts import Draft, required_text
@@ -386,6 +387,12 @@ class Vault:
     def sweep_purged(self, caller: Caller) -> Report:
         """Apply every tombstone again to the store, exports and backups (finishes an interrupted purge)."""
         return purge.sweep(self.ctx, caller)
+
+    # -- change feed -------------------------------------------------------------------------
+    def changes_since(self, caller: Caller, cursor: int | None, *, limit: int = MAX_BATCH) -> ChangeBatch:
+        """What changed after `cursor` that `caller` may see, in order (None: only the current cursor)."""
+        self._guard(caller)
+        return changes_since(self.ctx, caller, cursor, limit)
 
 
 def memory_id_of(value: str) -> MemoryId:
