@@ -18,7 +18,7 @@ from memvault.core.change_signal import signal_path
 from memvault.core.changes import ACTION_KINDS, MAX_BATCH, Change, ChangeBatch, ChangeKind
 from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument, KillSwitchEngaged
-from memvault.core.model import LOCAL_ASSISTANT, Caller, Surface
+from memvault.core.model import LOCAL_ASSISTANT, Caller, Scope, Surface
 from memvault.core.paths import VaultPaths
 from memvault.core.requests import ArchiveRequest, CorrectRequest, PurgeRequest
 from memvault.core.search_request import SearchRequest
@@ -222,6 +222,17 @@ def test_a_correction_into_a_hidden_record_shows_only_the_visible_id(vault: Vaul
     for change in everything(vault, REMOTE):
         assert hidden_twin not in change.memory_ids
         assert change.domain in (None, "garden")
+
+
+def test_a_record_shared_later_shows_up_and_one_withdrawn_disappears(vault: Vault, add: Adder) -> None:
+    record = add(LOCAL_ONLY, domain="home")
+    start = vault.changes_since(REMOTE, None).cursor
+    vault.change_scope(OWNER, record, Scope.REMOTE_ALLOWED)
+    shared = everything(vault, REMOTE, cursor=start)
+    assert [(c.kind, c.memory_ids) for c in shared] == [(ChangeKind.MEMORY_RESCOPED, (record,))]
+    vault.change_scope(OWNER, record, Scope.LOCAL_ONLY)
+    assert everything(vault, REMOTE, cursor=shared[-1].cursor) == []
+    assert everything(vault, REMOTE) == []  # and its whole history is out of sight again
 
 
 def test_the_kill_switch_stops_a_remote_feed(vault: Vault) -> None:
