@@ -31,14 +31,20 @@ START_TIMEOUT_S = 120.0  # a shared 2-core machine: the server imports the SDK a
 UNLIMITED = ("--calls-per-minute", "1000000", "--burst", "100000")  # the benchmark's own throw-away store
 
 
+def memvault_command() -> list[str]:
+    """This memvault, as a child command (a desktop bundle is its own executable)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable]
+    return [sys.executable, "-m", "memvault.desktop.cli"]
+
+
 def stdio_server(store: BenchStore) -> Any:
     """`memvault mcp --embedded` on a benchmark store, spawned as an assistant would spawn it."""
     from mcp import StdioServerParameters  # noqa: PLC0415 (the SDK loads only when benchmarking)
 
+    command = memvault_command()
     return StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "memvault.desktop.cli", "mcp", "--embedded"],
-        env={**os.environ, **store.env},
+        command=command[0], args=[*command[1:], "mcp", "--embedded"], env={**os.environ, **store.env}
     )
 
 
@@ -48,7 +54,7 @@ def http_server(store: BenchStore) -> Iterator[str]:
     log = store.home.parent / "serve.log"
     with log.open("wb") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "memvault.desktop.cli", "serve", "--http", "127.0.0.1:0", *UNLIMITED],
+            [*memvault_command(), "serve", "--http", "127.0.0.1:0", *UNLIMITED],
             env={**os.environ, **store.env},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
