@@ -87,7 +87,9 @@ def _memory(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         vault: Vault | None = stack.enter_context(open_vault(args)) if store_exists(args.home) else None
         budget = (
-            vault.get_setting("bench_native_budget_tokens") if vault else setting("bench_native_budget_tokens").default
+            vault.number_setting("bench_native_budget_tokens")
+            if vault
+            else setting("bench_native_budget_tokens").default
         )
         options = BenchOptions(
             out_dir=Path(args.out) if args.out else report_folder(home),
