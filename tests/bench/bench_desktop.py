@@ -43,7 +43,9 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.windows.graph import GraphView
@@ -78,7 +80,7 @@ def fill(home: Path, n: int, seed: int) -> dict[str, Any]:
             if ids and i % 3 == 0:
                 link_type = rng.choice(("relates_to", "depends_on"))
                 record["links"] = [{"type": link_type, "target_id": rng.choice(ids[-300:])}]
-            result = vault.add(OWNER, **record)
+            result = vault.add(OWNER, Draft.of(**record))
             if result["outcome"] == "added":
                 ids.append(result["id"])
             if i % 2000 == 0:
@@ -187,7 +189,9 @@ def child(home: Path) -> dict[str, Any]:
         canvas.viewport().repaint()
         frame_ms.append((time.perf_counter() - started) * 1000)
 
-    vault.search(OWNER, query="what did we decide about the billing pipeline")  # loads the embedding model
+    vault.search(
+        OWNER, SearchRequest.of(query="what did we decide about the billing pipeline")
+    )  # loads the embedding model
     result = {
         "built": built,
         "imports_s": round(imported_s, 2),

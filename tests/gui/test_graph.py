@@ -11,9 +11,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsPathItem, QGraphicsRectItem
 from pytestqt.qtbot import QtBot
-from viewkit import running, seed
+from viewkit import add, running, seed
 
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.gui import graph_layout
 from memvault.desktop.gui.operations import Changes, Operations
@@ -145,7 +144,7 @@ def test_a_relayout_keeps_known_nodes_where_they_were() -> None:
 def test_a_change_redraws_the_graph_in_place(qtbot: QtBot, view: GraphView, vault: Vault, ops: Operations) -> None:
     view.canvas.zoom(2)
     scale = view.canvas.transform().m11()
-    new = str(vault.add(OWNER, statement="The canoe paddles hang in the garden shed", domain="home")["id"])
+    new = add(vault, "The canoe paddles hang in the garden shed", domain="home")
     ops.announce(Changes.of(("memory",), [new]))
     qtbot.waitUntil(lambda: f"m:{new}" in view.canvas.nodes, timeout=10000)
     assert view.canvas.transform().m11() == pytest.approx(scale)  # the person's zoom is kept

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import QDateTime, Qt
 from pytestqt.qtbot import QtBot
-from viewkit import running, seed
+from viewkit import correct, running, seed
 
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
@@ -85,7 +85,6 @@ def test_opening_a_record_shows_all_of_it(qtbot: QtBot, view: MemoriesView, ids:
     assert "part_of_project" in text and ids["kitchen"] in text
     assert "Provenance" in text and "Version chain" in text
     assert not view.detail.buttons["restore"].isEnabled()
-    assert not view.detail.buttons["scope"].isEnabled()  # no Vault operation for it yet
 
 
 def test_correcting_supersedes_the_record_in_the_store(
@@ -118,11 +117,28 @@ def test_archive_then_restore(qtbot: QtBot, view: MemoriesView, vault: Vault, id
     qtbot.waitUntil(lambda: ids["canoe"] in shown_ids(view))
 
 
+def test_changing_the_access_scope_reaches_the_store(
+    qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]
+) -> None:
+    open_row(qtbot, view, ids["bicycle"])
+    qtbot.mouseClick(view.detail.buttons["scope"], Qt.MouseButton.LeftButton)
+    form = view.detail.form
+    assert form.scope.currentData() == "local_only" and not form.reason.isVisible()
+    form.scope.setCurrentIndex(form.scope.findData("workspace_allowed"))
+    qtbot.mouseClick(form.confirm, Qt.MouseButton.LeftButton)  # no workspace named: refused
+    qtbot.waitUntil(lambda: view.detail.message.text().startswith("Not done"))
+    assert vault.get(OWNER, ids["bicycle"])["memory"]["access_scope"] == "local_only"
+    form.scope.setCurrentIndex(form.scope.findData("remote_allowed"))
+    qtbot.mouseClick(form.confirm, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: vault.get(OWNER, ids["bicycle"])["memory"]["access_scope"] == "remote_allowed")
+    qtbot.waitUntil(lambda: "remote_allowed" in view.detail.page.toPlainText())
+
+
 def test_a_refused_action_says_why_and_changes_nothing(
     qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]
 ) -> None:
     open_row(qtbot, view, ids["bicycle"])
-    vault.correct(OWNER, id=ids["bicycle"], statement="The blue bicycle is kept in the hallway")  # another window
+    correct(vault, ids["bicycle"], "The blue bicycle is kept in the hallway")  # another window
     qtbot.mouseClick(view.detail.buttons["archive"], Qt.MouseButton.LeftButton)
     qtbot.mouseClick(view.detail.form.confirm, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.detail.message.text().startswith("Not done"))
@@ -132,7 +148,7 @@ def test_a_refused_action_says_why_and_changes_nothing(
 def test_as_of_shows_the_version_that_stood_then(
     qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]
 ) -> None:
-    vault.correct(OWNER, id=ids["bicycle"], statement="The blue bicycle is kept in the hallway")
+    correct(vault, ids["bicycle"], "The blue bicycle is kept in the hallway")
     view.as_of.edit.setDateTime(QDateTime.fromString("2025-03-01T12:00:00Z", Qt.DateFormat.ISODate))
     view.as_of.check.setChecked(True)
     assert "as things stood then" in view.summary.text()

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
-from viewkit import running, seed
+from viewkit import add, correct, running, seed
 
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.gui.models.timeline_lanes import days
 from memvault.desktop.gui.operations import Changes, Operations
@@ -25,9 +24,7 @@ def ops(vault: Vault) -> Iterator[Operations]:
 @pytest.fixture
 def ids(vault: Vault) -> dict[str, str]:
     found = seed(vault)
-    found["hallway"] = str(
-        vault.correct(OWNER, id=found["bicycle"], statement="The blue bicycle is kept in the hallway")["id"]
-    )
+    found["hallway"] = str(correct(vault, found["bicycle"], "The blue bicycle is kept in the hallway"))
     return found
 
 
@@ -120,11 +117,11 @@ def test_an_empty_store_explains_itself(qtbot: QtBot, vault: Vault) -> None:
 def test_a_change_refreshes_it_now_when_shown_else_when_shown_again(
     qtbot: QtBot, view: TimelineView, vault: Vault, ops: Operations
 ) -> None:
-    first = str(vault.add(OWNER, statement="Took the night train to Vienna", domain="travel")["id"])
+    first = add(vault, "Took the night train to Vienna", domain="travel")
     ops.announce(Changes.of(("memory",), [first]))
     qtbot.waitUntil(lambda: first in lane_ids(view))
     view.hide()
-    second = str(vault.add(OWNER, statement="Booked a sleeper cabin to Rome", domain="travel")["id"])
+    second = add(vault, "Booked a sleeper cabin to Rome", domain="travel")
     ops.announce(Changes.of(("memory",), [second]))
     qtbot.wait(300)
     assert second not in lane_ids(view)  # hidden: no work spent

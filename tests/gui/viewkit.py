@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.requests import CorrectRequest
 from memvault.core.vault import Vault
 from memvault.desktop.gui.operations import Operations
 
@@ -20,20 +22,30 @@ def running(vault: Vault) -> Iterator[Operations]:
         ops.shutdown()
 
 
+def add(vault: Vault, statement: str, **fields: object) -> str:
+    """Add a record as the person; its id."""
+    return str(vault.add(OWNER, Draft.of(statement=statement, **fields))["id"])
+
+
+def correct(vault: Vault, memory_id: str, statement: str) -> str:
+    """Correct a record as the person (as another window would); the new version's id."""
+    return str(vault.correct(OWNER, CorrectRequest.of(id=memory_id, statement=statement))["id"])
+
+
 def seed(vault: Vault) -> dict[str, str]:
     """A small fictional life: a kitchen project, a bicycle, a canoe trip; ids by key."""
 
-    def add(key: str, statement: str, **fields: object) -> None:
-        ids[key] = str(vault.add(OWNER, statement=statement, **fields)["id"])
+    def keep(key: str, statement: str, **fields: object) -> None:
+        ids[key] = add(vault, statement, **fields)
 
     ids: dict[str, str] = {}
-    add("kitchen", "Kitchen renovation: new cabinets and an induction hob", type="PROJECT", domain="home",
+    keep("kitchen", "Kitchen renovation: new cabinets and an induction hob", type="PROJECT", domain="home",
         tags=["project:Kitchen"], entities=["Ada Lindqvist"], valid_from="2025-01-10")  # fmt: skip
-    add("budget", "Kitchen budget is capped at 18,000 euros", type="CONSTRAINT", domain="home",
+    keep("budget", "Kitchen budget is capped at 18,000 euros", type="CONSTRAINT", domain="home",
         tags=["project:Kitchen"], links=[{"type": "part_of_project", "target_id": ids["kitchen"]}],
         valid_from="2025-02-01", access_scope="remote_allowed")  # fmt: skip
-    add("bicycle", "The blue bicycle is kept in the garden shed", type="FACT", domain="home",
+    keep("bicycle", "The blue bicycle is kept in the garden shed", type="FACT", domain="home",
         entities=["garden shed"], valid_from="2024-06-01")  # fmt: skip
-    add("canoe", "Prefers a canoe trip on the river over a beach holiday", type="PREFERENCE", domain="travel",
+    keep("canoe", "Prefers a canoe trip on the river over a beach holiday", type="PREFERENCE", domain="travel",
         links=[{"type": "relates_to", "target_id": ids["bicycle"]}], valid_from="2023-05-01")  # fmt: skip
     return ids

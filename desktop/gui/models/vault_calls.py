@@ -7,9 +7,19 @@ the views show. Keeping the calls here means one file adapts when the Vault's si
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from memvault.core.model import Caller
+from memvault.core.model import Caller, Scope
+from memvault.core.requests import (
+    ArchiveRequest,
+    CorrectRequest,
+    ListRequest,
+    PurgeRequest,
+    RelatedRequest,
+    TimelineRequest,
+)
+from memvault.core.results import RecordView, SearchAnswer
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 Row = dict[str, Any]  # a record as the contract returns it (a search hit adds score, why, tier)
@@ -62,34 +72,39 @@ class GraphData:
 def find_records(vault: Vault, caller: Caller, query: RecordQuery, cursor: str | None = None) -> RecordPage:
     """Words: the same retrieval as memory_search. No words: a page of memory_list."""
     if query.text.strip():
-        args: dict[str, Any] = {"query": query.text, "limit": SEARCH_LIMIT, "depth": "deep"}
-        if query.domain:
-            args["domains"] = [query.domain]
-        if query.type:
-            args["types"] = [query.type]
-        if query.as_of:
-            args["as_of"] = query.as_of
-        if query.known_at:
-            args["known_at"] = query.known_at
-        if query.status != "current":
-            args["include_history"] = True
-        answer = vault.search(caller, **args)
-        reason = answer.get("reason") if answer.get("skipped") else None
-        return RecordPage(rows=list(answer["results"]), searched=True, skipped_reason=reason)
+        answer = vault.search(
+            caller,
+            SearchRequest.of(
+                query=query.text,
+                limit=SEARCH_LIMIT,
+                depth="deep",
+                domains=[query.domain] if query.domain else None,
+                types=[query.type] if query.type else None,
+                as_of=query.as_of,
+                known_at=query.known_at,
+                include_history=query.status != "current",
+            ),
+        )
+        if "results" not in answer:  # a shadow answer; never asked for here
+            return RecordPage(rows=[], searched=True)
+        found = cast("SearchAnswer", answer)
+        reason = found["reason"] if found["skipped"] else None
+        return RecordPage(rows=[dict(hit) for hit in found["results"]], searched=True, skipped_reason=reason)
     listed = vault.list_memories(
-        caller, domain=query.domain, type=query.type, status=query.status, limit=LIST_PAGE, cursor=cursor
+        caller,
+        ListRequest.of(domain=query.domain, type=query.type, status=query.status, limit=LIST_PAGE, cursor=cursor),
     )
-    return RecordPage(rows=list(listed["items"]), searched=False, next_cursor=listed["next_cursor"])
+    return RecordPage(rows=[dict(r) for r in listed["items"]], searched=False, next_cursor=listed["next_cursor"])
 
 
 def record_detail(vault: Vault, caller: Caller, memory_id: str) -> RecordDetail:
     got = vault.get(caller, memory_id)
     return RecordDetail(
-        memory=got["memory"],
-        history=list(got["history"]),
-        links=list(got["links"]),
+        memory=dict(got["memory"]),
+        history=[dict(r) for r in got["history"]],
+        links=[{"type": link["type"], "target_id": link["target_id"]} for link in got["links"]],
         entities=list(got["entities"]),
-        events=vault.events_for(caller, memory_id),
+        events=[dict(event) for event in vault.events_for(caller, memory_id)],
     )
 
 
@@ -98,32 +113,36 @@ def domain_names(vault: Vault, caller: Caller) -> list[str]:
 
 
 def correct_record(vault: Vault, caller: Caller, memory_id: str, statement: str, reason: str, revision: int) -> Row:
-    return vault.correct(caller, id=memory_id, statement=statement, reason=reason or None, expected_revision=revision)
+    request = CorrectRequest.of(id=memory_id, statement=statement, reason=reason or None, expected_revision=revision)
+    return dict(vault.correct(caller, request))
 
 
 def archive_record(vault: Vault, caller: Caller, memory_id: str, reason: str, revision: int) -> Row:
-    return vault.archive(caller, id=memory_id, reason=reason or None, expected_revision=revision)
+    request = ArchiveRequest.of(id=memory_id, reason=reason or None, expected_revision=revision)
+    return dict(vault.archive(caller, request))
 
 
 def restore_record(vault: Vault, caller: Caller, memory_id: str) -> Row:
-    return vault.restore(caller, id=memory_id)
+    return dict(vault.restore(caller, memory_id))
+
+
+def change_scope(vault: Vault, caller: Caller, memory_id: str, scope: str, workspace_id: str | None) -> Row:
+    record = vault.change_scope(caller, memory_id, Scope(scope), workspace_id)
+    return {"outcome": "scope_changed", "id": record["id"]}
 
 
 def request_purge(vault: Vault, caller: Caller, memory_id: str, reason: str) -> Row:
-    return vault.request_purge(caller, id=memory_id, reason=reason or None)
+    return dict(vault.request_purge(caller, PurgeRequest.of(id=memory_id, reason=reason or None)))
 
 
 def timeline_events(
     vault: Vault, caller: Caller, *, domain: str | None, entity: str | None, subject: str | None
 ) -> list[dict[str, Any]]:
-    args: dict[str, Any] = {"limit": TIMELINE_LIMIT}
-    for name, value in (("domain", domain), ("entity", entity), ("subject", subject)):
-        if value:
-            args[name] = value
-    return list(vault.timeline(caller, **args)["events"])
+    request = TimelineRequest.of(limit=TIMELINE_LIMIT, domain=domain, entity=entity, subject=subject)
+    return [dict(event) for event in vault.timeline(caller, request)["events"]]
 
 
-def _add_record(data: GraphData, got: dict[str, Any]) -> None:
+def _add_record(data: GraphData, got: RecordView) -> None:
     record = got["memory"]
     key = "m:" + record["id"]
     data.labels[key] = record["statement"]
@@ -145,12 +164,13 @@ def _record_ids(
 ) -> tuple[list[str], bool]:
     """The records to draw: the neighbourhood of a centre record, else the newest current records."""
     if centre:
-        nodes = vault.related(caller, id=centre, depth=depth, limit=min(limit, 200))["nodes"]
+        request = RelatedRequest.of(id=centre, depth=depth, limit=min(limit, 200))
+        nodes = vault.related(caller, request)["nodes"]
         return [str(n["id"]) for n in nodes], len(nodes) >= min(limit, 200)
     ids: list[str] = []
     cursor: str | None = None
     while len(ids) < limit:
-        page = vault.list_memories(caller, domain=domain, limit=LIST_PAGE, cursor=cursor)
+        page = vault.list_memories(caller, ListRequest.of(domain=domain, limit=LIST_PAGE, cursor=cursor))
         ids += [str(item["id"]) for item in page["items"]]
         cursor = page["next_cursor"]
         if not cursor:
@@ -175,6 +195,6 @@ def graph_data(
 
 def project_events(vault: Vault, caller: Caller, project: str) -> list[dict[str, Any]]:
     """A project's states, decisions and open items as timeline events (learned moments)."""
-    history = vault.project_history(caller, project=project)
+    history = vault.project_history(caller, project)
     records = {r["id"]: r for part in ("states", "decisions", "unresolved") for r in history[part]}
     return [{"time": r["learned_at"], "kind": "learned", "record": r} for r in records.values() if r.get("learned_at")]

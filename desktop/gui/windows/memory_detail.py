@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from memvault.core.errors import MemvaultError
+from memvault.core.model import Scope
 from memvault.core.vault import Vault
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.record_page import RECORD_SCHEME, record_html
@@ -31,7 +33,6 @@ from memvault.desktop.gui.models.vault_calls import RecordDetail, Row
 from memvault.desktop.gui.operations import Operations
 
 LIVE = ("current", "partial", "disputed")
-NO_SCOPE_OPERATION = "The store has no operation that changes a record's access scope yet."
 EMPTY = (
     "<p><i>Select a record to see all of it here: its provenance, its earlier versions, "
     "its links and entities. Arrow keys move through the table.</i></p>"
@@ -49,13 +50,22 @@ class ActionForm(QFrame):
         self.statement = QPlainTextEdit()
         self.statement.setTabChangesFocus(True)
         self.statement.setAccessibleName("Corrected statement")
+        self.scope = QComboBox()
+        self.scope.setAccessibleName("Access scope")
+        for scope in Scope:
+            self.scope.addItem(scope.value, scope.value)
+        self.workspace = QLineEdit()
+        self.workspace.setPlaceholderText("the workspace's id (workspace_allowed only)")
+        self.workspace.setAccessibleName("Workspace")
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("Why (optional, kept with the change)")
         self.reason.setAccessibleName("Reason")
         self.confirm = QPushButton()
         self.cancel = QPushButton("Cancel")
         self.fields = QFormLayout()
-        self.fields.addRow("&Statement", self.statement)
+        self.fields.addRow("State&ment", self.statement)
+        self.fields.addRow("&New scope", self.scope)
+        self.fields.addRow("&Workspace", self.workspace)
         self.fields.addRow("&Reason", self.reason)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
@@ -68,14 +78,18 @@ class ActionForm(QFrame):
         self.cancel.clicked.connect(self.hide)
         self.hide()
 
-    def ask(self, title: str, confirm: str, statement: str | None) -> None:
+    def ask(self, title: str, confirm: str, statement: str | None = None, scope: str | None = None) -> None:
+        """Show the rows one action needs: a statement (correct), a scope (access scope), else a reason."""
         self.title.setText(title)
         self.confirm.setText(confirm)
-        self.fields.setRowVisible(0, statement is not None)
+        for row, shown in enumerate((statement is not None, scope is not None, scope is not None, scope is None)):
+            self.fields.setRowVisible(row, shown)
         self.statement.setPlainText(statement or "")
+        self.scope.setCurrentIndex(max(0, self.scope.findData(scope)))
+        self.workspace.clear()
         self.reason.clear()
         self.show()
-        (self.statement if statement is not None else self.reason).setFocus()
+        (self.statement if statement is not None else self.scope if scope is not None else self.reason).setFocus()
 
 
 class MemoryDetail(QWidget):
@@ -107,7 +121,7 @@ class MemoryDetail(QWidget):
         self.buttons["archive"].clicked.connect(self._ask_archive)
         self.buttons["restore"].clicked.connect(self.restore)
         self.buttons["purge"].clicked.connect(self._ask_purge)
-        self.buttons["scope"].setToolTip(NO_SCOPE_OPERATION)
+        self.buttons["scope"].clicked.connect(self._ask_scope)
         row = QHBoxLayout()
         for button in self.buttons.values():
             row.addWidget(button)
@@ -130,7 +144,7 @@ class MemoryDetail(QWidget):
         self.buttons["archive"].setEnabled(status in LIVE)
         self.buttons["restore"].setEnabled(status == "archived")
         self.buttons["purge"].setEnabled(detail is not None)
-        self.buttons["scope"].setEnabled(False)
+        self.buttons["scope"].setEnabled(status in LIVE)
 
     def say(self, text: str) -> None:
         self.message.setText(text)
@@ -154,6 +168,14 @@ class MemoryDetail(QWidget):
         self._pending = self.archive_from_form
         self.form.ask("Archive this record: it leaves every search until restored.", "Archive", None)
 
+    def _ask_scope(self) -> None:
+        self._pending = self.scope_from_form
+        self.form.ask(
+            "Who may read this record (its earlier versions follow).",
+            "Change scope",
+            scope=self._record()["access_scope"],
+        )
+
     def _ask_purge(self) -> None:
         self._pending = self.purge_from_form
         self.form.ask("Request a purge: it waits in the inbox for your typed confirmation.", "Request purge", None)
@@ -173,6 +195,10 @@ class MemoryDetail(QWidget):
     def archive_from_form(self) -> None:
         record, reason = self._record(), self.form.reason.text()
         self._write(lambda v: vault_calls.archive_record(v, self.ops.caller, record["id"], reason, record["revision"]))
+
+    def scope_from_form(self) -> None:
+        record, scope, workspace = self._record(), self.form.scope.currentData(), self.form.workspace.text().strip()
+        self._write(lambda v: vault_calls.change_scope(v, self.ops.caller, record["id"], scope, workspace or None))
 
     def purge_from_form(self) -> None:
         record, reason = self._record(), self.form.reason.text()
