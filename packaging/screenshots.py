@@ -49,21 +49,20 @@ def make_demo(folder: Path) -> Path:
 
 def stage_proposals(home: Path) -> None:
     """What an assistant might propose in the demo's world (fictional, like the demo itself)."""
+    from memvault.core.drafts import Draft  # noqa: PLC0415
     from memvault.core.model import LOCAL_ASSISTANT, OWNER  # noqa: PLC0415
+    from memvault.core.requests import ArchiveRequest, CorrectRequest, ListRequest, PurgeRequest  # noqa: PLC0415
     from memvault.core.vault import Vault  # noqa: PLC0415
 
     with Vault.open(home) as vault:
-        items = vault.list_memories(OWNER, limit=40)["items"]
+        items = vault.list_memories(OWNER, ListRequest(limit=40))["items"]
         first, second, third = items[0], items[1], items[2]
-        vault.add(LOCAL_ASSISTANT, statement="Prefers morning meetings before 10:00 on weekdays", domain="work")
-        vault.correct(
-            LOCAL_ASSISTANT,
-            id=first["id"],
-            statement=first["statement"] + " (confirmed again in March)",
-            reason="said so in today's planning chat",
-        )
-        vault.archive(LOCAL_ASSISTANT, id=second["id"], reason="no longer true after the move")
-        vault.request_purge(LOCAL_ASSISTANT, id=third["id"], reason="asked to forget this")
+        vault.add(LOCAL_ASSISTANT, Draft(statement="Prefers morning meetings before 10:00 on weekdays", domain="work"))
+        statement = first["statement"] + " (confirmed again in March)"
+        reason = "said so in today's planning chat"
+        vault.correct(LOCAL_ASSISTANT, CorrectRequest(id=first["id"], statement=statement, reason=reason))
+        vault.archive(LOCAL_ASSISTANT, ArchiveRequest(id=second["id"], reason="no longer true after the move"))
+        vault.request_purge(LOCAL_ASSISTANT, PurgeRequest(id=third["id"], reason="asked to forget this"))
 
 
 def settle(app: object, seconds: float) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from memvault.core.drafts import Draft
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.requests import ArchiveRequest, CorrectRequest, PurgeRequest
 from memvault.core.vault import Vault
 
 
@@ -28,17 +30,17 @@ def seed(vault: Vault) -> Seeded:
     """The person's records, then an assistant's pending add, correction, writer pass, archive and purge."""
     seeded = Seeded()
     for key, (statement, domain, kind) in RECORDS.items():
-        seeded.records[key] = vault.add(OWNER, statement=statement, domain=domain, type=kind)["id"]
+        draft = Draft.parse({"statement": statement, "domain": domain, "type": kind})
+        seeded.records[key] = vault.add(OWNER, draft)["id"]
+    tea, bike, kiln = (seeded.records[k] for k in ("tea", "bike", "kiln"))
+    correction = CorrectRequest.parse(
+        {"id": tea, "statement": "Mara prefers green tea in the morning", "reason": "she said so on the phone"}
+    )
     staged = {
-        "add": vault.add(LOCAL_ASSISTANT, statement="Mara's cat is called Pixel", domain="pets"),
-        "correct": vault.correct(
-            LOCAL_ASSISTANT,
-            id=seeded.records["tea"],
-            statement="Mara prefers green tea in the morning",
-            reason="she said so on the phone",
-        ),
-        "archive": vault.archive(LOCAL_ASSISTANT, id=seeded.records["bike"], reason="she moved house"),
-        "purge": vault.request_purge(LOCAL_ASSISTANT, id=seeded.records["kiln"], reason="she asked"),
+        "add": vault.add(LOCAL_ASSISTANT, Draft(statement="Mara's cat is called Pixel", domain="pets")),
+        "correct": vault.correct(LOCAL_ASSISTANT, correction),
+        "archive": vault.archive(LOCAL_ASSISTANT, ArchiveRequest.parse({"id": bike, "reason": "she moved house"})),
+        "purge": vault.request_purge(LOCAL_ASSISTANT, PurgeRequest.parse({"id": kiln, "reason": "she asked"})),
     }
     for key, answer in staged.items():
         seeded.proposals[key] = answer.get("proposal_id") or answer["request_id"]

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import NotFound
 from memvault.core.model import OWNER, WriteMode
 from memvault.core.vault import Vault
@@ -78,7 +79,7 @@ def test_restore_from_a_file_reopens_the_store_and_serves_again(qtbot: QtBot, qa
     qtbot.addWidget(app.window)
     app.starting.join(60)
     backup = vault.backup(OWNER)["path"]
-    added = vault.add(OWNER, statement="Mara learned to throw a teapot on the wheel", domain="pottery")["id"]
+    added = vault.add(OWNER, Draft(statement="Mara learned to throw a teapot on the wheel", domain="pottery"))["id"]
     app.window.restore_requested.emit(backup)
     panel = app.window.pages["Settings"].backups  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: "Restored and verified" in panel.message.text(), timeout=60000)

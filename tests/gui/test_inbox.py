@@ -9,6 +9,7 @@ from shellkit import Seeded
 
 from memvault.core.errors import NotFound
 from memvault.core.model import OWNER
+from memvault.core.requests import ListRequest
 from memvault.core.vault import Vault
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.windows.inbox import InboxView
@@ -81,7 +82,7 @@ def test_a_batch_approves_with_one_key_and_leaves_the_purge_waiting(
     qtbot.waitUntil(lambda: len(view.items) == 1, timeout=10000)
     assert pending_ids(vault) == {seeded.proposals["purge"]}
     assert vault.get(OWNER, seeded.records["bike"])["memory"]["status"] == "archived"
-    pets = vault.list_memories(OWNER, domain="pets")
+    pets = vault.list_memories(OWNER, ListRequest(domain="pets"))
     assert [m["statement"] for m in pets["items"]] == ["Mara's cat is called Pixel"]
     assert "one at a time" in view.message.text()
 

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 from shellkit import Seeded
 
 from memvault.core.changes import ChangeBatch
+from memvault.core.drafts import Draft
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.gui.live import LiveFeed, changes_of
@@ -20,7 +21,7 @@ from memvault.desktop.gui.windows.inbox import InboxView
 
 def test_a_batch_names_the_kinds_and_ids_views_refresh_on(vault: Vault, seeded: Seeded) -> None:
     start = vault.changes_since(OWNER, None).cursor
-    staged = vault.add(LOCAL_ASSISTANT, statement="Mara's niece starts school in August", domain="family")
+    staged = vault.add(LOCAL_ASSISTANT, Draft(statement="Mara's niece starts school in August", domain="family"))
     vault.set_setting(OWNER, "write_mode", "retrieval-only")
     seen = changes_of(vault.changes_since(OWNER, start))
     assert not seen.everything

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QSystemTrayIcon
 from pytestqt.qtbot import QtBot
 from shellkit import Seeded
 
+from memvault.core.drafts import Draft
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.gui.main_window import NO_TRAY, PAGES, MainWindow
@@ -62,7 +63,7 @@ def test_the_pending_count_and_a_notification_follow_new_proposals(
     window = open_window(qtbot, ops)
     assert window.tray.pending == len(seeded.proposals)
     qtbot.waitUntil(lambda: window.nav.item(3).text() == f"Inbox ({len(seeded.proposals)})", timeout=10000)
-    vault.add(LOCAL_ASSISTANT, statement="Mara waters the ferns on Sundays", domain="garden")
+    vault.add(LOCAL_ASSISTANT, Draft(statement="Mara waters the ferns on Sundays", domain="garden"))
     with qtbot.waitSignal(window.tray.proposals_arrived, timeout=10000) as arrived:
         window.tray.refresh()
     assert arrived.args == [1]

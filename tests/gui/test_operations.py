@@ -13,6 +13,7 @@ from shellkit import Seeded
 
 from memvault.core.errors import MemvaultError, NotFound
 from memvault.core.model import OWNER
+from memvault.core.requests import ArchiveRequest
 from memvault.core.vault import Vault
 from memvault.desktop.gui.operations import Changes, Operations
 
@@ -35,7 +36,7 @@ def test_a_write_announces_what_it_touched_and_lands_in_the_store(
 ) -> None:
     memory_id = seeded.records["glaze"]
     with qtbot.waitSignal(ops.changed, timeout=5000) as announced:
-        ops.run(lambda v: v.archive(OWNER, id=memory_id, reason="done"), lambda _: None, writes=True)
+        ops.run(lambda v: v.archive(OWNER, ArchiveRequest.parse({"id": memory_id})), lambda _: None, writes=True)
     assert isinstance(announced.args[0], Changes)
     assert memory_id in announced.args[0].ids
     assert vault.get(OWNER, memory_id)["memory"]["status"] == "archived"

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from memvault.core.errors import MemvaultError
+from memvault.core.results import DomainSummary
 from memvault.core.vault import Vault
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
@@ -36,7 +37,7 @@ class DomainsView(QWidget):
     def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ops = ops
-        self.domains: list[dict[str, Any]] = []
+        self.domains: list[DomainSummary] = []
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setAccessibleName("Domains")
@@ -89,7 +90,7 @@ class DomainsView(QWidget):
     def reload(self) -> None:
         self.ops.run(lambda v: v.list_domains(self.ops.caller)["items"], self._populate, self._refused)
 
-    def _populate(self, domains: list[dict[str, Any]]) -> None:
+    def _populate(self, domains: list[DomainSummary]) -> None:
         self.domains = domains
         self.table.setRowCount(len(domains))
         for row, domain in enumerate(domains):
@@ -98,7 +99,7 @@ class DomainsView(QWidget):
                 str(domain["records"]),
                 ", ".join(domain["keywords"][:8]) or "—",
                 "yes" if domain["pinned"] else "",
-                domain["description"],
+                domain["description"] or "",
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)

@@ -34,8 +34,8 @@ from memvault.desktop.gui.windows.inbox_items import (
     CLASSIFICATION,
     KIND_TITLES,
     PURGE_REACH,
-    Decision,
     InboxItem,
+    Outcome,
     decide,
     load_inbox,
 )
@@ -125,7 +125,7 @@ class InboxView(QWidget):
         super().__init__(parent)
         self.ops = ops
         self.items: list[InboxItem] = []
-        self.last_decisions: list[Decision] = []
+        self.last_decisions: list[Outcome] = []
         self._build()
         ops.changed.connect(self._on_changed)
         self.reload()
@@ -270,7 +270,7 @@ class InboxView(QWidget):
             changes=Changes.of(("proposal", "memory", "purge"), [item.id for item in chosen]),
         )
 
-    def _decided(self, decisions: list[Decision], approved: bool, note: str) -> None:
+    def _decided(self, decisions: list[Outcome], approved: bool, note: str) -> None:
         self.last_decisions = decisions
         done = [d for d in decisions if d.ok]
         refused = [d for d in decisions if not d.ok]

@@ -6,11 +6,13 @@ carries what it would remove. Presentation words only: what a proposal does is c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from memvault.core.errors import MemvaultError
 from memvault.core.model import Caller
+from memvault.core.results import ProposalRow
 from memvault.core.vault import Vault
 
 # The writer's classifications (mcp-contract memory_propose) by the kind of proposal they stage.
@@ -33,7 +35,7 @@ PURGE_REACH = (
 
 @dataclass(frozen=True)
 class InboxItem:
-    proposal: dict[str, Any]
+    proposal: ProposalRow
     current: dict[str, Any] | None = None  # the target record now (corrections, archives, restores)
     purge: dict[str, Any] | None = None  # purge preview: ids and statements to be removed
     backups: int = 0
@@ -86,22 +88,23 @@ def load_inbox(vault: Vault, caller: Caller) -> list[InboxItem]:
 
 
 @dataclass(frozen=True)
-class Decision:
+class Outcome:
     proposal_id: str
     ok: bool
     detail: str  # the outcome, or the refusal's message
 
 
-def decide(vault: Vault, caller: Caller, items: list[InboxItem], approve: bool) -> list[Decision]:
+def decide(vault: Vault, caller: Caller, items: list[InboxItem], approve: bool) -> list[Outcome]:
     """Approve or reject each item; one refusal does not stop the batch (each is its own transaction)."""
     decisions = []
     for item in items:
+        answer: Mapping[str, object]
         try:
             if item.kind == "purge":
                 answer = vault.confirm_purge(caller, item.id) if approve else vault.reject_purge(caller, item.id)
             else:
                 answer = vault.approve(caller, item.id) if approve else vault.reject(caller, item.id)
-            decisions.append(Decision(item.id, True, str(answer.get("outcome", "done"))))
+            decisions.append(Outcome(item.id, True, str(answer.get("outcome", "done"))))
         except MemvaultError as exc:
-            decisions.append(Decision(item.id, False, f"{exc.code}: {exc.message}"))
+            decisions.append(Outcome(item.id, False, f"{exc.code}: {exc.message}"))
     return decisions

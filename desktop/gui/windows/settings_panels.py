@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from memvault.core.errors import MemvaultError
 from memvault.core.maintenance import doctor
+from memvault.core.results import BackupAnswer, TokenCreated
 from memvault.core.vault import Vault
 from memvault.desktop import autostart, clients
 from memvault.desktop.gui.operations import Changes, Operations
@@ -136,7 +137,7 @@ class TokensPanel(_Panel):
             changes=Changes.of(("principal",), (name,)),
         )
 
-    def _created(self, made: dict[str, Any]) -> None:
+    def _created(self, made: TokenCreated) -> None:
         self.token.setText(made["token"])
         self.message.setText(f"Token for {made['principal']}: copy it now; memvault will not show it again.")
         self.reload()
@@ -228,7 +229,7 @@ class BackupsPanel(_Panel):
             self.message.setText(NO_BACKUPS)
 
     def backup_now(self) -> None:
-        def done(made: dict[str, Any]) -> None:
+        def done(made: BackupAnswer) -> None:
             self.message.setText(f"Backed up to {made['path']} ({made['bytes'] / 1e6:.1f} MB, encrypted).")
 
         run_long(
