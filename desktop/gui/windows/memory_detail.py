@@ -50,6 +50,7 @@ class ActionForm(QFrame):
         self.statement = QPlainTextEdit()
         self.statement.setTabChangesFocus(True)
         self.statement.setAccessibleName("Corrected statement")
+        self.statement.setMaximumHeight(self.statement.fontMetrics().height() * 6)  # the record stays in view
         self.scope = QComboBox()
         self.scope.setAccessibleName("Access scope")
         for scope in Scope:
