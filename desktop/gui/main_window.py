@@ -1,6 +1,6 @@
 """The main window: a navigation list beside the views (Memories, Timeline, Graph, Inbox, Domains, Settings).
 
-Ctrl+1..6 (or the list, by keyboard) switch views. Closing the window leaves the app in the tray
+Ctrl+1..7 (or the list, by keyboard) switch views. Closing the window leaves the app in the tray
 when a tray exists; without one, closing quits, and the status bar says why.
 """
 
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.theme import app_icon
 from memvault.desktop.gui.tray import Tray
+from memvault.desktop.gui.windows.benchmark import BenchmarkView
 from memvault.desktop.gui.windows.domains import DomainsView
 from memvault.desktop.gui.windows.graph import GraphView
 from memvault.desktop.gui.windows.inbox import InboxView
@@ -39,6 +40,7 @@ PAGES: tuple[tuple[str, Callable[[Operations], QWidget]], ...] = (
     ("Inbox", InboxView),
     ("Domains", DomainsView),
     ("Settings", SettingsView),
+    ("Benchmark", BenchmarkView),
 )
 
 

@@ -1,0 +1,100 @@
+"""Benchmark: the newest memory-benchmark report (its table and plot) and a button to run one.
+
+The run is the same code as the `memory_benchmark` MCP tool and `memvault bench memory`: three
+conditions on a fictional data set, each in its own temporary store; only the report folder
+(MEMVAULT_HOME/benchmarks/) is written. It takes minutes, on the worker, with a busy dialog.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtSvgWidgets import QSvgWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+
+from memvault.core.bench.report import latest, report_folder
+from memvault.core.errors import MemvaultError
+from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.progress import run_long
+
+EMPTY = (
+    "No benchmark report yet.\n\nRun one to see how memvault compares with no memory and with a "
+    "native-memory stand-in on a fictional data set: answer quality, tokens handed over, latency, "
+    "privacy leaks. It takes a few minutes and touches none of your memories."
+)
+
+
+def read_latest(home: Path) -> dict[str, str]:
+    """The newest report's Markdown and SVG text ({} when there is none)."""
+    found = latest(report_folder(home))
+    if found is None:
+        return {}
+    return {kind: found[kind].read_text(encoding="utf-8") for kind in ("markdown", "plot") if kind in found}
+
+
+class BenchmarkView(QWidget):
+    def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.suite = QComboBox()
+        self.suite.setAccessibleName("Benchmark suite")
+        self.suite.addItem("small (two questions of each kind)", "small")
+        self.suite.addItem("full (every question)", "full")
+        self.run_button = QPushButton("&Run the benchmark")
+        self.run_button.clicked.connect(self.run_benchmark)
+        self.message = QLabel(EMPTY)
+        self.message.setWordWrap(True)
+        self.text = QTextBrowser()
+        self.text.setAccessibleName("Benchmark report")
+        self.plot = QSvgWidget()
+        self.plot.renderer().setAspectRatioMode(Qt.AspectRatioMode.KeepAspectRatio)
+        self.plot.setAccessibleName("Benchmark plot")
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Suite:"))
+        row.addWidget(self.suite)
+        row.addWidget(self.run_button)
+        row.addStretch(1)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.text)
+        splitter.addWidget(self.plot)
+        column = QVBoxLayout(self)
+        column.addLayout(row)
+        column.addWidget(self.message)
+        column.addWidget(splitter, 1)
+        self.reload()
+
+    def reload(self) -> None:
+        self.ops.run(lambda v: read_latest(v.paths.home), self._show, self._refused)
+
+    def _show(self, report: dict[str, str]) -> None:
+        self.text.setMarkdown(report.get("markdown", ""))
+        self.plot.load(report.get("plot", "").encode("utf-8"))
+        self.plot.setVisible("plot" in report)
+        self.text.setVisible(bool(report))
+        self.message.setText("" if report else EMPTY)
+
+    def run_benchmark(self) -> None:
+        from memvault.mcp_bridge.tools.benchmark import memory_benchmark  # noqa: PLC0415 - loads the MCP SDK
+
+        suite, caller = self.suite.currentData(), self.ops.caller
+        self.run_button.setEnabled(False)
+
+        def done(result: dict[str, Any]) -> None:
+            self.run_button.setEnabled(True)
+            self.message.setText(f"Finished in {result.get('run_seconds', 0):.0f} s.")
+            self.reload()
+
+        run_long(
+            self.ops,
+            self,
+            "Running the memory benchmark (minutes)…",
+            lambda v: memory_benchmark(v, caller, suite),
+            done,
+            self._refused,
+        )
+
+    def _refused(self, error: MemvaultError) -> None:
+        self.run_button.setEnabled(True)
+        self.message.setText(error.message)
