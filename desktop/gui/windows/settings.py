@@ -73,7 +73,7 @@ def _items_editor(declared: Setting) -> Editor:
 
 def _list_editor(_: Setting) -> Editor:
     edit = QLineEdit()
-    edit.setPlaceholderText("comma-separated; empty means none")
+    edit.setPlaceholderText("comma-separated names (see below for what empty means)")
     return edit, lambda: [p.strip() for p in edit.text().split(",") if p.strip()], lambda v: edit.setText(", ".join(v))
 
 
