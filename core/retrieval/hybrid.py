@@ -18,7 +18,7 @@ from memvault.core.model import Caller, Memory
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval import tiers
 from memvault.core.retrieval.ranking import Signals, feedback_value
-from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_of
+from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_for
 from memvault.core.retrieval.vectors import VectorIndex
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import search as sql
@@ -283,7 +283,7 @@ def signals_for(
             status_neutral=bool(request.as_of or request.known_at),
             why=list(item.why),
         )
-        out[memory_id] = (signals, tier_of(active, rules))
+        out[memory_id] = (signals, tier_for(record, active, rules))
     return out
 
 
