@@ -187,7 +187,7 @@ class HybridRetriever:
             depth = "deep" if past else decision.depth
         pool = pool_for(depth, request.limit)
         gathered = Gathered()
-        gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals)
+        gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals, alone=index is None)
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True
