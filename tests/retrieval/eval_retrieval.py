@@ -58,6 +58,9 @@ from memvault.core.vault import Vault
 SYSTEMS = ("ours", "bm25", "rrf")
 DEFAULT_TUNE = ("conv-26", "conv-30", "conv-41")
 LIMIT = 10
+# Quality is measured without the search deadline: on a loaded machine it would cut the semantic
+# stage of some searches and make the figures depend on the load; latency is reported apart.
+NO_DEADLINE_MS = 10_000.0
 
 
 @dataclass
@@ -99,6 +102,7 @@ def fictional(stores: Path | None) -> dict[str, Tally]:
     with _store("fictional", stores, lambda home: ek.open_eval_vault(home, True, data)[0].close()) as home:
         vault, _, ids = ek.open_eval_vault(home, False, data)
         try:
+            vault.set_setting(OWNER, "search_deadline_ms", NO_DEADLINE_MS)
             dense = bl.DenseBaseline(vault)
             for query in data["queries"]:
                 if query["kind"] in ("privacy", "skip"):
@@ -199,11 +203,20 @@ def _payload(result: Any) -> dict[str, Any]:
     return data
 
 
+def _without_deadline(home: Path) -> None:
+    vault = Vault.open(home, clock=SystemClock())
+    try:
+        vault.set_setting(OWNER, "search_deadline_ms", NO_DEADLINE_MS)
+    finally:
+        vault.close()
+
+
 def _prepare_for_assistant(home: Path) -> None:
     """The person lets the local assistant's confident writes commit (automatic mode, any domain)."""
     vault = Vault.open(home, create=True, clock=SystemClock(), scrypt_n=2**12)
     try:
         vault.set_setting(OWNER, "write_mode", "automatic-write-within-approved-scope")
+        vault.set_setting(OWNER, "search_deadline_ms", NO_DEADLINE_MS)
         vault.add(OWNER, statement="The conversation log is kept here", domain="general")
     finally:
         vault.close()
@@ -228,6 +241,7 @@ def run_conversation(
             _ingest_in_process(home, conversation)
 
     with _store(name, stores, build) as home:
+        _without_deadline(home)
         if use_mcp and not ingested:
             found, latencies, _ = _mcp_run(home, conversation, False)
             timing.setdefault("search_ms", []).extend(latencies)
