@@ -16,7 +16,9 @@ priors decide the order.
 The fused rank depends on places only, not on any signal's scale, so words and meaning count
 alike on text whose score ranges the weights were never tuned on (the weights of `relevance`
 were fitted to the fictional set); relevance still orders within it, and alone decides
-whether a candidate is a hit at all: below `rank_min_relevance` it is not, however important.
+whether a candidate is a hit at all: below `rank_min_relevance` it is not, however important,
+unless it holds nearly every word of the request (lexical >= WORDS_SUFFICE: a long paragraph
+naming the one rare name asked about has a weak vector but answers).
 The priors reorder relevant records, they never make an irrelevant one relevant.
 Every signal is in 0..1 (feedback in -1..1); docs/retrieval.md defines each one.
 """
@@ -118,6 +120,7 @@ def feedback_value(useful: int, not_useful: int) -> float:
 
 FUSION_K = 5.0  # reciprocal-rank constant: small, so the first few places count clearly more
 RELEVANCE_POWER = 1.5  # how far the absolute relevance still orders the fused ranks
+WORDS_SUFFICE = 0.9  # a record holding (nearly) every word of the request is a hit, whatever its vector
 
 
 def fused_ranks(items: list[tuple[Memory, Signals]]) -> dict[str, float]:
@@ -147,6 +150,8 @@ def rank(items: list[tuple[Memory, Signals]], weights: Weights) -> list[tuple[Me
     scored = []
     for record, signals in items:
         rel = relevance(signals, weights)
+        if WORDS_SUFFICE and signals.lexical >= WORDS_SUFFICE:
+            rel = max(rel, weights.min_relevance)
         if rel < weights.min_relevance or rel <= 0:
             continue
         value = fused.get(record.id, 0.0) * rel**RELEVANCE_POWER * (1.0 + prior(record, signals, weights))
