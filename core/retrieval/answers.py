@@ -5,19 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import cast
 
 from memvault.core.model import Memory, Status
+from memvault.core.results import MemoryRecord, SearchAnswer, SearchHit, ShadowAnswer
 from memvault.core.retrieval.packet import Packet
 from memvault.core.retrieval.ranking_cache import Ranking
 from memvault.core.search_request import SearchRequest
 
 
-def shadow_answer(retrieved: int, latency_ms: float) -> dict[str, object]:
+def shadow_answer(retrieved: int, latency_ms: float) -> ShadowAnswer:
     return {"shadow": True, "retrieved": retrieved, "latency_ms": round(latency_ms, 2)}
 
 
-def skipped_answer(request: SearchRequest, reason: str, latency_ms: float) -> dict[str, object]:
+def skipped_answer(request: SearchRequest, reason: str, latency_ms: float) -> SearchAnswer | ShadowAnswer:
     if request.shadow:
         return shadow_answer(0, latency_ms)
     return {
@@ -31,7 +32,7 @@ def skipped_answer(request: SearchRequest, reason: str, latency_ms: float) -> di
     }
 
 
-def search_answer(request: SearchRequest, ranking: Ranking, packet: Packet, latency_ms: float) -> dict[str, Any]:
+def search_answer(request: SearchRequest, ranking: Ranking, packet: Packet, latency_ms: float) -> SearchAnswer:
     """The answer of a search that ran: the packet's records with their scores, reasons and tiers."""
     by_id = {h.id: h for h in ranking.hits}
     ids = [r.id for r in packet.records]
@@ -41,13 +42,7 @@ def search_answer(request: SearchRequest, ranking: Ranking, packet: Packet, late
         "reason": "" if ids else "nothing in personal memory is relevant enough",
         "domains": [{"name": name, "weight": weight} for name, weight in ranking.domains],
         "results": [
-            {
-                **r.to_dict(),
-                "score": round(by_id[r.id].score, 4),
-                "why": list(by_id[r.id].why),
-                "tier": by_id[r.id].tier,
-            }
-            for r in packet.records
+            hit(r.to_dict(), by_id[r.id].score, list(by_id[r.id].why), by_id[r.id].tier) for r in packet.records
         ],
         "packet": packet.text,
         "budget": {
@@ -75,3 +70,8 @@ def as_known_at(record: Memory, moment: str, successors: Mapping[str, Memory]) -
         superseded_by_id=None,
         valid_until=None if ended_by_correction else record.valid_until,
     )
+
+
+def hit(record: MemoryRecord, score: float, why: list[str], tier: str) -> SearchHit:
+    """A search hit: the record plus its score, the signals that found it, and its tier."""
+    return cast(SearchHit, {**record, "score": round(score, 4), "why": why, "tier": tier})

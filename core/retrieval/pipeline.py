@@ -18,6 +18,7 @@ from typing import Any
 from memvault.core.context import Context
 from memvault.core.errors import MemvaultError
 from memvault.core.model import Caller, Memory
+from memvault.core.results import SearchAnswer, ShadowAnswer
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval.answers import as_known_at, search_answer, shadow_answer, skipped_answer
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
@@ -137,7 +138,7 @@ class HybridRetriever:
             log.info("no catch-up embedding before this search (%s)", type(exc).__name__)
 
     # -- search --------------------------------------------------------------------------------
-    def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> dict[str, Any]:
+    def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer:
         started = time.perf_counter()
         reason = skip_reason(request.query, bool(q.query_terms(request.query)))
         if reason:
@@ -246,7 +247,7 @@ class HybridRetriever:
         ranking: Ranking,
         records: dict[str, Memory],
         started: float,
-    ) -> dict[str, Any]:
+    ) -> SearchAnswer | ShadowAnswer:
         ordered = [records[h.id] for h in ranking.hits if h.id in records]
         max_tokens = request.max_tokens or int(ctx.setting("packet_max_tokens"))
         packet = compile_packet(

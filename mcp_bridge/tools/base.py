@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import anyio.to_thread
 from mcp.server.mcpserver import Context
@@ -36,7 +36,7 @@ from memvault.mcp_bridge.ratelimit import RateLimiter
 
 log = logging.getLogger("memvault.mcp")
 
-ToolFn = Callable[..., dict[str, Any]]
+ToolFn = Callable[..., Mapping[str, object]]  # answers are core/results.py types
 CallerSource = Callable[[Context | None], Caller]
 INJECTED = ("vault", "caller")
 
@@ -86,9 +86,9 @@ class Gate:
         )
         return result
 
-    def _run(self, tool: ContractTool, caller: Caller, arguments: Any) -> dict[str, Any]:
+    def _run(self, tool: ContractTool, caller: Caller, arguments: Any) -> Mapping[str, object]:
         spec: ToolSpec = tool.spec
-        check_kill_switch(self.vault.get_setting("kill_switch"), caller)
+        check_kill_switch(str(self.vault.get_setting("kill_switch")), caller)
         if spec.local_only:
             require_local(caller, spec.name)
         if self.limiter is not None and not caller.is_local:
@@ -121,6 +121,12 @@ def describe(exc: ValidationError) -> str:
     return "; ".join(parts)[:500]
 
 
+class ToolGate(Protocol):
+    """What answers a tool's calls: `Gate`, or the bridge's gate for a store that cannot be opened yet."""
+
+    async def call(self, tool: ContractTool, arguments: Any, context: Context | None) -> CallToolResult: ...
+
+
 class ContractTool(Tool):
     """An SDK tool whose calls go through the gate."""
 
@@ -143,7 +149,7 @@ def _metadata(spec: ToolSpec) -> tuple[FuncMetadata, str]:
     return _METADATA[spec.name]
 
 
-def make_tool(spec: ToolSpec, gate: Gate) -> ContractTool:
+def make_tool(spec: ToolSpec, gate: ToolGate) -> ContractTool:
     metadata, input_schema = _metadata(spec)
     return ContractTool(
         fn=spec.fn,

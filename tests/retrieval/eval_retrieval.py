@@ -50,8 +50,9 @@ import evalkit as ek
 import locomo
 
 from memvault.core.clock import SystemClock
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
-from memvault.core.search_request import parse_search
+from memvault.core.search_request import SearchRequest, parse_search
 from memvault.core.store import memories
 from memvault.core.vault import Vault
 
@@ -111,7 +112,7 @@ def fictional(stores: Path | None) -> dict[str, Tally]:
                 relevant = {ids[k] for k in query["relevant"]}
                 request = parse_search(ek.search_args(query, LIMIT))
                 vault.retriever.clear_caches()
-                answer = vault.search(caller, **ek.search_args(query, LIMIT))
+                answer = vault.search(caller, SearchRequest.of(**ek.search_args(query, LIMIT)))
                 unanswerable = query["kind"] == "unanswerable"
                 tallies["ours"].add(query["kind"], [r["id"] for r in answer["results"]], relevant, unanswerable)
                 tallies["bm25"].add(query["kind"], bl.bm25_ids(vault, request, LIMIT, caller), relevant, unanswerable)
@@ -147,7 +148,7 @@ def _ingest_in_process(home: Path, conversation: locomo.Conversation) -> None:
     try:
         vault.set_setting(OWNER, "embeddings", "off")
         for turn in conversation.turns:
-            vault.add(OWNER, **locomo.add_args(turn))
+            vault.add(OWNER, Draft.of(**locomo.add_args(turn)))
         vault.set_setting(OWNER, "embeddings", "local")
         vault.reindex(OWNER)
     finally:
@@ -217,7 +218,7 @@ def _prepare_for_assistant(home: Path) -> None:
     try:
         vault.set_setting(OWNER, "write_mode", "automatic-write-within-approved-scope")
         vault.set_setting(OWNER, "search_deadline_ms", NO_DEADLINE_MS)
-        vault.add(OWNER, statement="The conversation log is kept here", domain="general")
+        vault.add(OWNER, Draft.of(statement="The conversation log is kept here", domain="general"))
     finally:
         vault.close()
 
@@ -261,7 +262,7 @@ def run_conversation(
                 else:
                     vault.retriever.clear_caches()
                     started = time.perf_counter()
-                    answer = vault.search(OWNER, **_search_args(question))
+                    answer = vault.search(OWNER, SearchRequest.of(**_search_args(question)))
                     timing.setdefault("search_ms", []).append((time.perf_counter() - started) * 1000)
                     ours = [refs.get(r["id"], "") for r in answer["results"]]
                 out["ours"].add(category, ours, relevant, adversarial)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
 from memvault.core.retrieval.embeddings import token_counter
 from memvault.core.retrieval.packet import compile_packet, default_counter, line_for
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 
@@ -93,12 +95,12 @@ def test_each_line_cites_its_source() -> None:
 
 
 def test_the_kitchen_budget_comes_first_in_a_tight_packet(vault: Vault) -> None:
-    kitchen = vault.add(OWNER, statement="The kitchen renovation budget is capped at 12000 euros",
-                        domain="home", type="CONSTRAINT")["id"]  # fmt: skip
+    kitchen = vault.add(OWNER, Draft.of(statement="The kitchen renovation budget is capped at 12000 euros",
+                                        domain="home", type="CONSTRAINT"))["id"]  # fmt: skip
     for n, text in enumerate(["Never schedule meetings before 9am", "No flights with more than one stopover"]):
-        vault.add(OWNER, statement=text, domain=f"rules{n}", type="CONSTRAINT")
+        vault.add(OWNER, Draft.of(statement=text, domain=f"rules{n}", type="CONSTRAINT"))
     for budget in (40, 60, 100):
-        results = vault.search(OWNER, query="kitchen budget", max_tokens=budget)["results"]
+        results = vault.search(OWNER, SearchRequest.of(query="kitchen budget", max_tokens=budget))["results"]
         assert results and results[0]["id"] == kitchen
         assert all("kitchen" in r["statement"].lower() for r in results)
 

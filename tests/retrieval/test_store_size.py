@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from memvault.core.clock import FixedClock
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, MemoryType, Scope
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 from memvault.core.writes import commit_draft
 
@@ -31,12 +32,14 @@ def _fill(vault: Vault, count: int) -> None:
 def test_an_old_fact_nobody_asked_for_is_found_in_a_large_store(clocked_vault: Vault, clock: FixedClock) -> None:
     clocked_vault.set_setting(OWNER, "embeddings", "off")  # words alone: the tiers, not meaning, are at issue
     clock.set(datetime(2023, 1, 10, tzinfo=UTC))
-    fact = clocked_vault.add(OWNER, statement="The spare key for the allotment shed hangs behind the boiler",
-                             domain="home", importance=0.2)["id"]  # fmt: skip
+    fact = clocked_vault.add(OWNER, Draft.of(statement="The spare key for the allotment shed hangs behind the boiler",
+                                             domain="home", importance=0.2))["id"]  # fmt: skip
     clock.set(datetime(2026, 3, 1, tzinfo=UTC))
     _fill(clocked_vault, FILLERS)
     for depth in ("normal", "auto", "shallow"):
-        answer = clocked_vault.search(OWNER, query="where does the spare key for the allotment shed hang", depth=depth)
+        answer = clocked_vault.search(
+            OWNER, SearchRequest.of(query="where does the spare key for the allotment shed hang", depth=depth)
+        )
         ids = [r["id"] for r in answer["results"]]
         assert ids and ids[0] == fact, depth  # first, though idle for three years and never retrieved
         assert answer["results"][0]["tier"] in ("warm", "hot")

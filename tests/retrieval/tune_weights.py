@@ -30,6 +30,7 @@ import evalkit as ek
 
 from memvault.core.retrieval import pipeline
 from memvault.core.retrieval.ranking import Signals, Weights, rank
+from memvault.core.search_request import SearchRequest
 
 GRID: dict[str, list[float]] = {
     "lexical": [0.2, 0.35, 0.5, 0.65, 0.8, 1.0],
@@ -65,7 +66,7 @@ def capture(vault: Any, data: dict[str, Any]) -> dict[int, Captured]:
         for index, query in enumerate(data["queries"]):
             current[0] = index
             vault.retriever.clear_caches()
-            vault.search(ek.caller_of(query), **ek.search_args(query))
+            vault.search(ek.caller_of(query), SearchRequest.of(**ek.search_args(query)))
     finally:
         pipeline.rank = original  # type: ignore[assignment]
     return seen
