@@ -19,6 +19,8 @@ def open_inbox(qtbot: QtBot, ops: Operations) -> InboxView:
     view = InboxView(ops)
     qtbot.addWidget(view)
     view.show()
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow, timeout=5000)  # the A and R keys reach the active window
     qtbot.waitUntil(lambda: len(view.items) == 4, timeout=10000)
     return view
 
