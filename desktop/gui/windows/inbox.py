@@ -196,22 +196,32 @@ class InboxView(QWidget):
 
     def _populate(self, items: list[InboxItem]) -> None:
         selected = {item.id for item in self.selected()}
-        self.items = items
-        self.table.setRowCount(len(items))
-        for row, item in enumerate(items):
-            title = f"{KIND_TITLES.get(item.kind, item.kind)} ({CLASSIFICATION.get(item.kind, '')})"
-            cells = (title, item.proposal["principal"], str(item.proposal["created_at"])[:16].replace("T", " "))
-            for column, text in enumerate((*cells, item.summary())):
-                cell = QTableWidgetItem(text)
-                cell.setData(Qt.ItemDataRole.UserRole, item.id)
-                self.table.setItem(row, column, cell)
-            if item.id in selected:
-                self.table.selectRow(row)
+        # No selection signals while rows are replaced: a slot reading the selection mid-way met
+        # a half-rebuilt model (a crash in setRowCount); the selection is shown once, at the end.
+        self.table.blockSignals(True)
+        try:
+            self.table.clearSelection()
+            self.items = items
+            self.table.setRowCount(len(items))
+            for row, item in enumerate(items):
+                self._fill_row(row, item)
+                if item.id in selected:
+                    self.table.selectRow(row)
+            if items and not self.selected():
+                self.table.selectRow(0)
+        finally:
+            self.table.blockSignals(False)
         self.list_stack.setCurrentWidget(self.table if items else self.empty)
-        if items and not self.selected():
-            self.table.selectRow(0)
         self._selection_changed()
         self.pending_changed.emit(len(items))
+
+    def _fill_row(self, row: int, item: InboxItem) -> None:
+        title = f"{KIND_TITLES.get(item.kind, item.kind)} ({CLASSIFICATION.get(item.kind, '')})"
+        cells = (title, item.proposal["principal"], str(item.proposal["created_at"])[:16].replace("T", " "))
+        for column, text in enumerate((*cells, item.summary())):
+            cell = QTableWidgetItem(text)
+            cell.setData(Qt.ItemDataRole.UserRole, item.id)
+            self.table.setItem(row, column, cell)
 
     def _failed(self, error: MemvaultError) -> None:
         self.message.setText(f"Could not read the inbox: {error.message}")
