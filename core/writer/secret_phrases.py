@@ -92,8 +92,16 @@ _CODE_WORDS = (
     r"|clave\s+de\s+recuperación"
 )
 _CODE_VALUE = r"[#*]?(?=[\w#*-]*\d[\w#*-]*\d[\w#*-]*\d)[\w#*-]{3,}"
+# Right after the keyword, with no connector, only a number reads as the code ("alarm code 1234#").
+_BARE_DIGITS = r"[#*]?(?=(?:[\d#*\-]*\d){3})\d[\d#*\-]*(?![\w])"
 _CODE = re.compile(
-    rf"\b(?:{_CODE_WORDS})\b(?:{_FILLER}{_CONNECTOR}|[\s:#]+){_CODE_VALUE}",
+    rf"\b(?:{_CODE_WORDS})\b(?:{_FILLER}{_CONNECTOR}{_CODE_VALUE}|\s*#?\s*{_BARE_DIGITS})",
+    re.IGNORECASE,
+)
+# Recovery and backup codes are letters and digits, often listed with no connector.
+_RECOVERY_CODES = re.compile(
+    r"\b(?:recovery|backup|scratch|emergency|2fa|mfa)\s+(?:codes?|keys?)\b[\s:#]+"
+    r"(?=[\w-]*\d)[\w-]{4,}",
     re.IGNORECASE,
 )
 # "the code for the storage unit is 7731" (but not a zip, area, error or promo code).
@@ -128,7 +136,7 @@ _NAMED_CREDENTIAL = re.compile(
 
 _FAMILIES = (
     ("password", (_PASSWORD, _PASSWORD_SET_TO, _QUOTED_PASSWORD, _SHORT_PASSWORD, _CREDENTIAL_PAIR)),
-    ("access or one-time code", (_CODE, _GENERIC_CODE)),
+    ("access or one-time code", (_CODE, _RECOVERY_CODES, _GENERIC_CODE)),
     ("account or routing number", (_ACCOUNT,)),
 )
 

@@ -15,6 +15,7 @@ from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance import doctor, uninstall
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
+from memvault.core.text_safety import visible
 from memvault.core.vault import Vault
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
@@ -107,7 +108,7 @@ def _confirm(args: argparse.Namespace, vault: Vault) -> int:
     preview = vault.preview_purge(OWNER, args.confirm)
     lines = [f"purge request {preview['request_id']} removes {len(preview['ids'])} record(s) for good:"]
     lines += [f"  {memory_id}  {_short(text)}" for memory_id, text in preview["statements"].items()]
-    print("\n".join(lines), file=sys.stderr)
+    print(visible("\n".join(lines)), file=sys.stderr)
     if not confirmed("type yes to purge: ", "yes"):
         print("memvault: not confirmed; nothing was purged", file=sys.stderr)
         return EXIT_PROBLEM
