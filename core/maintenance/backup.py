@@ -19,7 +19,7 @@ from memvault.core.context import Context
 from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance.files import create_private, fsync_dir, fsync_file, remove_with_sides, sha256_of
 from memvault.core.model import Caller
-from memvault.core.store import events
+from memvault.core.store import backup_rows, events
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import DatabaseError, is_encrypted_file
 
@@ -90,7 +90,7 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
         raise
     info = BackupInfo(str(target), ctx.now(), target.stat().st_size, sha256_of(target), kind)
     with ctx.transaction() as conn:
-        sql.record_backup(conn, info.path, info.created_at, info.bytes, info.sha256, kind)
+        backup_rows.record(conn, ctx.paths.home, info.path, info.created_at, info.bytes, info.sha256, kind)
         events.record(conn, caller, "backup_made", info.created_at, None, kind=kind, bytes=info.bytes)
     log.info("backup made (%s, %d bytes)", kind, info.bytes)
     return info
@@ -99,7 +99,7 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
 def list_backups(ctx: Context, caller: Caller, *, include_removed: bool = False) -> list[dict[str, Any]]:
     require_local(caller, "listing backups")
     with ctx.reading() as conn:
-        rows = sql.known_backups(conn, include_removed=include_removed)
+        rows = backup_rows.known(conn, ctx.paths.home, include_removed=include_removed)
     for row in rows:
         row["exists"] = Path(row["path"]).exists()
     return rows

@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Any
 
+from memvault.core.clock import SystemClock
 from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance import doctor, uninstall
 from memvault.core.model import OWNER
@@ -153,7 +154,7 @@ def _report_text(data: dict[str, Any]) -> str:
 
 # -- doctor and uninstall -----------------------------------------------------------------------------
 def _doctor(args: argparse.Namespace) -> int:
-    report = doctor.run(args.home, fix=args.fix)
+    report = doctor.run(args.home, fix=args.fix, clock=SystemClock())
     report["checks"].append(_clients_check())
     report["ok"] = all(c["ok"] for c in report["checks"])
     emit(args, report, _doctor_text)

@@ -20,7 +20,7 @@ REMOTE = Caller("chatgpt-tunnel", Surface.REMOTE)
 
 def _spread_the_secret(vault: Vault, secret: str, tmp_path: Path) -> Path:
     """Put the secret's text in every place memvault can keep it; returns an outside backup."""
-    vault.search(OWNER, query="lighthouse gate code")  # the retrieval log lists it
+    vault.search(OWNER, query="lighthouse keeper")  # the retrieval log lists it
     vault.record_feedback(OWNER, id=secret, useful=True, note=f"{MARKER} was the right answer")
     staged = vault.add(LOCAL_ASSISTANT, statement=SECRET_STATEMENT, domain="travel")  # a pending proposal
     assert staged["outcome"] == "staged"
@@ -89,7 +89,7 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
         assert {r[0] for r in kept["memories"]} == {r[0] for r in store["memories"]}
         assert filled["secret"] in {t[0] for t in kept["tombstones"]}
     assert (home / "memvault.db-wal").stat().st_size == 0
-    assert filled["secret"] not in str(vault.search(OWNER, query=f"{MARKER} lighthouse gate code"))
+    assert filled["secret"] not in str(vault.search(OWNER, query=f"{MARKER} lighthouse keeper"))
 
 
 def test_requests_follow_access_and_only_the_person_confirms(vault: Vault, filled: dict[str, str]) -> None:
