@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from memvault.core import keys
+from memvault.core import change_signal, keys
 from memvault.core.clock import Clock, format_time
 from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.maintenance import purge_reach
@@ -44,7 +44,7 @@ from memvault.core.maintenance.files import (
 )
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
-from memvault.core.store import backup_rows, events, migrations, tombstone_checks, transactions
+from memvault.core.store import backup_rows, change_rows, events, migrations, tombstone_checks, transactions
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
 from memvault.core.store.transactions import transaction
@@ -210,7 +210,9 @@ def _purge_again(conn: Connection, tombstones: list[tuple[str, str, str]], now: 
     return repurged
 
 
-def _settle(paths: VaultPaths, staged: Path, key: bytes, known: dict[str, Any], done: dict[str, Any]) -> list[str]:
+def _settle(
+    paths: VaultPaths, staged: Path, key: bytes, known: dict[str, Any], done: dict[str, Any]
+) -> tuple[list[str], int]:
     """Make the private copy what the restored store must be before it goes live."""
     pre = done["pre"]
     with _opened(staged, key) as conn:
@@ -229,7 +231,7 @@ def _settle(paths: VaultPaths, staged: Path, key: bytes, known: dict[str, Any], 
                 kept_as=pre["path"] if pre else None,
                 source_name=done["source"].name,
             )
-    return repurged
+        return repurged, change_rows.cursor(conn)
 
 
 def clean_stale(paths: VaultPaths) -> list[str]:
@@ -259,7 +261,7 @@ def restore_backup(
         try:
             pre, known, holder = _keep_current(paths, holder, now, clock.now().strftime("%Y%m%dT%H%M%SZ"))
             try:
-                repurged = _settle(paths, staged, key, known, {"pre": pre, "now": now, "source": chosen})
+                repurged, cursor = _settle(paths, staged, key, known, {"pre": pre, "now": now, "source": chosen})
                 _swap(paths, holder, staged, key, known)
             except BaseException:
                 if pre is not None and holder is not None:
@@ -271,6 +273,7 @@ def restore_backup(
     except BaseException:
         remove_with_sides(staged)
         raise
+    change_signal.notify(paths, cursor)  # listeners reload (their cursor may be ahead)
     log.info("store restored from a backup (%d records, %d purged again)", checked["records"], len(repurged))
     return {
         "restored_from": str(chosen),
