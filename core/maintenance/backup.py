@@ -4,7 +4,8 @@ A backup is a complete copy of the store made by SQLCipher's `sqlcipher_export`
 inside one read transaction (a consistent snapshot), written straight into an
 encrypted file with the store's own key: no plaintext copy ever touches the disk.
 Each backup is recorded in the `backups` table (time, size, sha256, kind), so a
-later purge can reach it.
+later purge can reach it. Beside it, `<backup>-keys` carries the store key wrapped
+under the passphrase and the recovery key (see `core/key_backup.py`), never the raw key.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from memvault.core import key_backup
 from memvault.core.access import require_local
 from memvault.core.context import Context
 from memvault.core.errors import InvalidArgument, StoreUnavailable
@@ -82,6 +84,7 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
         fsync_dir(target.parent)
         if not is_encrypted_file(target):  # never keep a plaintext copy, whatever happened
             raise StoreUnavailable("the backup came out unencrypted; it was deleted")
+        key_backup.write_beside(target, ctx.paths.key_file)  # the wrapped key travels with it
     except DatabaseError as exc:
         remove_with_sides(target)
         raise StoreUnavailable(f"the backup could not be written ({exc}); nothing was kept") from None

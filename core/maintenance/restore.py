@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from memvault.core import change_signal, keys
+from memvault.core import change_signal, key_backup, keys
 from memvault.core.clock import Clock, format_time
 from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.maintenance import purge_reach
@@ -135,6 +135,7 @@ def _keep_current(
         }
         sql.export_into(holder, target)
         fsync_file(target)
+        key_backup.write_beside(target, paths.key_file)
     except DatabaseError as exc:
         remove_with_sides(target)
         if sql.is_busy(exc):
@@ -242,6 +243,15 @@ def clean_stale(paths: VaultPaths) -> list[str]:
     return removed
 
 
+def _key_for(paths: VaultPaths, backup: Path, *, fresh: bool) -> tuple[dict[str, Any], bytes, bool]:
+    """This store's key; into an empty home, the backup's own, unwrapped with the passphrase or recovery key."""
+    if not fresh:
+        return {}, keys.load_key(paths.key_file), False
+    carried = key_backup.read_beside(backup)
+    key, by_recovery_key = key_backup.unlock(carried, key_backup.secret_from_person())
+    return carried, key, by_recovery_key
+
+
 def restore_backup(
     source: str | os.PathLike[str], home: str | os.PathLike[str] | None = None, *, clock: Clock
 ) -> dict[str, Any]:
@@ -251,12 +261,16 @@ def restore_backup(
         raise InvalidArgument(f"{chosen} is not a file")
     if chosen == paths.store:
         raise InvalidArgument("that is the store itself")
-    key = keys.load_key(paths.key_file)
+    fresh = not paths.key_file.exists() and not paths.store.exists()
+    carried, key, by_recovery_key = _key_for(paths, chosen, fresh=fresh)
+    paths.ensure()
     clean_stale(paths)
     staged = _stage(paths, chosen)
     now = format_time(clock.now())
     try:
         checked = verify(staged, key)
+        if fresh:  # a new machine: the home gets a key file of its own, only for a backup that opened
+            key_backup.install(paths.key_file, carried, key, by_recovery_key=by_recovery_key)
         holder = _hold(paths, key)
         try:
             pre, known, holder = _keep_current(paths, holder, now, clock.now().strftime("%Y%m%dT%H%M%SZ"))
@@ -272,6 +286,8 @@ def restore_backup(
                 holder.close()
     except BaseException:
         remove_with_sides(staged)
+        if fresh:
+            paths.key_file.unlink(missing_ok=True)
         raise
     change_signal.notify(paths, cursor)  # listeners reload (their cursor may be ahead)
     log.info("store restored from a backup (%d records, %d purged again)", checked["records"], len(repurged))

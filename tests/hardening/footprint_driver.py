@@ -27,7 +27,7 @@ def run(*argv: str, stdin: str = "") -> str:
         code = 100 + int(exc.code or 0)
     finally:
         sys.stdout = real
-    print(f"{code} {' '.join(argv[:2])}", file=sys.stderr)
+    print(f"{code} {' '.join(a for a in argv[:3] if not a.startswith('--'))}", file=sys.stderr)
     return out.getvalue().strip()
 
 
