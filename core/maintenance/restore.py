@@ -17,6 +17,9 @@
    tombstone written meanwhile is applied under the exclusive lock, before
    the rename. The restored store is never live with a purged record in it.
 A kill at any point leaves either the old store or the fully settled restored one in place.
+Into an empty home (no store, no key file: a new machine) the key comes from the
+backup's `-keys` sidecar, unwrapped with the recovery key or the passphrase
+(`core/key_backup.py`); the home gets its own key file once the backup verified.
 """
 
 from __future__ import annotations
