@@ -15,7 +15,6 @@ import shutil
 import signal
 from pathlib import Path
 
-from conftest import added
 from maintkit import NEEDLE, SECRET_STATEMENT, as_bytes, dump_db, run_python, store_key
 
 from memvault.core.clock import SystemClock
@@ -35,6 +34,12 @@ restore.fsync_dir = fsync_then_die
 from memvault.core.vault import Vault
 Vault.restore_backup(sys.argv[1], sys.argv[2])
 """
+
+
+def added(vault: Vault, statement: str) -> str:
+    answer = vault.add(OWNER, statement=statement)
+    assert answer["outcome"] == "added", answer
+    return str(answer["id"])
 
 
 def _purge(vault: Vault, memory_id: str) -> dict[str, object]:
