@@ -22,14 +22,15 @@ _LINE_ENDINGS = re.compile(r"\r\n?")
 _PRINTED_AS_IS = frozenset("\u200c\u200d")
 
 
-def _refused(char: str) -> bool:
+def refused_char(char: str) -> bool:
+    """A character no stored text may hold."""
     return char in _BIDI_CONTROLS or (unicodedata.category(char) == "Cc" and char not in _KEPT)
 
 
 def checked(value: str, name: str) -> str:
     """`value` with Windows line endings made plain, or InvalidArgument naming the first bad character."""
     value = _LINE_ENDINGS.sub("\n", value)
-    bad = next((c for c in value if _refused(c)), None)
+    bad = next((c for c in value if refused_char(c)), None)
     if bad is not None:
         raise InvalidArgument(
             f"{name}: contains a control or text-direction character (U+{ord(bad):04X}); remove it and try again"
