@@ -67,7 +67,7 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
     assert report["purged_ids"] == [filled["secret"]]
     assert report["exports_removed"] == [str(home / "exports" / "general.md")]
     assert sorted(report["backups"]["rewritten"]) == sorted(
-        [str(p) for p in (home / "backups").iterdir()] + [str(outside)]
+        [str(p) for p in (home / "backups").glob("*.db")] + [str(outside)]  # not their -keys sidecars
     )
     assert report["store"]["wal_truncated"] and report["store"]["vacuumed"]
     assert any("conversation history" in note for note in report["not_cleaned"])  # it went to a search
