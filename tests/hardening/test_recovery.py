@@ -140,6 +140,15 @@ printf 'fictional keyring password' | gnome-keyring-daemon --unlock --components
 """
 
 
+def _machine(home: Path) -> dict[str, str]:
+    """A machine's own HOME and XDG folders: its keyrings live there, apart from the other machine's."""
+    folders = {"HOME": home, **{f"XDG_{n}_HOME": home / n.lower() for n in ("DATA", "CONFIG", "CACHE")}}
+    folders["XDG_RUNTIME_DIR"] = home / "runtime"
+    for folder in folders.values():
+        folder.mkdir(parents=True, mode=0o700, exist_ok=True)
+    return {name: str(folder) for name, folder in folders.items()}
+
+
 @pytest.mark.skipif(
     not (shutil.which("gnome-keyring-daemon") and shutil.which("dbus-run-session")),
     reason="needs a real Secret Service: apt-get install gnome-keyring dbus-daemon",
@@ -147,14 +156,8 @@ printf 'fictional keyring password' | gnome-keyring-daemon --unlock --components
 def test_real_secret_service_store_restores_in_another_session(tmp_path: Path) -> None:
     """Machine one keeps its key in gnome-keyring (its own D-Bus session); machine two is another session."""
     env = {k: v for k, v in os.environ.items() if k not in ("MEMVAULT_PASSPHRASE", "PYTHON_KEYRING_BACKEND")}
-    env.update(
-        PY=sys.executable,
-        ONE=str(tmp_path / "one"),
-        OUT=str(tmp_path),
-        STATEMENT=STATEMENT,
-        HOME=str(tmp_path / "home-one"),
-    )
-    (tmp_path / "home-one").mkdir()
+    env.update(PY=sys.executable, ONE=str(tmp_path / "one"), OUT=str(tmp_path), STATEMENT=STATEMENT)
+    env.update(_machine(tmp_path / "home-one"))
     done = subprocess.run(
         ["dbus-run-session", "--", "bash", "-c", SECRET_SERVICE],
         env=env,
@@ -168,14 +171,8 @@ def test_real_secret_service_store_restores_in_another_session(tmp_path: Path) -
     assert made["key_backend"] == "keyring" and made["recovery_key"]
     backup = json.loads((tmp_path / "backup.json").read_text())["path"]
     memory_id = json.loads((tmp_path / "add.json").read_text())["id"]
-    (tmp_path / "home-two").mkdir()
-    env.update(
-        HOME=str(tmp_path / "home-two"),
-        TWO=str(tmp_path / "two"),
-        BACKUP=backup,
-        ID=memory_id,
-        MEMVAULT_RECOVERY_KEY=made["recovery_key"],
-    )
+    env.update(_machine(tmp_path / "home-two"))
+    env.update(TWO=str(tmp_path / "two"), BACKUP=backup, ID=memory_id, MEMVAULT_RECOVERY_KEY=made["recovery_key"])
     second = """
 set -e
 printf 'another fictional password' | gnome-keyring-daemon --unlock --components=secrets >/dev/null

@@ -84,7 +84,7 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
     assert not any(filled["secret"] in row[3] for row in store["retrieval_log"])
     purged_events = [e for e in store["events"] if e[4] == "purged"]
     assert [e[5] for e in purged_events] == [filled["secret"]]
-    for copy in [*(home / "backups").iterdir(), outside]:
+    for copy in [*(home / "backups").glob("*.db"), outside]:
         kept = dump_db(copy, key)
         assert {r[0] for r in kept["memories"]} == {r[0] for r in store["memories"]}
         assert filled["secret"] in {t[0] for t in kept["tombstones"]}
