@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.requests import ProposeRequest
 from memvault.core.text_safety import visible
 from memvault.core.vault import Vault
 from memvault.desktop.cli import main
@@ -32,26 +34,26 @@ def test_hostile_text_is_refused_and_nothing_is_stored(vault: Vault, kind: str) 
     statement = HOSTILE[kind]
     for caller in (OWNER, LOCAL_ASSISTANT):
         with pytest.raises(InvalidArgument) as raised:
-            vault.add(caller, statement=statement, domain="home")
+            vault.add(caller, Draft.of(statement=statement, domain="home"))
         assert "U+" in raised.value.message
         with pytest.raises(InvalidArgument):
-            vault.add(caller, statement="The cat sleeps on the sofa", domain="home", evidence=statement)
+            vault.add(caller, Draft.of(statement="The cat sleeps on the sofa", domain="home", evidence=statement))
     with pytest.raises(InvalidArgument):
-        vault.propose(LOCAL_ASSISTANT, candidates=[{"statement": statement, "domain": "home"}])
+        vault.propose(LOCAL_ASSISTANT, ProposeRequest.of(candidates=[{"statement": statement, "domain": "home"}]))
     assert vault.list_memories(OWNER)["items"] == [] and vault.proposals(OWNER) == []
 
 
 def test_windows_line_endings_are_stored_plain(vault: Vault) -> None:
-    added = vault.add(OWNER, statement="First line\r\nsecond line", domain="home")
+    added = vault.add(OWNER, Draft.of(statement="First line\r\nsecond line", domain="home"))
     assert vault.get(OWNER, added["id"])["memory"]["statement"] == "First line\nsecond line"
 
 
 def test_the_inbox_and_the_list_show_invisible_characters(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with Vault.open(home) as vault:
         vault.set_setting(OWNER, "write_mode", "review-before-write")
-        staged = vault.add(LOCAL_ASSISTANT, statement="Approve\u200b the \u200ftransfer plan", domain="home")
+        staged = vault.add(LOCAL_ASSISTANT, Draft.of(statement="Approve\u200b the \u200ftransfer plan", domain="home"))
         assert staged["outcome"] == "staged"
-        vault.add(OWNER, statement="The spare key\u2060is with Ana", domain="home")
+        vault.add(OWNER, Draft.of(statement="The spare key\u2060is with Ana", domain="home"))
     assert main(["proposals", "list"]) == 0
     inbox = capsys.readouterr().out
     assert "<U+200B>" in inbox and "<U+200F>" in inbox and "\u200b" not in inbox

@@ -25,6 +25,7 @@ import pytest
 
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.requests import ListRequest
 from memvault.core.vault import Vault
 from memvault.mcp_bridge import relay
 from tests.mcp_bridge.helpers import call, connect
@@ -148,7 +149,7 @@ def _nested_cursor(depth: int) -> str:
 @pytest.mark.parametrize("cursor", [_nested_cursor(5000), _nested_cursor(3), "x" * 5000])
 def test_a_forged_cursor_is_invalid_argument(vault: Vault, cursor: str) -> None:
     with pytest.raises(InvalidArgument):
-        vault.list_memories(OWNER, cursor=cursor)
+        vault.list_memories(OWNER, ListRequest.of(cursor=cursor))
 
 
 @pytest.fixture

@@ -9,8 +9,10 @@ from __future__ import annotations
 import pytest
 from secret_set import rows, score
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.requests import CorrectRequest, ProposeRequest
 from memvault.core.vault import Vault
 
 ASSISTANT = LOCAL_ASSISTANT
@@ -55,12 +57,12 @@ def test_the_labelled_set_meets_the_bars() -> None:
 def test_each_form_is_refused_on_every_write_path(vault: Vault, form: str) -> None:
     secret_text = ISSUE_FORMS[form]
     for caller in (OWNER, ASSISTANT):
-        assert vault.add(caller, statement=secret_text, domain="home")["outcome"] == "rejected"
-        proposed = vault.propose(caller, candidates=[{"statement": secret_text, "domain": "home"}])
+        assert vault.add(caller, Draft.of(statement=secret_text, domain="home"))["outcome"] == "rejected"
+        proposed = vault.propose(caller, ProposeRequest.of(candidates=[{"statement": secret_text, "domain": "home"}]))
         assert proposed["results"][0]["outcome"] == "rejected"
-    target = vault.add(OWNER, statement="The NAS sits in the hall cupboard", domain="home")["id"]
+    target = vault.add(OWNER, Draft.of(statement="The NAS sits in the hall cupboard", domain="home"))["id"]
     with pytest.raises(InvalidArgument) as raised:
-        vault.correct(OWNER, id=target, statement=f"The NAS moved; {secret_text}")
+        vault.correct(OWNER, CorrectRequest.of(id=target, statement=f"The NAS moved; {secret_text}"))
     assert "secret" in raised.value.message
     assert vault.proposals(OWNER) == []
     assert [item["id"] for item in vault.list_memories(OWNER)["items"]] == [target]

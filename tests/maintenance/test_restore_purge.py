@@ -18,9 +18,11 @@ from pathlib import Path
 from maintkit import NEEDLE, SECRET_STATEMENT, as_bytes, dump_db, run_python, store_key
 
 from memvault.core.clock import SystemClock
+from memvault.core.drafts import Draft
 from memvault.core.errors import NotFound
 from memvault.core.maintenance import doctor
 from memvault.core.model import OWNER
+from memvault.core.requests import PurgeRequest
 from memvault.core.vault import Vault
 
 KILLED_AFTER_SWAP = """
@@ -37,13 +39,13 @@ Vault.restore_backup(sys.argv[1], sys.argv[2])
 
 
 def added(vault: Vault, statement: str) -> str:
-    answer = vault.add(OWNER, statement=statement)
+    answer = vault.add(OWNER, Draft.of(statement=statement))
     assert answer["outcome"] == "added", answer
     return str(answer["id"])
 
 
 def _purge(vault: Vault, memory_id: str) -> dict[str, object]:
-    request = vault.request_purge(OWNER, id=memory_id, reason="privacy")
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=memory_id, reason="privacy"))
     return vault.confirm_purge(OWNER, request["request_id"])
 
 
