@@ -99,7 +99,7 @@ def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -
     found = []
     problems = sql.integrity(conn)
     found.append(
-        Check("integrity", True, "PRAGMA integrity_check: ok")
+        Check("integrity", True, "SQLite integrity check: ok")
         if not problems
         else Check("integrity", False, f"{len(problems)} problems: {problems[0][:120]}", "memvault restore BACKUP")
     )

@@ -34,7 +34,7 @@ def test_a_healthy_store_passes(
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     for expected in (
-        "integrity_check: ok",
+        "integrity check: ok",
         "schema ",
         "key backend passphrase",
         "kill switch: off",
