@@ -99,7 +99,7 @@ def write_key_file(path: Path, content: dict[str, Any]) -> None:
 
 def new_store_needs_passphrase() -> bool:
     """True where a new store's key would be wrapped by a passphrase (no safe keyring here, or forced)."""
-    return os.environ.get("MEMVAULT_KEY_BACKEND") == "passphrase" or _keyring_backend_name() is None
+    return os.environ.get("MEMVAULT_KEY_BACKEND") == "passphrase" or keyring_backend_name() is None
 
 
 # A new store's recovery key, held in memory only until `take_new_recovery_key` shows it.

@@ -202,6 +202,7 @@ class InboxView(QWidget):
         try:
             self.table.clearSelection()
             self.items = items
+            self.table.setRowCount(0)  # every old item goes first: new items never replace live ones
             self.table.setRowCount(len(items))
             for row, item in enumerate(items):
                 self._fill_row(row, item)

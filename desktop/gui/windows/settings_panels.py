@@ -270,7 +270,7 @@ class DoctorPanel(_Panel):
         self.run_checks(fix=False)
 
     def run_checks(self, *, fix: bool) -> None:
-        self.ops.run(lambda v: doctor.run(v.paths.home, fix=fix), self._show, self.refused)
+        self.ops.run(lambda v: doctor.run(v.paths.home, fix=fix, clock=v.ctx.clock), self._show, self.refused)
 
     def _show(self, report: dict[str, Any]) -> None:
         rows = [(c["name"], "ok" if c["ok"] else "PROBLEM", c["detail"], c["fix"] or "") for c in report["checks"]]
