@@ -92,6 +92,7 @@ class DomainsView(QWidget):
 
     def _populate(self, domains: list[DomainSummary]) -> None:
         self.domains = domains
+        self.table.setRowCount(0)  # old items go first: a new item never replaces a live one
         self.table.setRowCount(len(domains))
         for row, domain in enumerate(domains):
             cells = (

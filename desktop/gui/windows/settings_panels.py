@@ -48,6 +48,7 @@ def _table(columns: tuple[str, ...], name: str) -> QTableWidget:
 
 
 def _fill(table: QTableWidget, rows: Sequence[Sequence[Any]]) -> None:
+    table.setRowCount(0)  # old items go first: a new item never replaces a live one (crashed PySide6 6.11.3)
     table.setRowCount(len(rows))
     for r, row in enumerate(rows):
         for c, text in enumerate(row):
