@@ -18,6 +18,7 @@ from memvault.core.clock import Clock, SystemClock
 from memvault.core.context import Context
 from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.export import export_markdown
+from memvault.core.importers.service import Imports
 from memvault.core.maintenance import backup as maintenance_backup
 from memvault.core.maintenance import purge
 from memvault.core.maintenance import restore as maintenance_restore
@@ -82,6 +83,11 @@ class Vault:
     @property
     def paths(self) -> VaultPaths:
         return self.ctx.paths
+
+    @property
+    def imports(self) -> Imports:
+        """Importing a person's history and searching its conversations (core/importers/service.py)."""
+        return Imports(self.ctx, self.retriever)
 
     def _guard(self, caller: Caller) -> None:
         check_kill_switch(self.ctx.setting("kill_switch"), caller)

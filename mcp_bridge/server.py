@@ -23,10 +23,30 @@ from memvault import __version__
 from memvault.core.model import Caller
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.ratelimit import RateLimiter
-from memvault.mcp_bridge.tools import advanced, export, feedback, maintenance, propose, records, search, writes
+from memvault.mcp_bridge.tools import (
+    advanced,
+    export,
+    feedback,
+    importing,
+    maintenance,
+    propose,
+    records,
+    search,
+    writes,
+)
 from memvault.mcp_bridge.tools.base import CallerSource, Gate, ToolSpec, make_tool
 
-TOOL_MODULES: tuple[ModuleType, ...] = (search, records, writes, export, advanced, feedback, maintenance, propose)
+TOOL_MODULES: tuple[ModuleType, ...] = (
+    search,
+    records,
+    writes,
+    export,
+    advanced,
+    feedback,
+    maintenance,
+    propose,
+    importing,
+)
 
 INSTRUCTIONS = (
     "memvault is the person's private, local long-term memory. Before answering anything that depends on "

@@ -1,0 +1,240 @@
+"""Running an import: the dry run (nothing written) and the commit (one transaction per chunk).
+
+The commit writes a manifest first (in the first chunk's transaction) and moves its
+`chunks_done` in the same transaction as each chunk, so a crash or Ctrl-C leaves whole
+chunks only and the next `--commit` of the same file resumes after the last one.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from memvault.core.access import write_scope
+from memvault.core.context import Context
+from memvault.core.errors import Conflict
+from memvault.core.importers import extract
+from memvault.core.importers.conversation import Conversation, Export
+from memvault.core.importers.decide import BatchMemory, Decision, decide
+from memvault.core.importers.prepare import Prepared, prepare, text_hash
+from memvault.core.importers.readers import read_export
+from memvault.core.importers.report import ImportReport, Tally
+from memvault.core.importers.request import ImportRequest
+from memvault.core.model import Caller, LinkType
+from memvault.core.retrieval.placement import assign_domain
+from memvault.core.store import conversation_rows, events, import_rows, memories
+from memvault.core.store.connection import Connection
+from memvault.core.writer.gate import secret_rejection
+from memvault.core.writer.propose import Embed, local_embeddings
+from memvault.core.writer.similarity import parse
+from memvault.core.writes import apply_correction, commit_draft, confirm
+
+log = logging.getLogger("memvault.import")
+
+SNIPPET_CHARS = 240
+# progress(conversations done, conversations in all, counts so far)
+Progress = Callable[[int, int, dict[str, int]], None]
+
+
+def select(export: Export, request: ImportRequest) -> tuple[list[Conversation], int]:
+    """The conversations the limits let in, oldest first (later statements correct earlier ones)."""
+    chosen = [
+        c
+        for c in export.conversations
+        if (request.since is None or (c.started_at or "") >= request.since)
+        and (request.until is None or (c.started_at or "") < request.until)
+    ]
+    chosen.sort(key=lambda c: (c.started_at or "", c.key))
+    if request.max_conversations is not None:
+        chosen = chosen[-request.max_conversations :]
+    return chosen, len(export.conversations) - len(chosen)
+
+
+def _prepared(fmt: str, conversation: Conversation, include_weak: bool) -> Iterator[tuple[Prepared, Decision | None]]:
+    for item in extract.candidates(conversation):
+        prepared = prepare(fmt, item)
+        weak = None
+        if item.weak and not include_weak:
+            weak = Decision("exclude", f"weak candidate ({item.why_weak}): committed only with --include-weak")
+        yield prepared, weak
+
+
+def _report(request: ImportRequest, export: Export, tally: Tally, left_out: int, **extra: object) -> ImportReport:
+    report: ImportReport = {
+        "dry_run": not request.commit,
+        "batch_id": None,
+        "resumed": False,
+        "path": export.path,
+        "format": export.format,
+        "source_hash": export.source_hash,
+        "inventory": tally.inventory(left_out, export.size_bytes),
+        "passes": tally.passes(),
+        "additions": tally.lists["additions"],
+        "corrections": tally.lists["corrections"],
+        "exclusions": tally.lists["exclusions"],
+        "sensitivity_flags": tally.lists["sensitivity_flags"],
+        "estimate": tally.estimate(),
+        "counts": tally.counts(),
+        "chunks": {"done": 0, "total": 0},
+    }
+    report.update(extra)  # type: ignore[typeddict-item]
+    return report
+
+
+def dry_run(ctx: Context, caller: Caller, request: ImportRequest) -> ImportReport:
+    export = read_export(request.path, request.format, request.max_bytes)
+    chosen, left_out = select(export, request)
+    embed = local_embeddings(ctx)
+    tally, batch = Tally(), BatchMemory()
+    with ctx.reading() as conn:
+        for conversation in chosen:
+            tally.saw(conversation)
+            for prepared, weak in _prepared(export.format, conversation, request.include_weak):
+                decision = weak or decide(conn, caller, embed, prepared, batch)
+                tally.judged(prepared, decision)
+                if decision.action in ("add", "correct"):
+                    batch.remember(prepared.draft.statement)
+    log.info("import dry run: %d conversation(s), counts %s", tally.conversations, tally.counts())
+    return _report(request, export, tally, left_out)
+
+
+# -- commit ---------------------------------------------------------------------------------------
+
+
+def _chunks(items: list[Conversation], size: int) -> list[list[Conversation]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def commit(ctx: Context, caller: Caller, request: ImportRequest, progress: Progress | None = None) -> ImportReport:
+    export = read_export(request.path, request.format, request.max_bytes)
+    with ctx.reading() as conn:
+        batch_id = import_rows.unfinished_for(conn, export.source_hash)
+        manifest = import_rows.manifest(conn, batch_id) if batch_id else None
+        _refuse_twice(conn, export.source_hash)
+    if manifest is not None:  # resume with the options the import started with
+        request = replace(request, **manifest["options"])
+    chosen, left_out = select(export, request)
+    chunks = _chunks(chosen, request.chunk_size)
+    done = manifest["chunks_done"] if manifest else 0
+    batch_id = batch_id or memories.new_id("b")
+    embed = local_embeddings(ctx)
+    tally, started = Tally(), time.monotonic()
+    for number in range(done, len(chunks)):
+        with ctx.transaction() as conn:
+            if number == 0 and manifest is None:
+                import_rows.create_batch(
+                    conn, batch_id, path=export.path, fmt=export.format, source_hash=export.source_hash,
+                    options=request.options(), chunks_total=len(chunks), now=ctx.now(),
+                )  # fmt: skip
+            for conversation in chunks[number]:
+                _commit_conversation(conn, ctx, caller, embed, export.format, conversation, batch_id, request, tally)
+            finished = ctx.now() if number + 1 == len(chunks) else None
+            totals = _add_counts(manifest["counts"] if manifest else {}, tally.counts())
+            import_rows.chunk_done(conn, batch_id, number + 1, totals, finished)
+            events.record(conn, caller, "import_chunk", ctx.now(), None, batch_id=batch_id, chunk=number + 1)
+        if progress:
+            progress(sum(len(c) for c in chunks[: number + 1]), len(chosen), tally.counts())
+    log.info("import %s: %d chunk(s) in %.1f s", batch_id, len(chunks) - done, time.monotonic() - started)
+    return _report(
+        request, export, tally, left_out, batch_id=batch_id, resumed=manifest is not None,
+        chunks={"done": len(chunks), "total": len(chunks), "resumed_from": done},
+    )  # fmt: skip
+
+
+def _add_counts(before: dict[str, int], now: dict[str, int]) -> dict[str, int]:
+    return {key: before.get(key, 0) + now.get(key, 0) for key in set(before) | set(now)}
+
+
+def _refuse_twice(conn: Connection, source_hash: str) -> None:
+    for row in import_rows.list_manifests(conn, limit=1000):
+        if row["status"] == "committed" and row["finished_at"] and _hash_of(conn, row["batch_id"]) == source_hash:
+            raise Conflict(f"this export was already imported as batch {row['batch_id']} (roll it back first)")
+
+
+def _hash_of(conn: Connection, batch_id: str) -> str | None:
+    manifest = import_rows.manifest(conn, batch_id)
+    return None if manifest is None else str(manifest["source_hash"])
+
+
+def _commit_conversation(
+    conn: Connection, ctx: Context, caller: Caller, embed: Embed | None, fmt: str, conversation: Conversation,
+    batch_id: str, request: ImportRequest, tally: Tally,
+) -> None:  # fmt: skip
+    tally.saw(conversation)
+    _store_conversation(conn, ctx, fmt, conversation, batch_id)
+    written: list[tuple[str, frozenset[str]]] = []
+    for prepared, weak in _prepared(fmt, conversation, request.include_weak):
+        decision = weak or decide(conn, caller, embed, prepared, None)
+        tally.judged(prepared, decision)
+        memory_id = _apply(conn, ctx, caller, prepared, decision, batch_id)
+        if memory_id:
+            tally.links += _link(conn, memory_id, prepared, written, ctx.now())
+
+
+def _store_conversation(conn: Connection, ctx: Context, fmt: str, conversation: Conversation, batch_id: str) -> None:
+    """The conversation as a source: title, a short snippet of the person's words, its words indexed."""
+    spoken = [t.text for t in conversation.turns if secret_rejection([t.text]) is None]
+    first = next((t.text for t in conversation.user_turns if t.text in spoken), "")
+    title = conversation.title if secret_rejection([conversation.title]) is None else "untitled"
+    row = {
+        "id": memories.new_id("c"),
+        "source_id": memories.new_id("s"),
+        "title": title[:300],
+        "started_at": conversation.started_at,
+        "snippet": " ".join(first.split())[:SNIPPET_CHARS] or None,
+        "batch_id": batch_id,
+        "format": fmt,
+        "reference": f"{fmt}:{conversation.key}"[:300],
+        "content_hash": text_hash("\n".join(t.text for t in conversation.turns)),
+        "turns": len(conversation.turns),
+    }
+    conversation_rows.insert(conn, row, "\n".join(spoken), ctx.now())
+
+
+def _apply(
+    conn: Connection, ctx: Context, caller: Caller, prepared: Prepared, decision: Decision, batch_id: str
+) -> str | None:
+    now = ctx.now()
+    if decision.action == "confirm" and decision.target is not None:
+        import_rows.add_item(conn, batch_id, "confirmed", target_id=decision.target.id,
+                             prior=import_rows.prior_of(conn, decision.target.id))  # fmt: skip
+        confirm(conn, caller, decision.target.id, now)
+        return None
+    if decision.action == "correct" and decision.target is not None:
+        target = decision.target
+        prior = import_rows.prior_of(conn, target.id)
+        start = max(filter(None, (prepared.draft.event_time, target.valid_from)), default=now)
+        new_id = apply_correction(
+            conn, caller, target, prepared.draft.statement, "import: " + decision.reason, start, now,
+            source_reference=prepared.pointer,
+        )  # fmt: skip
+        import_rows.tag_batch(conn, new_id, batch_id)
+        import_rows.add_item(conn, batch_id, "corrected", memory_id=new_id, target_id=target.id, prior=prior)
+        return new_id
+    if decision.action != "add":
+        return None
+    scope, workspace = write_scope(caller, None)
+    draft = prepared.draft
+    domain = assign_domain(conn, draft.statement, caller, scope)
+    if not memories.domain_exists(conn, domain):
+        import_rows.add_item(conn, batch_id, "domain_created", target_id=domain)
+    draft = replace(draft, domain=domain, access_scope=scope)
+    memory_id = commit_draft(conn, caller, draft, workspace, now, import_batch_id=batch_id)
+    import_rows.add_item(conn, batch_id, "added", memory_id=memory_id)
+    return memory_id
+
+
+def _link(
+    conn: Connection, memory_id: str, prepared: Prepared, written: list[tuple[str, frozenset[str]]], now: str
+) -> int:
+    """Records of one conversation that name the same thing (a name, a project) relate to each other."""
+    names = frozenset(v for v in parse(prepared.draft.statement).values if not any(c.isdigit() for c in v))
+    made = 0
+    for other, other_names in written:
+        if names & other_names:
+            memories.add_link(conn, memory_id, other, LinkType.RELATES_TO.value, now, weight=0.5)
+            made += 1
+    written.append((memory_id, names))
+    return made
