@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from memvault.core.importers.conversation import Conversation, ImportFormatError, Turn, iso_time
-from memvault.core.importers.jsontext import expect_list, expect_object
+from memvault.core.importers.jsontext import each_conversation, expect_object
 
 SENDERS = {"human": "user", "assistant": "assistant"}
 
 
 def parse(data: Any, file: str) -> list[Conversation]:
-    return [_conversation(item, file, f"conversations[{i}]") for i, item in enumerate(expect_list(data, file, "top"))]
+    return each_conversation(data, file, _conversation)
 
 
 def _conversation(item: Any, file: str, place: str) -> Conversation:

@@ -9,10 +9,10 @@ into user messages (`<environment_context>`, `<user_instructions>`) is not the p
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from memvault.core.importers.conversation import Conversation, ImportFormatError, Turn, iso_time
+from memvault.core.importers.jsontext import json_lines
 
 ROLES = ("user", "assistant")
 
@@ -24,16 +24,7 @@ def parse_session(raw: bytes, file: str, place: str) -> Conversation:
         raise ImportFormatError(file, f"byte {exc.start}", "not UTF-8 text") from None
     meta: dict[str, Any] = {}
     turns: list[Turn] = []
-    lines = text.splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError:
-            raise ImportFormatError(file, f"line {number}", "malformed or truncated JSON line") from None
-        if not isinstance(item, dict):
-            raise ImportFormatError(file, f"line {number}", "expected a JSON object")
+    for number, item in json_lines(text, file):
         payload: dict[str, Any] = item["payload"] if isinstance(item.get("payload"), dict) else item
         if number == 1 or item.get("type") == "session_meta":
             meta = meta or _meta(item, payload, file, number)

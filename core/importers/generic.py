@@ -10,10 +10,10 @@ the next line, then turns under `## user` (also `## me`, `## human`) or `## assi
 
 from __future__ import annotations
 
-import json
 import re
 
 from memvault.core.importers.conversation import Conversation, ImportFormatError, Turn, iso_time
+from memvault.core.importers.jsontext import json_lines
 
 USER_NAMES = {"user", "me", "human", "you"}
 ASSISTANT_NAMES = {"assistant", "ai", "chatgpt", "claude", "codex"}
@@ -32,14 +32,8 @@ def _role(value: object) -> str | None:
 def parse_jsonl(text: str, file: str) -> list[Conversation]:
     grouped: dict[str, list[Turn]] = {}
     titles: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError:
-            raise ImportFormatError(file, f"line {number}", "malformed or truncated JSON line") from None
-        if not isinstance(item, dict) or not isinstance(item.get("text"), str) or "conversation" not in item:
+    for number, item in json_lines(text, file):
+        if not isinstance(item.get("text"), str) or "conversation" not in item:
             raise ImportFormatError(file, f"line {number}", 'expected {"conversation", "role", "text"}')
         role = _role(item.get("role"))
         if role is None:
