@@ -15,6 +15,7 @@ from memvault import __version__
 from memvault.core import domains, feedback, keys, principals, reads, views, writes
 from memvault.core.access import check_kill_switch, require_owner
 from memvault.core.clock import Clock, SystemClock
+from memvault.core.consolidate.service import Consolidation
 from memvault.core.context import Context
 from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.export import export_markdown
@@ -88,6 +89,11 @@ class Vault:
     def imports(self) -> Imports:
         """Importing a person's history and searching its conversations (core/importers/service.py)."""
         return Imports(self.ctx, self.retriever)
+
+    @property
+    def consolidation(self) -> Consolidation:
+        """Merging, promoting, disputing and fading records (core/consolidate/service.py)."""
+        return Consolidation(self.ctx)
 
     def _guard(self, caller: Caller) -> None:
         check_kill_switch(self.ctx.setting("kill_switch"), caller)

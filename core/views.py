@@ -156,40 +156,40 @@ def timeline(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, An
 
 
 # -- projects, decisions, unresolved ---------------------------------------------------------
-def _project(conn: Connection, caller: Caller, value: Any) -> tuple[str, str] | None:
-    """(id, name) of a project the caller has records in; None when unknown or invisible."""
+def _project(conn: Connection, caller: Caller, value: Any) -> view_sql.ProjectKey | None:
+    """The project named so (by a `project:` tag or an entity) or whose PROJECT record has this id,
+    when the caller has records in it; None when unknown or invisible."""
     name = required_text(value, "project", max_chars=100)
-    found = view_sql.project_by_name(conn, _norm(name))
-    if found is None or view_sql.project_records(conn, caller, found[0]) == 0:
+    found = view_sql.project_key(conn, caller, name, _norm(name))
+    if found is None or view_sql.project_records(conn, caller, found) == 0:
         return None
     return found
 
 
-def _project_filter(conn: Connection, caller: Caller, value: Any) -> tuple[bool, str | None]:
-    """For an optional `project` argument: (can anything match, the project's id or None for all)."""
+def _project_filter(conn: Connection, caller: Caller, value: Any) -> tuple[bool, view_sql.ProjectKey | None]:
+    """For an optional `project` argument: (can anything match, the project or None for all)."""
     if value is None:
         return True, None
     project = _project(conn, caller, value)
-    return (False, None) if project is None else (True, project[0])
+    return (False, None) if project is None else (True, project)
 
 
 def project_history(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
-    """A project's states over time, its decisions (with history) and what is still open."""
+    """A project's states over time, its decisions (with history) and what is still open.
+
+    A record belongs to a project by its `project:NAME` tag, a `part_of_project` link to the
+    project's PROJECT record, or the project's entity.
+    """
     _only(args, {"project"})
     with ctx.reading() as conn:
         project = _project(conn, caller, args.get("project"))
         if project is None:
             raise NotFound("no such project")
-        project_id, name = project
-        states = view_sql.project_states(conn, caller, project_id)
-        decided = view_sql.decisions(
-            conn, caller, project_id=project_id, domain=None, include_history=True, limit=MAX_ITEMS
-        )
-        still_open = view_sql.unresolved(
-            conn, caller, project_id=project_id, domain=None, due_before=None, limit=MAX_ITEMS
-        )
+        states = view_sql.project_states(conn, caller, project)
+        decided = view_sql.decisions(conn, caller, project=project, domain=None, include_history=True, limit=MAX_ITEMS)
+        still_open = view_sql.unresolved(conn, caller, project=project, domain=None, due_before=None, limit=MAX_ITEMS)
     return {
-        "project": name,
+        "project": project.name,
         "states": [r.to_dict() for r in states],
         "decisions": [r.to_dict() for r in decided],
         "unresolved": [r.to_dict() for r in still_open],
@@ -203,9 +203,9 @@ def decisions(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, A
     include_history = _flag(args.get("include_history"), "include_history")
     limit = int_in(args.get("limit"), "limit", 50, 1, MAX_ITEMS)
     with ctx.reading() as conn:
-        wanted, project_id = _project_filter(conn, caller, args.get("project"))
+        wanted, project = _project_filter(conn, caller, args.get("project"))
         found = wanted and view_sql.decisions(
-            conn, caller, project_id=project_id, domain=domain, include_history=include_history, limit=limit
+            conn, caller, project=project, domain=domain, include_history=include_history, limit=limit
         )
     return {"items": [r.to_dict() for r in found or []]}
 
@@ -217,8 +217,8 @@ def unresolved(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, 
     due_before = optional_time(args.get("due_before"), "due_before")
     limit = int_in(args.get("limit"), "limit", 50, 1, MAX_ITEMS)
     with ctx.reading() as conn:
-        wanted, project_id = _project_filter(conn, caller, args.get("project"))
+        wanted, project = _project_filter(conn, caller, args.get("project"))
         found = wanted and view_sql.unresolved(
-            conn, caller, project_id=project_id, domain=domain, due_before=due_before, limit=limit
+            conn, caller, project=project, domain=domain, due_before=due_before, limit=limit
         )
     return {"items": [r.to_dict() for r in found or []]}

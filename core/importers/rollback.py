@@ -1,4 +1,4 @@
-"""Undo an import batch: exactly what it added or changed, content back as it was before.
+"""Undo an import batch (or a consolidation run): exactly what it added or changed, content back as before.
 
 Records it added are removed the way a purge removes them (every index, vector, link and
 proposal; a content-free tombstone remains, so known backups are swept too); records it
@@ -29,7 +29,9 @@ def rollback(ctx: Context, caller: Caller, batch_id: str) -> RollbackReport:
         items = import_rows.items(conn, batch_id)  # newest first: undo in reverse order
         restored = 0
         for item in items:
-            if item["action"] in ("corrected", "confirmed") and item["prior"]:
+            if item["action"] == "linked":
+                import_rows.drop_link(conn, item["memory_id"], item["target_id"], item["prior"]["type"])
+            elif item["action"] in ("corrected", "confirmed", "changed") and item["prior"]:
                 import_rows.put_back(conn, item["target_id"], item["prior"], now)
                 events.record(conn, caller, "import_undone", now, item["target_id"], batch_id=batch_id)
                 restored += 1

@@ -94,7 +94,7 @@ def tag_batch(conn: Connection, memory_id: str, batch_id: str) -> None:
 def prior_of(conn: Connection, memory_id: str) -> dict[str, Any]:
     """The fields an import may change on an existing record (confirm, supersede): to put back."""
     row = conn.execute(
-        "SELECT status, valid_until, superseded_by_id, superseded_at, last_confirmed_at,"
+        "SELECT status, valid_until, superseded_by_id, superseded_at, last_confirmed_at, importance,"
         " (SELECT resolved_at FROM unresolved_items WHERE memory_id = m.id) AS resolved_at"
         " FROM memories m WHERE id = ?",
         (memory_id,),
@@ -106,10 +106,10 @@ def put_back(conn: Connection, memory_id: str, prior: dict[str, Any], now: str) 
     """Return a record the import changed to what it was (its revision grows: its row changed again)."""
     conn.execute(
         "UPDATE memories SET status = ?, valid_until = ?, superseded_by_id = ?, superseded_at = ?,"
-        " last_confirmed_at = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
+        " last_confirmed_at = ?, importance = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
         (
             prior["status"], prior["valid_until"], prior["superseded_by_id"], prior["superseded_at"],
-            prior["last_confirmed_at"], now, memory_id,
+            prior["last_confirmed_at"], prior["importance"], now, memory_id,
         ),
     )  # fmt: skip
     conn.execute("UPDATE unresolved_items SET resolved_at = ? WHERE memory_id = ?", (prior["resolved_at"], memory_id))
@@ -120,3 +120,7 @@ def drop_unused_domain(conn: Connection, name: str) -> None:
         "DELETE FROM domains WHERE name = ? AND pinned = 0 AND NOT EXISTS (SELECT 1 FROM memories WHERE domain = ?)",
         (name, name),
     )
+
+
+def drop_link(conn: Connection, from_id: str, to_id: str, link_type: str) -> None:
+    conn.execute("DELETE FROM links WHERE from_id = ? AND to_id = ? AND type = ?", (from_id, to_id, link_type))

@@ -182,6 +182,13 @@ def classify(conn: Connection, caller: Caller, embed: Embed | None, draft: Draft
     return Classified("ADD", None, "nothing similar is current", _evidence(closest, len(near)) | {"rule": None})
 
 
+def near_duplicate(ctx: Context, conn: Connection, caller: Caller, draft: Draft) -> Memory | None:
+    """memory_add's duplicate check beyond the exact rule: the writer pass's own judgement (NO_CHANGE),
+    so that `memory_add` and `memory_propose` agree on what is already known."""
+    found = classify(conn, caller, local_embeddings(ctx), draft)
+    return found.target if found.classification == "NO_CHANGE" else None
+
+
 _ORDER = (
     (Relation.SAME, "NO_CHANGE", "a current record says the same"),
     (Relation.ENDS, "ARCHIVE", "the candidate says a current record is no longer so"),

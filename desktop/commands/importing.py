@@ -118,7 +118,41 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _consolidate_human(report: dict[str, Any]) -> str:
+    done = "Would" if report["dry_run"] else "Did"
+    lines = [
+        f"{done} merge {sum(1 for g in report['merged'] if g['id'] or report['dry_run'])} group(s) of near duplicates,"
+        f" propose {report['proposed']} inferred merge(s) for approval, flag {len(report['disputed'])} conflict(s)"
+        f" disputed, lower the activation of {report['lowered']} stale record(s) ({report['records_seen']} seen)."
+    ]
+    lines += [f"  merge {len(g['members'])}: {g['statement']}" for g in report["merged"][:SHOWN]]
+    if report["run_id"]:
+        lines.append(f"Undo with: memvault consolidate --undo {report['run_id']}")
+    return "\n".join(lines)
+
+
+def _consolidate(args: argparse.Namespace) -> int:
+    with open_vault(args) as vault:
+        if args.undo:
+            undone = vault.consolidation.undo(OWNER, args.undo)
+            emit(
+                args,
+                undone,
+                lambda d: f"Undid {d['batch_id']}: {d['restored']} records put back, {d['removed']} removed",
+            )
+            return 0
+        report = vault.consolidation.run(OWNER, dry_run=args.dry_run)
+        emit(args, report, lambda r: _consolidate_human(dict(r)))
+    return 0
+
+
 def register(subparsers: Any) -> None:
+    p = add_command(
+        subparsers, "consolidate", _consolidate, "merge near duplicates, flag conflicts disputed, fade stale records"
+    )
+    p.add_argument("--dry-run", action="store_true", help="report what would change; change nothing")
+    p.add_argument("--undo", metavar="RUN", help="put back everything a consolidation run changed")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
     p = add_command(
         subparsers, "import", _import, "import ChatGPT, Claude, Codex or generic history (a dry run unless --commit)"
     )

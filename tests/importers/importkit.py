@@ -67,4 +67,12 @@ def content(vault: Vault) -> dict[str, list[tuple[Any, ...]]]:
         )
     ]
     kept = [n for n in names if n not in BOOKKEEPING and not n.endswith(("_data", "_idx", "_docsize", "_config"))]
-    return {n: sorted((tuple(r) for r in conn.execute(f'SELECT * FROM "{n}"')), key=repr) for n in kept}
+    return {n: _rows(vault, n) for n in kept}
+
+
+def _rows(vault: Vault, table: str) -> list[tuple[Any, ...]]:
+    """A table's rows; a record's revision and updated_at say that its row changed, not what it says."""
+    cursor = vault.ctx.conn.execute(f'SELECT * FROM "{table}"')
+    names = [d[0] for d in cursor.description]
+    keep = [i for i, name in enumerate(names) if table != "memories" or name not in ("revision", "updated_at")]
+    return sorted((tuple(row[i] for i in keep) for row in cursor), key=repr)

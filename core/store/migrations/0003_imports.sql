@@ -30,11 +30,12 @@ CREATE TABLE import_manifests (
 );
 CREATE INDEX import_manifests_source ON import_manifests (source_hash, finished_at);
 
--- What each import did, so that a rollback undoes exactly that: ids and prior values, no text.
+-- What each import (or consolidation run) did, so that a rollback undoes exactly that: ids and
+-- prior values, no text.
 CREATE TABLE import_items (
     batch_id TEXT NOT NULL REFERENCES import_batches(id),
     seq INTEGER NOT NULL,
-    action TEXT NOT NULL CHECK (action IN ('added', 'corrected', 'confirmed', 'domain_created')),
+    action TEXT NOT NULL CHECK (action IN ('added', 'corrected', 'confirmed', 'changed', 'linked', 'domain_created')),
     memory_id TEXT,
     target_id TEXT,
     prior TEXT NOT NULL DEFAULT '{}',          -- JSON: the changed record's fields before the import
