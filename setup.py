@@ -27,7 +27,17 @@ setup(
         "memvault": ["py.typed"],
         "memvault.core.store": ["migrations/*.sql"],
         "memvault.client_templates": ["**/*.md"],
-        "memvault.resources": ["*.json", "*.jsonl", "*.txt", "*.md", "*.svg", "*.png", "models/*", "demo/*.jsonl"],
+        "memvault.resources": [
+            "*.json",
+            "*.jsonl",
+            "*.txt",
+            "*.md",
+            "*.svg",
+            "*.png",
+            "models/*",
+            "demo/*.jsonl",
+            "bench/*.jsonl",
+        ],
     },
     include_package_data=False,
 )

@@ -101,6 +101,35 @@ RETRIEVAL_SETTINGS = (
 )
 
 
+# The memory benchmark (docs/benchmark.md). The end-to-end mode sends fictional benchmark text to the
+# endpoint named here; its API key is read from MEMVAULT_BENCH_API_KEY only, never stored.
+BENCH_SETTINGS = (
+    Setting(
+        "bench_native_budget_tokens",
+        float,
+        800.0,
+        "Benchmark: tokens of the native-memory stand-in (the saved list injected into every request).",
+        minimum=100,
+        maximum=20000,
+    ),
+    Setting(
+        "bench_end_to_end",
+        bool,
+        False,
+        "Benchmark: also run the conditions end to end (answering model + judge) on the endpoint below. "
+        "Off by default; the kill switch (any position but off) stops it.",
+    ),
+    Setting(
+        "bench_endpoint",
+        str,
+        "",
+        "Benchmark: base URL of an OpenAI-compatible API (e.g. http://127.0.0.1:8080/v1) for the end-to-end mode.",
+    ),
+    Setting("bench_answer_model", str, "", "Benchmark: the model that answers in the end-to-end mode."),
+    Setting("bench_judge_model", str, "", "Benchmark: the model that judges answers in the end-to-end mode."),
+)
+
+
 SETTINGS: dict[str, Setting] = {
     s.name: s
     for s in (
@@ -161,6 +190,7 @@ SETTINGS: dict[str, Setting] = {
             choices=("auto", "refresh", "off"),
         ),
         *RETRIEVAL_SETTINGS,
+        *BENCH_SETTINGS,
     )
 }
 

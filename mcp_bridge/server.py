@@ -25,6 +25,7 @@ from memvault.core.vault import Vault
 from memvault.mcp_bridge.ratelimit import RateLimiter
 from memvault.mcp_bridge.tools import (
     advanced,
+    benchmark,
     export,
     feedback,
     importing,
@@ -45,6 +46,7 @@ TOOL_MODULES: tuple[ModuleType, ...] = (
     feedback,
     maintenance,
     propose,
+    benchmark,
     importing,
 )
 

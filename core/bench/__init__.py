@@ -1,0 +1,1 @@
+"""The memory benchmark: does memvault earn its overhead? (docs/benchmark.md)."""
