@@ -184,9 +184,11 @@ def classify(conn: Connection, caller: Caller, embed: Embed | None, draft: Draft
 
 def near_duplicate(ctx: Context, conn: Connection, caller: Caller, draft: Draft) -> Memory | None:
     """memory_add's duplicate check beyond the exact rule: the writer pass's own judgement (NO_CHANGE),
-    so that `memory_add` and `memory_propose` agree on what is already known."""
+    so that `memory_add` and `memory_propose` agree on what is already known. Like the contract's
+    duplicate rule, only within the same domain and type."""
     found = classify(conn, caller, local_embeddings(ctx), draft)
-    return found.target if found.classification == "NO_CHANGE" else None
+    target = found.target if found.classification == "NO_CHANGE" else None
+    return target if target and (target.domain, target.type) == (draft.domain, draft.type) else None
 
 
 _ORDER = (
