@@ -16,7 +16,7 @@ from memvault.core.model import Caller, Memory
 from memvault.core.retrieval.query import query_terms
 from memvault.core.store.connection import Connection
 from memvault.core.writer.gate import rejection
-from memvault.core.writer.normalize import normalize_statement
+from memvault.core.writer.normalize import is_chatter, normalize_statement
 from memvault.core.writer.propose import Embed, classify
 from memvault.core.writer.similarity import Relation, relate
 
@@ -63,17 +63,25 @@ class BatchMemory:
         return None
 
 
-def screen(prepared: Prepared) -> Decision | None:
-    refused = rejection(prepared.draft.statement)
+def screen(prepared: Prepared, clean: bool) -> Decision | None:
+    """The writer gate. `clean`: the whole conversation was screened for secrets and holds none, so
+    only chatter is left to check (the secret detectors cost ~10 ms a call)."""
+    statement = prepared.draft.statement
+    refused = (
+        ("refused: nothing durable to remember (empty or chatter)" if is_chatter(statement) else None)
+        if clean
+        else rejection(statement)
+    )
     if refused:
         return Decision("exclude", refused, secret="secret" in refused)
     return None
 
 
 def decide(
-    conn: Connection, caller: Caller, embed: Embed | None, prepared: Prepared, batch: BatchMemory | None
-) -> Decision:
-    refused = screen(prepared)
+    conn: Connection, caller: Caller, embed: Embed | None, prepared: Prepared, batch: BatchMemory | None,
+    clean: bool = False,
+) -> Decision:  # fmt: skip
+    refused = screen(prepared, clean)
     if refused:
         return refused
     found = classify(conn, caller, embed, prepared.draft)

@@ -27,6 +27,7 @@ from memvault.core.retrieval.placement import assign_domain
 from memvault.core.store import conversation_rows, events, import_rows, memories
 from memvault.core.store.connection import Connection
 from memvault.core.writer.gate import secret_rejection
+from memvault.core.writer.normalize import normalize_statement
 from memvault.core.writer.propose import Embed, local_embeddings
 from memvault.core.writer.similarity import parse
 from memvault.core.writes import apply_correction, commit_draft, confirm
@@ -88,11 +89,16 @@ def dry_run(ctx: Context, caller: Caller, request: ImportRequest) -> ImportRepor
     chosen, left_out = select(export, request)
     embed = local_embeddings(ctx)
     tally, batch = Tally(), BatchMemory()
+    seen: dict[str, Decision] = {}  # a sentence said again gets the first one's verdict, judged once
     with ctx.reading() as conn:
         for conversation in chosen:
             tally.saw(conversation)
-            for prepared, weak in _prepared(export.format, conversation, request.include_weak):
-                decision = weak or decide(conn, caller, embed, prepared, batch)
+            found = list(_prepared(export.format, conversation, request.include_weak))
+            # a dry run stores nothing of the conversation: screening its candidates at once is enough
+            clean = secret_rejection([prepared.draft.statement for prepared, _ in found]) is None
+            for prepared, weak in found:
+                decision = weak or _repeated(seen, prepared) or decide(conn, caller, embed, prepared, batch, clean)
+                seen.setdefault(normalize_statement(prepared.draft.statement), decision)
                 tally.judged(prepared, decision)
                 if decision.action in ("add", "correct"):
                     batch.remember(prepared.draft.statement)
@@ -163,21 +169,38 @@ def _commit_conversation(
     batch_id: str, request: ImportRequest, tally: Tally,
 ) -> None:  # fmt: skip
     tally.saw(conversation)
-    _store_conversation(conn, ctx, fmt, conversation, batch_id)
+    clean = _clean(conversation)
+    _store_conversation(conn, ctx, fmt, conversation, batch_id, clean)
     written: list[tuple[str, frozenset[str]]] = []
     for prepared, weak in _prepared(fmt, conversation, request.include_weak):
-        decision = weak or decide(conn, caller, embed, prepared, None)
+        decision = weak or decide(conn, caller, embed, prepared, None, clean)
         tally.judged(prepared, decision)
         memory_id = _apply(conn, ctx, caller, prepared, decision, batch_id)
         if memory_id:
             tally.links += _link(conn, memory_id, prepared, written, ctx.now())
 
 
-def _store_conversation(conn: Connection, ctx: Context, fmt: str, conversation: Conversation, batch_id: str) -> None:
-    """The conversation as a source: title, a short snippet of the person's words, its words indexed."""
-    spoken = [t.text for t in conversation.turns if secret_rejection([t.text]) is None]
+def _clean(conversation: Conversation) -> bool:
+    """No secret anywhere in the conversation (title and every turn), by one pass of the detectors."""
+    return secret_rejection([conversation.title, *(t.text for t in conversation.turns)]) is None
+
+
+def _repeated(seen: dict[str, Decision], prepared: Prepared) -> Decision | None:
+    """In a dry run, a statement said before in the batch: excluded if the first was new, else as the first."""
+    first = seen.get(normalize_statement(prepared.draft.statement))
+    if first is not None and first.action in ("add", "correct"):
+        return Decision("exclude", "said again earlier in this import")
+    return first
+
+
+def _store_conversation(
+    conn: Connection, ctx: Context, fmt: str, conversation: Conversation, batch_id: str, clean: bool
+) -> None:
+    """The conversation as a source: title, a short snippet of the person's words, its words indexed
+    (a turn or title holding a secret is left out of all three)."""
+    spoken = [t.text for t in conversation.turns if clean or secret_rejection([t.text]) is None]
     first = next((t.text for t in conversation.user_turns if t.text in spoken), "")
-    title = conversation.title if secret_rejection([conversation.title]) is None else "untitled"
+    title = conversation.title if clean or secret_rejection([conversation.title]) is None else "untitled"
     row = {
         "id": memories.new_id("c"),
         "source_id": memories.new_id("s"),
