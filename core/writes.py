@@ -446,6 +446,10 @@ def _apply_proposal(conn: Connection, proposer: Caller, proposal: dict[str, Any]
         if payload.get("domain_assigned"):
             events.record(conn, proposer, "domain_assigned", now, memory_id, domain=draft.domain)
         return {"outcome": "added", "id": memory_id}
+    if kind == "import":  # a dropped export's dry run, approved: commit it (core/importers/inbox.py)
+        from memvault.core.importers.inbox import commit_approved  # noqa: PLC0415 - importers import writes
+
+        return commit_approved(conn, proposer, proposal, now)
     if kind not in ("correct", "archive"):  # purge requests: Vault.confirm_purge (memvault purge --confirm)
         raise InvalidArgument(f"proposals of kind {kind} are confirmed with confirm_purge, not approve")
     record = _current(conn, proposer, payload["id"], payload.get("expected_revision"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from memvault.core.access import write_scope
 from memvault.core.context import Context
@@ -113,6 +113,31 @@ def _chunks(items: list[Conversation], size: int) -> list[list[Conversation]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+@dataclass
+class _Batch:
+    """What every chunk of one commit shares."""
+
+    caller: Caller
+    embed: Embed | None
+    export: Export
+    request: ImportRequest
+    batch_id: str
+    tally: Tally
+
+
+def _chunk(conn: Connection, batch: _Batch, conversations: list[Conversation], now: str) -> None:
+    for conversation in conversations:
+        _commit_conversation(conn, batch, conversation, now)
+
+
+def _start(conn: Connection, batch: _Batch, chunks_total: int, now: str) -> None:
+    export = batch.export
+    import_rows.create_batch(
+        conn, batch.batch_id, path=export.path, fmt=export.format, source_hash=export.source_hash,
+        options=batch.request.options(), chunks_total=chunks_total, now=now,
+    )  # fmt: skip
+
+
 def commit(ctx: Context, caller: Caller, request: ImportRequest, progress: Progress | None = None) -> ImportReport:
     export = read_export(request.path, request.format, request.max_bytes)
     with ctx.reading() as conn:
@@ -124,29 +149,41 @@ def commit(ctx: Context, caller: Caller, request: ImportRequest, progress: Progr
     chosen, left_out = select(export, request)
     chunks = _chunks(chosen, request.chunk_size)
     done = manifest["chunks_done"] if manifest else 0
-    batch_id = batch_id or memories.new_id("b")
-    embed = local_embeddings(ctx)
-    tally, started = Tally(), time.monotonic()
+    batch = _Batch(caller, local_embeddings(ctx), export, request, batch_id or memories.new_id("b"), Tally())
+    started = time.monotonic()
     for number in range(done, len(chunks)):
         with ctx.transaction() as conn:
+            now = ctx.now()
             if number == 0 and manifest is None:
-                import_rows.create_batch(
-                    conn, batch_id, path=export.path, fmt=export.format, source_hash=export.source_hash,
-                    options=request.options(), chunks_total=len(chunks), now=ctx.now(),
-                )  # fmt: skip
-            for conversation in chunks[number]:
-                _commit_conversation(conn, ctx, caller, embed, export.format, conversation, batch_id, request, tally)
-            finished = ctx.now() if number + 1 == len(chunks) else None
-            totals = _add_counts(manifest["counts"] if manifest else {}, tally.counts())
-            import_rows.chunk_done(conn, batch_id, number + 1, totals, finished)
-            events.record(conn, caller, "import_chunk", ctx.now(), None, batch_id=batch_id, chunk=number + 1)
+                _start(conn, batch, len(chunks), now)
+            _chunk(conn, batch, chunks[number], now)
+            totals = _add_counts(manifest["counts"] if manifest else {}, batch.tally.counts())
+            finished = now if number + 1 == len(chunks) else None
+            import_rows.chunk_done(conn, batch.batch_id, number + 1, totals, finished)
+            events.record(conn, caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=number + 1)
         if progress:
-            progress(sum(len(c) for c in chunks[: number + 1]), len(chosen), tally.counts())
-    log.info("import %s: %d chunk(s) in %.1f s", batch_id, len(chunks) - done, time.monotonic() - started)
+            progress(sum(len(c) for c in chunks[: number + 1]), len(chosen), batch.tally.counts())
+    log.info("import %s: %d chunk(s) in %.1f s", batch.batch_id, len(chunks) - done, time.monotonic() - started)
     return _report(
-        request, export, tally, left_out, batch_id=batch_id, resumed=manifest is not None,
+        request, export, batch.tally, left_out, batch_id=batch.batch_id, resumed=manifest is not None,
         chunks={"done": len(chunks), "total": len(chunks), "resumed_from": done},
     )  # fmt: skip
+
+
+def commit_within(conn: Connection, caller: Caller, request: ImportRequest, now: str, source_hash: str) -> ImportReport:
+    """The whole import inside the caller's transaction (an approved inbox proposal): all of it or nothing.
+    Refused when the file is no longer the one the dry run read."""
+    export = read_export(request.path, request.format, request.max_bytes)
+    if export.source_hash != source_hash:
+        raise Conflict("the file changed since its dry run: drop it again for a new report")
+    _refuse_twice(conn, export.source_hash)
+    chosen, left_out = select(export, request)
+    batch = _Batch(caller, None, export, request, memories.new_id("b"), Tally())
+    _start(conn, batch, 1, now)
+    _chunk(conn, batch, chosen, now)
+    import_rows.chunk_done(conn, batch.batch_id, 1, batch.tally.counts(), now)
+    events.record(conn, caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=1)
+    return _report(request, export, batch.tally, left_out, batch_id=batch.batch_id, chunks={"done": 1, "total": 1})
 
 
 def _add_counts(before: dict[str, int], now: dict[str, int]) -> dict[str, int]:
@@ -164,20 +201,18 @@ def _hash_of(conn: Connection, batch_id: str) -> str | None:
     return None if manifest is None else str(manifest["source_hash"])
 
 
-def _commit_conversation(
-    conn: Connection, ctx: Context, caller: Caller, embed: Embed | None, fmt: str, conversation: Conversation,
-    batch_id: str, request: ImportRequest, tally: Tally,
-) -> None:  # fmt: skip
-    tally.saw(conversation)
+def _commit_conversation(conn: Connection, batch: _Batch, conversation: Conversation, now: str) -> None:
+    batch.tally.saw(conversation)
     clean = _clean(conversation)
-    _store_conversation(conn, ctx, fmt, conversation, batch_id, clean)
+    fmt = batch.export.format
+    _store_conversation(conn, fmt, conversation, batch.batch_id, clean, now)
     written: list[tuple[str, frozenset[str]]] = []
-    for prepared, weak in _prepared(fmt, conversation, request.include_weak):
-        decision = weak or decide(conn, caller, embed, prepared, None, clean)
-        tally.judged(prepared, decision)
-        memory_id = _apply(conn, ctx, caller, prepared, decision, batch_id)
+    for prepared, weak in _prepared(fmt, conversation, batch.request.include_weak):
+        decision = weak or decide(conn, batch.caller, batch.embed, prepared, None, clean)
+        batch.tally.judged(prepared, decision)
+        memory_id = _apply(conn, batch.caller, prepared, decision, batch.batch_id, now)
         if memory_id:
-            tally.links += _link(conn, memory_id, prepared, written, ctx.now())
+            batch.tally.links += _link(conn, memory_id, prepared, written, now)
 
 
 def _clean(conversation: Conversation) -> bool:
@@ -194,7 +229,7 @@ def _repeated(seen: dict[str, Decision], prepared: Prepared) -> Decision | None:
 
 
 def _store_conversation(
-    conn: Connection, ctx: Context, fmt: str, conversation: Conversation, batch_id: str, clean: bool
+    conn: Connection, fmt: str, conversation: Conversation, batch_id: str, clean: bool, now: str
 ) -> None:
     """The conversation as a source: title, a short snippet of the person's words, its words indexed
     (a turn or title holding a secret is left out of all three)."""
@@ -213,13 +248,12 @@ def _store_conversation(
         "content_hash": text_hash("\n".join(t.text for t in conversation.turns)),
         "turns": len(conversation.turns),
     }
-    conversation_rows.insert(conn, row, "\n".join(spoken), ctx.now())
+    conversation_rows.insert(conn, row, "\n".join(spoken), now)
 
 
 def _apply(
-    conn: Connection, ctx: Context, caller: Caller, prepared: Prepared, decision: Decision, batch_id: str
+    conn: Connection, caller: Caller, prepared: Prepared, decision: Decision, batch_id: str, now: str
 ) -> str | None:
-    now = ctx.now()
     if decision.action == "confirm" and decision.target is not None:
         import_rows.add_item(conn, batch_id, "confirmed", target_id=decision.target.id,
                              prior=import_rows.prior_of(conn, decision.target.id))  # fmt: skip

@@ -124,3 +124,12 @@ def drop_unused_domain(conn: Connection, name: str) -> None:
 
 def drop_link(conn: Connection, from_id: str, to_id: str, link_type: str) -> None:
     conn.execute("DELETE FROM links WHERE from_id = ? AND to_id = ? AND type = ?", (from_id, to_id, link_type))
+
+
+def staged_import(conn: Connection, source_hash: str) -> str | None:
+    """A pending or approved inbox proposal for this very file (a file dropped twice is staged once)."""
+    row = conn.execute(
+        "SELECT id FROM proposals WHERE kind = 'import' AND norm_key = ? AND status != 'rejected' LIMIT 1",
+        (source_hash,),
+    ).fetchone()
+    return None if row is None else str(row[0])
