@@ -6,6 +6,7 @@ A run is recorded like an import batch (format `consolidation`, its items the ch
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, TypedDict
 
 from memvault.core.access import check_kill_switch, require_owner
@@ -15,10 +16,12 @@ from memvault.core.context import Context
 from memvault.core.importers.report import RollbackReport
 from memvault.core.importers.rollback import rollback
 from memvault.core.model import HOUSEKEEPER, Caller, Memory
+from memvault.core.retrieval.tiers import moment
 from memvault.core.store import events, import_rows, memories
 from memvault.core.store.connection import Connection
 
 MAX_RECORDS = 20_000
+SCHEDULE = timedelta(days=1)
 
 
 class ConsolidationReport(TypedDict):
@@ -29,6 +32,19 @@ class ConsolidationReport(TypedDict):
     disputed: list[dict[str, Any]]
     lowered: int
     records_seen: int
+
+
+def _same(conn: Connection, record: Memory) -> bool:
+    """Still as the snapshot saw it (nobody changed it while the run was finding)."""
+    return memories.status_of(conn, record.id) == (record.status.value, record.revision)
+
+
+def _unchanged(conn: Connection, found: Findings) -> Findings:
+    return Findings(
+        groups=[g for g in found.groups if all(_same(conn, m) for m in g)],
+        conflicts=[(a, b) for a, b in found.conflicts if _same(conn, a) and _same(conn, b)],
+        seen=found.seen,
+    )
 
 
 class Consolidation:
@@ -42,12 +58,24 @@ class Consolidation:
         if dry_run:
             with self.ctx.reading() as conn:
                 return self._report(*self._find(conn, limit), dry_run=True)
-        with self.ctx.transaction() as conn:
+        with self.ctx.reading() as conn:  # the long part reads a snapshot: writers are not held up
             found, stale = self._find(conn, limit)
+        with self.ctx.transaction() as conn:
+            found, stale = _unchanged(conn, found), [r for r in stale if _same(conn, r)]
             report = self._report(found, stale, dry_run=False)
             if found.groups or found.conflicts or stale:
                 report["run_id"] = self._apply(conn, caller, found, stale, report)
+            else:  # nothing to change: the run is still an event (the daemon's schedule reads it)
+                events.record(conn, caller, "consolidation_run", self.ctx.now(), None, run_id=None)
         return report
+
+    def scheduled(self, caller: Caller) -> ConsolidationReport | None:
+        """The daemon's job: a run when the last one is a day old (None: not due)."""
+        with self.ctx.reading() as conn:
+            last = import_rows.last_consolidation(conn)
+        if last and moment(self.ctx.now()) - moment(last) < SCHEDULE:
+            return None
+        return self.run(caller)
 
     def _find(self, conn: Connection, limit: int) -> tuple[Findings, list[Memory]]:
         found = find(conn, limit)

@@ -10,6 +10,7 @@ is not an export is logged (its name and why, never its content) and left alone.
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +82,11 @@ class InboxWatcher:
         self.ctx = ctx
         self.folder = inbox_folder(ctx)
         self.observer: Any = None
+        self.stopped = threading.Event()
 
     def offer(self, path: Path) -> None:
+        if self.stopped.is_set():
+            return
         if path.suffix.lower() not in SUFFIXES or not path.is_file() or path.name.startswith("."):
             return
         try:
@@ -99,9 +103,11 @@ class InboxWatcher:
         self.observer = Observer()
         self.observer.schedule(_Handler(self), str(self.folder), recursive=True)
         self.observer.start()
-        self.scan()  # files dropped while nothing watched
+        # files dropped while nothing watched: offered beside the caller's start, not before it
+        threading.Thread(target=self.scan, name="memvault-inbox-scan", daemon=True).start()
 
     def stop(self) -> None:
+        self.stopped.set()
         if self.observer is not None:
             self.observer.stop()
             self.observer.join(timeout=5)

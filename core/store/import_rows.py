@@ -133,3 +133,8 @@ def staged_import(conn: Connection, source_hash: str) -> str | None:
         (source_hash,),
     ).fetchone()
     return None if row is None else str(row[0])
+
+
+def last_consolidation(conn: Connection) -> str | None:
+    row = conn.execute("SELECT max(time) FROM events WHERE action = 'consolidation_run'").fetchone()
+    return None if row is None or row[0] is None else str(row[0])

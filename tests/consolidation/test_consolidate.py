@@ -13,7 +13,7 @@ from importkit import content
 
 from memvault.core.clock import FixedClock
 from memvault.core.errors import Forbidden
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.model import HOUSEKEEPER, LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
 
 PEANUTS = [
@@ -105,3 +105,12 @@ def test_a_store_with_nothing_to_do_records_no_run(vault: Vault) -> None:
     _add(vault, "I prefer green tea in the morning.")
     report = vault.consolidation.run(OWNER)
     assert report["run_id"] is None and report["merged"] == [] and report["disputed"] == []
+
+
+def test_the_daemons_schedule_runs_once_a_day(clocked_vault: Vault, clock: FixedClock) -> None:
+    _add(clocked_vault, "I prefer green tea in the morning.")
+    assert clocked_vault.consolidation.scheduled(HOUSEKEEPER) is not None
+    clock.advance(hours=3)
+    assert clocked_vault.consolidation.scheduled(HOUSEKEEPER) is None
+    clock.advance(days=1)
+    assert clocked_vault.consolidation.scheduled(HOUSEKEEPER) is not None
