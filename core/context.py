@@ -8,11 +8,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from memvault.core import change_signal
 from memvault.core.clock import Clock, format_time
 from memvault.core.errors import StoreUnavailable
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
-from memvault.core.store import settings_table
+from memvault.core.store import change_rows, settings_table
 from memvault.core.store.connection import Connection, OperationalError
 
 
@@ -29,18 +30,25 @@ class Context:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """A short write transaction, taken with BEGIN IMMEDIATE so it never upgrades mid-way."""
+        """A short write transaction, taken with BEGIN IMMEDIATE so it never upgrades mid-way.
+
+        When it wrote events, the change signal tells other processes after the commit.
+        """
         with self.lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except OperationalError as exc:
                 raise StoreUnavailable(f"the store is busy or unwritable ({exc})") from None
             try:
+                before = change_rows.cursor(self.conn)
                 yield self.conn
+                after = change_rows.cursor(self.conn)
             except BaseException:
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+            if after != before:
+                change_signal.notify(self.paths, after)
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:

@@ -12,14 +12,19 @@ STORE_FILE = "memvault.db"
 KEY_FILE = "memvault.key.json"
 
 
+def default_home() -> Path:
+    """Where memvault keeps its folder when neither --home nor MEMVAULT_HOME says otherwise."""
+    return Path(platformdirs.user_data_dir("memvault")).expanduser().resolve()
+
+
 @dataclass(frozen=True)
 class VaultPaths:
     home: Path
 
     @classmethod
     def from_env(cls, home: str | os.PathLike[str] | None = None) -> VaultPaths:
-        chosen = home or os.environ.get("MEMVAULT_HOME") or platformdirs.user_data_dir("memvault")
-        return cls(Path(chosen).expanduser().resolve())
+        chosen = home or os.environ.get("MEMVAULT_HOME")
+        return cls(Path(chosen).expanduser().resolve() if chosen else default_home())
 
     @property
     def store(self) -> Path:

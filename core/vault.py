@@ -14,6 +14,7 @@ from typing import Any
 from memvault import __version__
 from memvault.core import domains, feedback, keys, principals, reads, views, writes
 from memvault.core.access import check_kill_switch, require_owner
+from memvault.core.changes import MAX_BATCH, ChangeBatch, changes_since
 from memvault.core.clock import Clock, SystemClock
 from memvault.core.consolidate.service import Consolidation
 from memvault.core.context import Context
@@ -316,6 +317,12 @@ class Vault:
     def sweep_purged(self, caller: Caller) -> dict[str, Any]:
         """Apply every tombstone again to the store, exports and backups (finishes an interrupted purge)."""
         return purge.sweep(self.ctx, caller)
+
+    # -- change feed -------------------------------------------------------------------------
+    def changes_since(self, caller: Caller, cursor: int | None, *, limit: int = MAX_BATCH) -> ChangeBatch:
+        """What changed after `cursor` that `caller` may see, in order (None: only the current cursor)."""
+        self._guard(caller)
+        return changes_since(self.ctx, caller, cursor, limit)
 
 
 def store_exists(home: str | os.PathLike[str] | None = None) -> bool:

@@ -38,7 +38,7 @@ from typing import Any
 import platformdirs
 
 from memvault.core.errors import Conflict, EnvironmentProblem, InvalidArgument
-from memvault.core.paths import VaultPaths
+from memvault.core.paths import VaultPaths, default_home
 
 CLIENTS = ("codex", "claude")
 SERVER_NAME = "memvault"
@@ -132,7 +132,7 @@ def server_args(home: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
     """`mcp`, or `--home DIR mcp` when the store is not where memvault looks by default
     (clients such as Codex do not pass MEMVAULT_HOME on to the servers they spawn)."""
     chosen = VaultPaths.from_env(home).home
-    if chosen == VaultPaths(Path(platformdirs.user_data_dir("memvault")).expanduser().resolve()).home:
+    if chosen == default_home():
         return ("mcp",)
     return ("--home", str(chosen), "mcp")
 
@@ -146,7 +146,7 @@ def _is_ours(entry: Any) -> bool:
     return Path(entry["command"]).name in ("memvault", "memvault.exe") and shaped
 
 
-def _read(path: Path) -> str | None:
+def read_text(path: Path) -> str | None:
     try:
         with path.open(encoding="utf-8", newline="") as handle:  # newline="": keep \r\n as it is
             return handle.read()
@@ -223,7 +223,7 @@ def _codex_edit_text(original: str, server: Server) -> str:
 
 def plan_codex_config(server: Server, *, force: bool = False) -> FileChange | None:
     path = codex_config()
-    original = _read(path)
+    original = read_text(path)
     data = _toml(original or "", path)
     entry = data.get("mcp_servers", {}).get(SERVER_NAME)
     if entry is not None and not _is_ours(entry) and not force:
@@ -243,7 +243,7 @@ def plan_codex_config(server: Server, *, force: bool = False) -> FileChange | No
 
 def plan_codex_config_removal() -> FileChange | None:
     path = codex_config()
-    original = _read(path)
+    original = read_text(path)
     if original is None:
         return None
     data = _toml(original, path)
@@ -298,7 +298,7 @@ def _codex_remove_with_tomlkit(original: str) -> str:
 def plan_codex_skill(*, force: bool = False) -> FileChange | None:
     path = codex_skill()
     text = skill_text()
-    current = _read(path)
+    current = read_text(path)
     if current == text:
         return None
     if current is not None and not _is_our_skill(current) and not force:
@@ -313,7 +313,7 @@ def _is_our_skill(text: str) -> bool:
 def plan_codex_skill_removal() -> tuple[FileChange | None, str | None]:
     """The skill's removal, or a note on why it stays (edited by hand)."""
     path = codex_skill()
-    current = _read(path)
+    current = read_text(path)
     if current is None or not _is_our_skill(current):
         return None, None
     if _digest(current) != _digest(skill_text()):
@@ -345,7 +345,7 @@ def _dump_json(data: dict[str, Any], like: str | None) -> str:
 
 def plan_claude_config(server: Server, *, force: bool = False) -> FileChange | None:
     path = claude_config()
-    original = _read(path)
+    original = read_text(path)
     data = _json(original, path)
     servers = data.get("mcpServers")
     if servers is not None and not isinstance(servers, dict):
@@ -363,7 +363,7 @@ def plan_claude_config(server: Server, *, force: bool = False) -> FileChange | N
 
 def plan_claude_config_removal(created_keys: list[str]) -> FileChange | None:
     path = claude_config()
-    original = _read(path)
+    original = read_text(path)
     data = _json(original, path)
     servers = data.get("mcpServers")
     if not isinstance(servers, dict) or not _is_ours(servers.get(SERVER_NAME)):
@@ -384,7 +384,7 @@ def claude_desktop_snippet(server: Server) -> str:
 
 # -- applying, with a record of what install created -----------------------------------------
 def _load_manifest() -> dict[str, Any]:
-    text = _read(manifest_path())
+    text = read_text(manifest_path())
     try:
         data = json.loads(text) if text else {}
     except ValueError:
@@ -525,7 +525,7 @@ def _emptied(created: list[str], changes: list[FileChange]) -> list[str]:
             if inside <= gone | set(leftovers):
                 leftovers.append(path)
         elif target.is_file():
-            text = after.get(target, _read(target))
+            text = after.get(target, read_text(target))
             if text is not None and text.strip() in ("", "{}"):
                 leftovers.append(path)
     return leftovers
@@ -534,14 +534,14 @@ def _emptied(created: list[str], changes: list[FileChange]) -> list[str]:
 def registered_clients() -> list[str]:
     """The clients whose config currently holds memvault's entry."""
     found = []
-    codex = _read(codex_config())
+    codex = read_text(codex_config())
     if codex is not None:
         try:
             if _is_ours(tomllib.loads(codex).get("mcp_servers", {}).get(SERVER_NAME)):
                 found.append("codex")
         except tomllib.TOMLDecodeError:
             pass
-    claude = _read(claude_config())
+    claude = read_text(claude_config())
     if claude:
         try:
             servers = json.loads(claude).get("mcpServers", {})

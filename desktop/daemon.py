@@ -6,7 +6,8 @@ serves MCP to every `memvault mcp` bridge over a private Unix socket.
 - The socket is 0600 inside a 0700 folder (see `mcp_bridge.relay.DaemonAddress`), and each
   connection's peer must be this same user (SO_PEERCRED where the OS tells).
 - Each connection is one MCP session as the local assistant, run by the same server code as the
-  embedded bridge (`mcp_bridge.server.serve_streams`) over newline-delimited JSON-RPC.
+  embedded bridge (`mcp_bridge.server.serve_streams`) over newline-delimited JSON-RPC, unless
+  its first line subscribes to the change feed (`desktop/change_push.py`).
 - SIGTERM, SIGINT or SIGHUP stop it cleanly: no new sessions, open ones are cancelled between
   calls (a store call is synchronous, so no transaction is cut), the socket file is removed,
   the store closed, the lock released.
@@ -30,11 +31,13 @@ from typing import TYPE_CHECKING, Any
 from memvault.core.errors import EnvironmentProblem
 from memvault.core.model import HOUSEKEEPER, LOCAL_ASSISTANT, Caller
 from memvault.core.paths import VaultPaths
+from memvault.desktop import change_push
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.stdio import setup_logging
 
 if TYPE_CHECKING:
     from anyio.abc import ByteStream, SocketStream
+    from anyio.streams.buffered import BufferedByteReceiveStream
 
     from memvault.core.vault import Vault
 
@@ -107,35 +110,55 @@ def running_pid(address: relay.DaemonAddress) -> int | None:
         os.close(fd)
 
 
-async def serve_socket_session(vault: Vault, caller: Caller, stream: ByteStream, serve: SessionServer) -> None:
-    """One MCP session over a byte stream carrying newline-delimited JSON-RPC."""
+async def next_line(lines: BufferedByteReceiveStream) -> bytes | None:
+    """The next non-empty line, or None when the peer is gone or sent a line too long to be sane."""
     import anyio  # noqa: PLC0415 - the daemon's imports stay out of the CLI's start-up
+
+    while True:
+        try:
+            line = await lines.receive_until(b"\n", MAX_LINE_BYTES)
+        except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError):
+            return None
+        except anyio.DelimiterNotFound:
+            log.warning("session: a message longer than %d bytes; closing the session", MAX_LINE_BYTES)
+            return None
+        if line.strip():
+            return line
+
+
+async def serve_socket_session(
+    vault: Vault,
+    caller: Caller,
+    stream: ByteStream,
+    serve: SessionServer,
+    lines: BufferedByteReceiveStream | None = None,
+    first: bytes | None = None,
+) -> None:
+    """One MCP session over a byte stream carrying newline-delimited JSON-RPC.
+
+    `lines` and `first`: the session's reader and the line already read from it (to tell a
+    session from a change subscription).
+    """
+    import anyio  # noqa: PLC0415
     import mcp_types  # noqa: PLC0415
     from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
     from mcp.shared.message import SessionMessage  # noqa: PLC0415
 
     to_server, server_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     server_writes, from_server = anyio.create_memory_object_stream[SessionMessage](0)
-    lines = BufferedByteReceiveStream(stream)
+    reader = lines or BufferedByteReceiveStream(stream)
 
     async def read_lines() -> None:
         async with to_server:
-            while True:
-                try:
-                    line = await lines.receive_until(b"\n", MAX_LINE_BYTES)
-                except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError):
-                    return
-                except anyio.DelimiterNotFound:
-                    log.warning("session: a message longer than %d bytes; closing the session", MAX_LINE_BYTES)
-                    return
-                if not line.strip():
-                    continue
+            line = first or await next_line(reader)
+            while line is not None:
                 try:
                     message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
                 except Exception as exc:  # the server answers a parse error, as on stdio
                     await to_server.send(exc)
-                    continue
-                await to_server.send(SessionMessage(message))
+                else:
+                    await to_server.send(SessionMessage(message))
+                line = await next_line(reader)
 
     async def write_lines() -> None:
         async with from_server:
@@ -166,6 +189,7 @@ class Daemon:
     handle_signals: bool = True
     _stopping: bool = field(default=False, repr=False)
     _serving: Any = field(default=None, repr=False)
+    _hub: change_push.ChangeHub | None = field(default=None, repr=False)
 
     async def run(self, on_ready: Callable[[], None] | None = None) -> None:
         """Listen until a stop signal arrives; then close every session and the listener."""
@@ -180,6 +204,8 @@ class Daemon:
                     await watcher.start(self._stop_on_signal, serving)
                 with serving:
                     async with anyio.create_task_group() as group:
+                        self._hub = change_push.ChangeHub(self.vault.paths)
+                        await group.start(self._hub.run)
                         listener = await self._listen()
                         log.info("daemon: listening (pid %d)", os.getpid())
                         if on_ready is not None:
@@ -262,7 +288,7 @@ class Daemon:
             number = self.sessions_started
             log.info("daemon: session %d opened (%d open)", number, self.sessions_open)
             try:
-                await serve_socket_session(self.vault, self.caller, stream, self.serve)
+                await self._serve_connection(stream)
             except Exception as exc:
                 # Type and frames only: an exception's text could quote what a client sent.
                 frames = "".join(traceback.format_tb(exc.__traceback__))
@@ -270,6 +296,20 @@ class Daemon:
             finally:
                 self.sessions_open -= 1
                 log.info("daemon: session %d closed (%d open)", number, self.sessions_open)
+
+    async def _serve_connection(self, stream: SocketStream) -> None:
+        """An MCP session, or a change subscription when the first line asks for one."""
+        from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
+
+        lines = BufferedByteReceiveStream(stream)
+        first = await next_line(lines)
+        if first is None:
+            return
+        request = change_push.subscription(first)
+        if request is not None and self._hub is not None:
+            await change_push.serve_subscription(self.vault, self.caller, stream, lines, request, self._hub)
+        else:
+            await serve_socket_session(self.vault, self.caller, stream, self.serve, lines, first)
 
 
 def _load_embedder() -> None:

@@ -30,6 +30,7 @@ CODES = (
     "budget_exceeded",
     "read_only_mode",
     "confirmation_required",
+    "not_ready",
     "internal",
 )
 INTERNAL_MESSAGE = "memvault hit an unexpected problem; the details are in its local log"

@@ -4,6 +4,8 @@
   relayed socket session: the local surface).
 - `create_server(vault, caller_of, limiter)`: the general form, where the caller
   comes from each request (the HTTP transport reads it from the bearer token).
+- `server_for(gate)`: the same tools answered by any gate (`not_ready.PendingGate` for a
+  store the bridge cannot open yet).
 - `serve_streams(...)` runs one session over given anyio streams; `run_stdio(...)`
   serves stdin/stdout.
 
@@ -35,7 +37,7 @@ from memvault.mcp_bridge.tools import (
     search,
     writes,
 )
-from memvault.mcp_bridge.tools.base import CallerSource, Gate, ToolSpec, make_tool
+from memvault.mcp_bridge.tools.base import CallerSource, Gate, ToolGate, ToolSpec, make_tool
 
 TOOL_MODULES: tuple[ModuleType, ...] = (
     search,
@@ -64,7 +66,11 @@ def tool_specs() -> list[ToolSpec]:
 
 
 def create_server(vault: Vault, caller_of: CallerSource, limiter: RateLimiter | None = None) -> MCPServer:
-    gate = Gate(vault, caller_of, limiter)
+    return server_for(Gate(vault, caller_of, limiter))
+
+
+def server_for(gate: ToolGate) -> MCPServer:
+    """The contract's tools, every call answered by `gate` (a store's, or the not-ready bridge's)."""
     return MCPServer(
         "memvault",
         title="memvault",

@@ -69,11 +69,16 @@ def run_embedded(home: Path) -> int:
     # Until the MCP transport owns stdout, anything a library prints goes to stderr, never onto the wire.
     with contextlib.redirect_stdout(sys.stderr):
         from memvault.core.model import LOCAL_ASSISTANT  # noqa: PLC0415 - only the embedded path pays for these
-        from memvault.core.vault import Vault  # noqa: PLC0415
+        from memvault.mcp_bridge.not_ready import open_or_explain, serve_not_ready  # noqa: PLC0415
+        from memvault.mcp_bridge.readiness import NotReady  # noqa: PLC0415
         from memvault.mcp_bridge.server import run_stdio  # noqa: PLC0415
 
-        vault = Vault.open(home)
-    with vault:
-        run_stdio(vault, LOCAL_ASSISTANT)
+        opened = open_or_explain(home)
+    if isinstance(opened, NotReady):
+        # No store yet, locked, or too new: the session still starts and every call says what to run.
+        log.warning("bridge: the store cannot be opened (%s): answering not_ready", opened.reason)
+        return serve_not_ready(home, LOCAL_ASSISTANT, opened)
+    with opened:
+        run_stdio(opened, LOCAL_ASSISTANT)
     log.info("bridge: session ended")
     return 0

@@ -25,7 +25,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from memvault.core import keys
+from memvault.core import change_signal, keys
 from memvault.core.clock import SystemClock, format_time
 from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.maintenance import purge_reach
@@ -40,7 +40,7 @@ from memvault.core.maintenance.files import (
 )
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
-from memvault.core.store import events, migrations
+from memvault.core.store import change_rows, events, migrations
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
 
@@ -202,6 +202,7 @@ def _settle(
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+        change_signal.notify(paths, change_rows.cursor(conn))  # listeners reload (their cursor may be ahead)
         if repurged:
             sql.optimize_text_indexes(conn)
             sql.vacuum(conn)

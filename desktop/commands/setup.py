@@ -6,22 +6,59 @@ import argparse
 from typing import Any
 
 from memvault.core import keys
-from memvault.core.model import OWNER
+from memvault.core.model import OWNER, WriteMode
+from memvault.core.vault import Vault
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
+AUTOMATIC = WriteMode.AUTOMATIC.value
 
-def _init(args: argparse.Namespace) -> int:
-    with open_vault(args, create=True) as vault:
+
+def create_store(home: str | None) -> dict[str, Any]:
+    """Make the encrypted store (key in the OS keyring, or wrapped by a passphrase) and describe it."""
+    with Vault.open(home, create=True) as vault:
         info = keys.describe(vault.paths.key_file)
-        data = {
+        status = vault.status(OWNER)
+        return {
             "home": str(vault.paths.home),
             "store": str(vault.paths.store),
             "key_backend": info.backend,
             "key_detail": info.detail,
-            "schema_version": vault.status(OWNER)["store"]["schema_version"],
+            "schema_version": status["store"]["schema_version"],
+            "write_mode": status["write_mode"],
         }
-    emit(args, data, lambda d: f"memvault store ready in {d['home']} (key: {d['key_backend']}, {d['key_detail']})")
+
+
+def _init(args: argparse.Namespace) -> int:
+    emit(args, create_store(args.home), _init_text)
     return 0
+
+
+def _init_text(data: dict[str, Any]) -> str:
+    return "\n".join(
+        [
+            f"memvault store ready in {data['home']} (key: {data['key_backend']}, {data['key_detail']})",
+            *write_mode_lines(data["write_mode"], domains=0),
+            "Next: `memvault install codex` (or `claude`) connects an assistant; `memvault demo` shows a sample.",
+        ]
+    )
+
+
+def write_mode_lines(mode: str, *, domains: int) -> list[str]:
+    """What happens to an assistant's writes in this mode, and how to change it, in a person's words."""
+    if mode == WriteMode.RETRIEVAL_ONLY:
+        return ["Assistants can read but not write (write mode retrieval-only)."]
+    if mode == WriteMode.REVIEW_BEFORE_WRITE:
+        return [
+            "Assistants' writes wait for your review: `memvault proposals list`, then `approve ID` or `reject ID`.",
+            f"To let them write on their own: `memvault config set write_mode {AUTOMATIC}`.",
+        ]
+    lines = [f"Assistants write on their own in domains you have approved (write mode {AUTOMATIC})."]
+    if domains == 0:
+        lines.append(
+            "No domain exists yet: each write that opens a new domain waits for review until you approve it "
+            "(`memvault proposals list`, `memvault proposals approve ID`); later writes there commit at once."
+        )
+    return lines
 
 
 def _status_text(data: dict[str, Any]) -> str:
@@ -34,6 +71,10 @@ def _status_text(data: dict[str, Any]) -> str:
     ]
     if counts["by_domain"]:
         lines.append("domains: " + ", ".join(f"{k} ({v})" for k, v in counts["by_domain"].items()))
+    if data["write_mode"] == AUTOMATIC and not counts["by_domain"]:
+        lines += write_mode_lines(AUTOMATIC, domains=0)
+    if data["pending_proposals"]:
+        lines.append(f"{data['pending_proposals']} proposal(s) wait for your review: `memvault proposals list`")
     return "\n".join(lines)
 
 

@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import anyio.to_thread
 from mcp.server.mcpserver import Context
@@ -121,6 +121,12 @@ def describe(exc: ValidationError) -> str:
     return "; ".join(parts)[:500]
 
 
+class ToolGate(Protocol):
+    """What answers a tool's calls: `Gate`, or the bridge's gate for a store that cannot be opened yet."""
+
+    async def call(self, tool: ContractTool, arguments: Any, context: Context | None) -> CallToolResult: ...
+
+
 class ContractTool(Tool):
     """An SDK tool whose calls go through the gate."""
 
@@ -143,7 +149,7 @@ def _metadata(spec: ToolSpec) -> tuple[FuncMetadata, str]:
     return _METADATA[spec.name]
 
 
-def make_tool(spec: ToolSpec, gate: Gate) -> ContractTool:
+def make_tool(spec: ToolSpec, gate: ToolGate) -> ContractTool:
     metadata, input_schema = _metadata(spec)
     return ContractTool(
         fn=spec.fn,

@@ -127,8 +127,18 @@ STATUS: Schema = obj(
         "embeddings": enum(["local", "off"]),
         "pending_proposals": INT,
     },
-    ("version", "contract", "store", "counts", "write_mode", "kill_switch", "embeddings", "pending_proposals"),
+    ("version", "contract"),
 )
+# A store the bridge cannot open yet answers `ready: false` and `not_ready` (what is wrong, the one command
+# that fixes it) instead of the store's fields; an open store answers all of them.
+STATUS["properties"] |= {
+    "ready": BOOL,
+    "not_ready": obj({"reason": STR, "message": STR, "command": STR}, ("reason", "message", "command")),
+}
+STATUS["anyOf"] = [
+    {"required": ["store", "counts", "write_mode", "kill_switch", "embeddings", "pending_proposals"]},
+    {"required": ["ready", "not_ready"], "properties": {"ready": {"const": False}}},
+]
 
 ADD: Schema = obj(
     {

@@ -246,8 +246,9 @@ def test_the_cli_registers_this_executable_and_never_a_secret(homes: Path, tmp_p
     dry = run_cli(tmp_path, "install", "codex", "--dry-run", **env)
     assert dry.returncode == 0 and b"dry run: nothing was written" in dry.stdout
     assert (homes / ".codex" / "config.toml").read_text() == CODEX_CONFIG
+    assert run_cli(tmp_path, "init", **env).returncode == 0  # install refuses to register a store that is not there
     for client in ("codex", "claude"):
-        done = run_cli(tmp_path, "install", client, **env)
+        done = run_cli(tmp_path, "install", client, "--no-check", **env)
         assert done.returncode == 0, done.stderr
     expected = os.path.abspath(MEMVAULT[0]) if MEMVAULT[0].endswith("memvault") else None
     entry = tomllib.loads((homes / ".codex" / "config.toml").read_text())["mcp_servers"]["memvault"]
@@ -261,7 +262,7 @@ def test_the_cli_registers_this_executable_and_never_a_secret(homes: Path, tmp_p
     for written in (homes / ".codex" / "config.toml", homes / ".claude.json", clients.codex_skill()):
         text = written.read_text()
         assert passphrase not in text and "MEMVAULT_PASSPHRASE" not in text
-    listing = run_cli(tmp_path, "--json", "install", "codex", **env)
+    listing = run_cli(tmp_path, "--json", "install", "codex", "--no-check", **env)
     assert json.loads(listing.stdout)["changes"] == []
 
 
