@@ -210,7 +210,7 @@ def test_changes_without_follow_lists_the_log(vault: Vault, home: Path) -> None:
     assert listed.returncode == 0, listed.stderr.decode()
     rows = [json.loads(line) for line in listed.stdout.decode().splitlines()]
     assert [row["kind"] for row in rows][-1] == "memory_added"
-    assert run_cli(home, "changes", "--since", "-3").returncode == 2  # argparse refuses it
+    assert run_cli(home, "changes", "--since", "-3").returncode == 64  # argparse refuses it: a usage error (EXIT_USAGE)
 
 
 def test_a_bad_subscription_is_answered_with_an_error(home: Path) -> None:
