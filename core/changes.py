@@ -34,6 +34,7 @@ class ChangeKind(StrEnum):
     MEMORY_RESTORED = "memory_restored"
     MEMORY_CONFIRMED = "memory_confirmed"
     MEMORY_MOVED = "memory_moved"
+    MEMORY_RESCOPED = "memory_rescoped"
     FEEDBACK_RECORDED = "feedback_recorded"
     PROPOSAL_STAGED = "proposal_staged"
     PROPOSAL_DECIDED = "proposal_decided"
@@ -57,6 +58,7 @@ ACTION_KINDS: dict[str, ChangeKind] = {
     "confirmed": ChangeKind.MEMORY_CONFIRMED,
     "domain_assigned": ChangeKind.MEMORY_MOVED,
     "domain_moved": ChangeKind.MEMORY_MOVED,
+    "scope_changed": ChangeKind.MEMORY_RESCOPED,
     "feedback": ChangeKind.FEEDBACK_RECORDED,
     "proposed": ChangeKind.PROPOSAL_STAGED,
     "approved": ChangeKind.PROPOSAL_DECIDED,

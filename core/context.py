@@ -10,11 +10,10 @@ from typing import Any
 
 from memvault.core import change_signal
 from memvault.core.clock import Clock, format_time
-from memvault.core.errors import StoreUnavailable
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
 from memvault.core.store import change_rows, settings_table
-from memvault.core.store.connection import Connection, OperationalError
+from memvault.core.store.connection import Connection, read_snapshot, write_transaction
 
 
 @dataclass
@@ -30,38 +29,23 @@ class Context:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """A short write transaction, taken with BEGIN IMMEDIATE so it never upgrades mid-way.
+        """A short write transaction (one writer per process; SQLite serialises processes).
 
         When it wrote events, the change signal tells other processes after the commit.
         """
         with self.lock:
-            try:
-                self.conn.execute("BEGIN IMMEDIATE")
-            except OperationalError as exc:
-                raise StoreUnavailable(f"the store is busy or unwritable ({exc})") from None
-            try:
-                before = change_rows.cursor(self.conn)
-                yield self.conn
-                after = change_rows.cursor(self.conn)
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
+            with write_transaction(self.conn) as conn:
+                before = change_rows.cursor(conn)
+                yield conn
+                after = change_rows.cursor(conn)
             if after != before:
                 change_signal.notify(self.paths, after)
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
         """A consistent read: one snapshot for the whole operation."""
-        with self.lock:
-            if self.conn.in_transaction:
-                yield self.conn
-                return
-            self.conn.execute("BEGIN")
-            try:
-                yield self.conn
-            finally:
-                self.conn.execute("COMMIT")
+        with self.lock, read_snapshot(self.conn) as conn:
+            yield conn
 
     def setting(self, name: str) -> Any:
         declared = setting(name)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from memvault.core.clock import normalize_time
 from memvault.core.errors import InvalidArgument
@@ -107,6 +107,20 @@ def string_list(value: Any, name: str, *, max_chars: int = 100) -> list[str]:
     return items
 
 
+class Request:
+    """A typed request: built directly from typed values, or from untyped input (JSON, argparse,
+    keywords) by `parse`, which refuses unknown names and bad values before anything happens."""
+
+    @classmethod
+    def parse(cls, args: Mapping[str, Any]) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    def of(cls, **fields: Any) -> Self:
+        """`parse` for keyword call sites: `Draft.of(statement="...", domain="garden")`."""
+        return cls.parse(fields)
+
+
 @dataclass(frozen=True)
 class LinkDraft:
     type: LinkType
@@ -130,7 +144,9 @@ def link_list(value: Any) -> list[LinkDraft]:
 
 
 @dataclass(frozen=True)
-class Draft:
+class Draft(Request):
+    """A validated `memory_add` (also each candidate of the writer pass and of an import)."""
+
     statement: str
     type: MemoryType = MemoryType.FACT
     domain: str | None = None
@@ -150,6 +166,38 @@ class Draft:
     entities: list[str] = field(default_factory=list)
     links: list[LinkDraft] = field(default_factory=list)
 
+    @classmethod
+    def parse(cls, args: Mapping[str, Any]) -> Self:
+        """Validate the arguments of `memory_add` (and of each proposal candidate)."""
+        unknown = set(args) - DRAFT_FIELDS
+        if unknown:
+            raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
+        draft = cls(
+            statement=required_text(args.get("statement"), "statement", max_chars=MAX_STATEMENT_CHARS),
+            type=choice(MemoryType, args.get("type"), "type", MemoryType.FACT),
+            domain=domain_name(args.get("domain")),
+            tags=string_list(args.get("tags"), "tags", max_chars=64),
+            importance=unit_float(args.get("importance"), "importance", 0.5),
+            confidence=unit_float(args.get("confidence"), "confidence", 0.8),
+            explicitness=choice(Explicitness, args.get("explicitness"), "explicitness", Explicitness.EXPLICIT),
+            source=text(args.get("source"), "source"),
+            source_reference=text(args.get("source_reference"), "source_reference"),
+            evidence=text(args.get("evidence"), "evidence", max_chars=MAX_EVIDENCE_CHARS),
+            event_time=optional_time(args.get("event_time"), "event_time"),
+            valid_from=optional_time(args.get("valid_from"), "valid_from"),
+            valid_until=optional_time(args.get("valid_until"), "valid_until"),
+            due_at=optional_time(args.get("due_at"), "due_at"),
+            access_scope=None
+            if args.get("access_scope") is None
+            else choice(Scope, args.get("access_scope"), "access_scope"),
+            sensitivity=choice(Sensitivity, args.get("sensitivity"), "sensitivity", Sensitivity.NORMAL),
+            entities=string_list(args.get("entities"), "entities"),
+            links=link_list(args.get("links")),
+        )
+        if draft.valid_from and draft.valid_until and draft.valid_until <= draft.valid_from:
+            raise InvalidArgument("valid_until must be later than valid_from")
+        return draft
+
     def to_payload(self) -> dict[str, Any]:
         data = asdict(self)
         data["links"] = [{"type": link.type.value, "target_id": link.target_id} for link in self.links]
@@ -161,31 +209,4 @@ DRAFT_FIELDS = frozenset(Draft.__dataclass_fields__)
 
 def parse_draft(args: Mapping[str, Any]) -> Draft:
     """Validate the arguments of `memory_add` (and of each proposal candidate)."""
-    unknown = set(args) - DRAFT_FIELDS
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
-    draft = Draft(
-        statement=required_text(args.get("statement"), "statement", max_chars=MAX_STATEMENT_CHARS),
-        type=choice(MemoryType, args.get("type"), "type", MemoryType.FACT),
-        domain=domain_name(args.get("domain")),
-        tags=string_list(args.get("tags"), "tags", max_chars=64),
-        importance=unit_float(args.get("importance"), "importance", 0.5),
-        confidence=unit_float(args.get("confidence"), "confidence", 0.8),
-        explicitness=choice(Explicitness, args.get("explicitness"), "explicitness", Explicitness.EXPLICIT),
-        source=text(args.get("source"), "source"),
-        source_reference=text(args.get("source_reference"), "source_reference"),
-        evidence=text(args.get("evidence"), "evidence", max_chars=MAX_EVIDENCE_CHARS),
-        event_time=optional_time(args.get("event_time"), "event_time"),
-        valid_from=optional_time(args.get("valid_from"), "valid_from"),
-        valid_until=optional_time(args.get("valid_until"), "valid_until"),
-        due_at=optional_time(args.get("due_at"), "due_at"),
-        access_scope=None
-        if args.get("access_scope") is None
-        else choice(Scope, args.get("access_scope"), "access_scope"),
-        sensitivity=choice(Sensitivity, args.get("sensitivity"), "sensitivity", Sensitivity.NORMAL),
-        entities=string_list(args.get("entities"), "entities"),
-        links=link_list(args.get("links")),
-    )
-    if draft.valid_from and draft.valid_until and draft.valid_until <= draft.valid_from:
-        raise InvalidArgument("valid_until must be later than valid_from")
-    return draft
+    return Draft.parse(args)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 from memvault.core.access import require_local
 from memvault.core.context import Context
-from memvault.core.drafts import domain_name
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import Caller, Memory
+from memvault.core.model import LIVE_STATUSES, Caller, Memory, Status
+from memvault.core.requests import ExportRequest
+from memvault.core.results import ExportResult
 from memvault.core.store import memories
 
 HEADER = (
@@ -55,27 +54,14 @@ def _remove_stale(folder: Path, written: list[str], only: str | None) -> None:
             path.unlink()
 
 
-def export_markdown(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+def export_markdown(ctx: Context, caller: Caller, request: ExportRequest) -> ExportResult:
     require_local(caller, "export")
-    unknown = set(args) - {"domain", "include_history"}
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
-    domain = domain_name(args.get("domain"))
-    include_history = args.get("include_history", False)
-    if not isinstance(include_history, bool):
-        raise InvalidArgument("include_history: expected true or false")
-    statuses = (
-        "('current', 'partial', 'disputed', 'superseded', 'historical')"
-        if include_history
-        else ("('current', 'partial', 'disputed')")
-    )
-    where = [f"m.status IN {statuses}"]
-    params: list[object] = []
-    if domain:
-        where.append("m.domain = ?")
-        params.append(domain)
+    domain = request.domain
+    statuses = [s.value for s in LIVE_STATUSES]
+    if request.include_history:
+        statuses += [Status.SUPERSEDED.value, Status.HISTORICAL.value]
     with ctx.reading() as conn:
-        records = memories.select(conn, caller, where, params, order="m.domain, m.created_at, m.id")
+        records = memories.for_export(conn, caller, domain, statuses)
     grouped: dict[str, list[Memory]] = defaultdict(list)
     for record in records:
         grouped[record.domain].append(record)

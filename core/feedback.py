@@ -8,30 +8,18 @@ holds a secret is refused, as any write would be.
 
 from __future__ import annotations
 
-from typing import Any
-
 from memvault.core.context import Context
-from memvault.core.drafts import required_text, text
 from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import Caller, Status
-from memvault.core.search_request import MAX_QUERY_CHARS
+from memvault.core.requests import FeedbackRequest
+from memvault.core.results import Ok
 from memvault.core.store import events, memories
 from memvault.core.store import view_queries as view_sql
 from memvault.core.writer.secrets import find_secrets
 
-MAX_NOTE_CHARS = 1000
 
-
-def record_feedback(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
-    unknown = set(args) - {"id", "useful", "query", "note"}
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
-    memory_id = required_text(args.get("id"), "id", max_chars=64)
-    useful = args.get("useful")
-    if not isinstance(useful, bool):
-        raise InvalidArgument("useful: expected true or false")
-    text(args.get("query"), "query", max_chars=MAX_QUERY_CHARS)  # validated, never kept
-    note = text(args.get("note"), "note", max_chars=MAX_NOTE_CHARS)
+def record_feedback(ctx: Context, caller: Caller, request: FeedbackRequest) -> Ok:
+    memory_id, useful, note = request.id, request.useful, request.note
     if note and find_secrets(note):
         raise InvalidArgument("note: it looks like it holds a secret; secrets are never stored")
     with ctx.transaction() as conn:

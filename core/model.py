@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NewType
+from typing import TYPE_CHECKING, Any, NewType, cast
+
+if TYPE_CHECKING:
+    from memvault.core.results import MemoryRecord
 
 MemoryId = NewType("MemoryId", str)
 ProposalId = NewType("ProposalId", str)
@@ -186,11 +189,11 @@ class Memory:
         "due_at",
     )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MemoryRecord:
         # Not dataclasses.asdict: its deep copy was most of the cost of a list or a search.
         data = {name: _plain(getattr(self, name)) for name in self.CONTRACT_FIELDS}
         data["tags"] = list(self.tags)
-        return data
+        return cast("MemoryRecord", data)
 
 
 def _plain(value: Any) -> Any:

@@ -19,6 +19,7 @@ from memvault.core.context import Context
 from memvault.core.drafts import required_text, text
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.model import Caller, Surface
+from memvault.core.results import TokenCreated
 from memvault.core.store import events
 from memvault.core.store import principals as store
 
@@ -42,7 +43,7 @@ def _name(value: Any) -> str:
     return name
 
 
-def create_token(ctx: Context, caller: Caller, principal: Any, surface: Any, workspace: Any = None) -> dict[str, Any]:
+def create_token(ctx: Context, caller: Caller, principal: Any, surface: Any, workspace: Any = None) -> TokenCreated:
     """A new token for `principal` (made, or brought back, with this surface). The token is in the answer only."""
     require_owner(caller, "creating access tokens")
     name = _name(principal)

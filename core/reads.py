@@ -7,9 +7,10 @@ import json
 from typing import Any
 
 from memvault.core.context import Context
-from memvault.core.drafts import choice, domain_name, int_in, required_text
 from memvault.core.errors import InvalidArgument, NotFound
-from memvault.core.model import Caller, Memory, MemoryType, Status
+from memvault.core.model import Caller, Memory, MemoryId, Status
+from memvault.core.requests import ListRequest
+from memvault.core.results import LinkRef, RecordPage, RecordView
 from memvault.core.store import memories, proposals
 from memvault.core.store.connection import Connection
 
@@ -29,8 +30,7 @@ def history_of(conn: Connection, caller: Caller, record: Memory) -> list[Memory]
     return older
 
 
-def get(ctx: Context, caller: Caller, memory_id: Any) -> dict[str, Any]:
-    memory_id = required_text(memory_id, "id", max_chars=64)
+def get(ctx: Context, caller: Caller, memory_id: MemoryId) -> RecordView:
     with ctx.reading() as conn:
         record = memories.fetch(conn, caller, memory_id)
         if record is None:
@@ -39,7 +39,7 @@ def get(ctx: Context, caller: Caller, memory_id: Any) -> dict[str, Any]:
             "memory": record.to_dict(),
             "history": [older.to_dict() for older in history_of(conn, caller, record)],
             "links": [
-                {"type": link["type"], "target_id": link["target_id"]}
+                LinkRef(type=link["type"], target_id=link["target_id"])
                 for link in memories.links_from(conn, caller, record.id)
                 if link["direction"] == "out"
             ],
@@ -59,33 +59,24 @@ def _decode_cursor(cursor: Any) -> tuple[str, str]:
         raise InvalidArgument("cursor: not a cursor this store gave out") from None
 
 
-def list_memories(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
-    unknown = set(args) - {"domain", "type", "status", "limit", "cursor"}
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
-    where, params = [], []
-    domain = domain_name(args.get("domain"))
-    if domain:
-        where.append("m.domain = ?")
-        params.append(domain)
-    if args.get("type") is not None:
-        where.append("m.type = ?")
-        params.append(choice(MemoryType, args.get("type"), "type").value)
-    where.append("m.status = ?")
-    params.append(choice(Status, args.get("status"), "status", Status.CURRENT).value)
-    limit = int_in(args.get("limit"), "limit", 50, 1, 200)
-    if args.get("cursor"):
-        created_at, memory_id = _decode_cursor(args["cursor"])
-        where.append("(m.created_at < ? OR (m.created_at = ? AND m.id < ?))")
-        params += [created_at, created_at, memory_id]
+def list_memories(ctx: Context, caller: Caller, request: ListRequest) -> RecordPage:
+    limit = request.limit
     with ctx.reading() as conn:
-        page = memories.select(conn, caller, where, params, limit=limit + 1)
+        page = memories.page(
+            conn,
+            caller,
+            domain=request.domain,
+            type_=request.type.value if request.type else None,
+            status=request.status.value,
+            before=_decode_cursor(request.cursor) if request.cursor else None,
+            limit=limit + 1,
+        )
     more = len(page) > limit
     page = page[:limit]
     return {"items": [r.to_dict() for r in page], "next_cursor": _encode_cursor(page[-1]) if more else None}
 
 
-def counts(conn: Connection, caller: Caller) -> dict[str, Any]:
+def counts(conn: Connection, caller: Caller) -> dict[str, object]:
     by_status, by_domain = memories.counts(conn, caller)
     every_status = {status.value: by_status.get(status.value, 0) for status in Status}
     return {**every_status, "total": sum(every_status.values()), "by_domain": by_domain}

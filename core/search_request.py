@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
-from memvault.core.drafts import choice, domain_name, int_in, optional_time, required_text
+from memvault.core.drafts import Request, choice, domain_name, int_in, optional_time, required_text
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import MemoryType
 
@@ -17,7 +18,7 @@ SEARCH_ARGS = frozenset(
 
 
 @dataclass(frozen=True)
-class SearchRequest:
+class SearchRequest(Request):
     query: str
     limit: int = 8
     domains: tuple[str, ...] = ()
@@ -28,6 +29,30 @@ class SearchRequest:
     depth: str = "auto"
     max_tokens: int | None = None
     shadow: bool = False
+
+    @classmethod
+    def parse(cls, args: Mapping[str, Any]) -> Self:
+        unknown = set(args) - SEARCH_ARGS
+        if unknown:
+            raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
+        depth = args.get("depth") or "auto"
+        if depth not in DEPTHS:
+            raise InvalidArgument(f"depth: expected one of {', '.join(DEPTHS)}")
+        domains = tuple(d for d in (domain_name(v, "domains") for v in _names(args.get("domains"), "domains")) if d)
+        return cls(
+            query=required_text(args.get("query"), "query", max_chars=MAX_QUERY_CHARS),
+            limit=int_in(args.get("limit"), "limit", 8, 1, 50),
+            domains=domains,
+            types=tuple(choice(MemoryType, t, "types") for t in _names(args.get("types"), "types")),
+            as_of=optional_time(args.get("as_of"), "as_of"),
+            known_at=optional_time(args.get("known_at"), "known_at"),
+            include_history=_flag(args.get("include_history"), "include_history"),
+            depth=depth,
+            max_tokens=None
+            if args.get("max_tokens") is None
+            else int_in(args.get("max_tokens"), "max_tokens", 0, 1, 20000),
+            shadow=_flag(args.get("shadow"), "shadow"),
+        )
 
 
 def _flag(value: Any, name: str) -> bool:
@@ -46,25 +71,5 @@ def _names(value: Any, name: str) -> list[Any]:
     return list(value)
 
 
-def parse_search(args: dict[str, Any]) -> SearchRequest:
-    unknown = set(args) - SEARCH_ARGS
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
-    depth = args.get("depth") or "auto"
-    if depth not in DEPTHS:
-        raise InvalidArgument(f"depth: expected one of {', '.join(DEPTHS)}")
-    domains = tuple(d for d in (domain_name(v, "domains") for v in _names(args.get("domains"), "domains")) if d)
-    return SearchRequest(
-        query=required_text(args.get("query"), "query", max_chars=MAX_QUERY_CHARS),
-        limit=int_in(args.get("limit"), "limit", 8, 1, 50),
-        domains=domains,
-        types=tuple(choice(MemoryType, t, "types") for t in _names(args.get("types"), "types")),
-        as_of=optional_time(args.get("as_of"), "as_of"),
-        known_at=optional_time(args.get("known_at"), "known_at"),
-        include_history=_flag(args.get("include_history"), "include_history"),
-        depth=depth,
-        max_tokens=None
-        if args.get("max_tokens") is None
-        else int_in(args.get("max_tokens"), "max_tokens", 0, 1, 20000),
-        shadow=_flag(args.get("shadow"), "shadow"),
-    )
+def parse_search(args: Mapping[str, Any]) -> SearchRequest:
+    return SearchRequest.parse(args)

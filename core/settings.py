@@ -161,8 +161,15 @@ SETTINGS: dict[str, Setting] = {
             "auto_write_domains",
             list,
             [],
-            "Domains where automatic mode may commit; empty means every domain that already "
-            "exists (a write that would open a new domain waits for review).",
+            "Domains where automatic mode may commit: names, or * for any domain (new ones too); empty "
+            "means every domain the assistant can already see (a write that would open a new domain waits for review).",
+        ),
+        Setting(
+            "auto_write_review_changes",
+            bool,
+            False,
+            "In automatic mode, still send an assistant's corrections, archives and restores to the approval "
+            "inbox (they commit inside the approved scope otherwise; the old version always stays in history).",
         ),
         Setting(
             "auto_write_scopes",

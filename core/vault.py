@@ -1,7 +1,9 @@
 """`Vault`: the one facade every front end (CLI, desktop, MCP) uses.
 
-Every call names its `Caller`. The facade opens and migrates the store, checks
-the kill switch on each call, and hands the work to the module that owns it.
+Every call names its `Caller` and takes a typed request (core/requests.py, validated where it
+is built) or a few typed parameters; every answer is a typed result (core/results.py, the
+contract's JSON shapes). The facade opens and migrates the store, checks the kill switch on
+each call, and hands the work to the module that owns it.
 """
 
 from __future__ import annotations
@@ -9,33 +11,80 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from typing import Any
+from collections.abc import Sequence
+from typing import TypeVar, cast
 
 from memvault import __version__
-from memvault.core import domains, feedback, keys, principals, reads, views, writes
+from memvault.core import domain_upkeep, domains, feedback, inbox, keys, principals, reads, views, writes
 from memvault.core.access import check_kill_switch, require_owner
 from memvault.core.changes import MAX_BATCH, ChangeBatch, changes_since
 from memvault.core.clock import Clock, SystemClock
 from memvault.core.consolidate.service import Consolidation
 from memvault.core.context import Context
-from memvault.core.errors import InvalidArgument, StoreUnavailable
+from memvault.core.drafts import Draft, required_text
+from memvault.core.errors import StoreUnavailable
 from memvault.core.export import export_markdown
 from memvault.core.importers.service import Imports
 from memvault.core.maintenance import backup as maintenance_backup
 from memvault.core.maintenance import purge
 from memvault.core.maintenance import restore as maintenance_restore
 from memvault.core.maintenance import schedule as maintenance_schedule
-from memvault.core.model import Caller, KillSwitch
+from memvault.core.model import Caller, KillSwitch, MemoryId, ProposalId, Scope
 from memvault.core.paths import VaultPaths
-from memvault.core.retrieval.governor import HybridRetriever
+from memvault.core.requests import (
+    ArchiveRequest,
+    CorrectRequest,
+    DecisionsRequest,
+    ExportRequest,
+    FeedbackRequest,
+    ListRequest,
+    ProposeRequest,
+    PurgeRequest,
+    RelatedRequest,
+    TimelineRequest,
+    UnresolvedRequest,
+)
+from memvault.core.results import (
+    AddResult,
+    ArchiveResult,
+    BackupAnswer,
+    CorrectResult,
+    Decision,
+    DomainChange,
+    DomainList,
+    DomainSummary,
+    EventRow,
+    ExportResult,
+    Graph,
+    Items,
+    MemoryRecord,
+    Ok,
+    ProjectHistory,
+    ProposalRow,
+    ProposeResult,
+    PurgePreview,
+    PurgeRequested,
+    RecordPage,
+    RecordView,
+    Report,
+    RestoreResult,
+    SearchAnswer,
+    SettingValue,
+    ShadowAnswer,
+    StatusAnswer,
+    Timeline,
+    TokenCreated,
+)
+from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.seam import Retriever
-from memvault.core.search_request import parse_search
+from memvault.core.search_request import SearchRequest
 from memvault.core.settings import SETTINGS, setting
-from memvault.core.store import events, migrations, proposals, settings_table
+from memvault.core.store import events, migrations, settings_table
 from memvault.core.store.connection import open_connection
 from memvault.core.writer import propose
 
 log = logging.getLogger("memvault.vault")
+W = TypeVar("W")
 
 
 class Vault:
@@ -99,120 +148,152 @@ class Vault:
     def _guard(self, caller: Caller) -> None:
         check_kill_switch(self.ctx.setting("kill_switch"), caller)
 
-    def _written(self, result: dict[str, Any]) -> dict[str, Any]:
+    def _written(self, result: W) -> W:
         """After a committed write: embed the new records (the retrieval brain's post-commit step)."""
         self.retriever.after_write(self.ctx)
         return result
 
-    def reindex(self, caller: Caller) -> dict[str, Any]:
+    def reindex(self, caller: Caller) -> Report:
         require_owner(caller, "reindexing")
         return self.retriever.reindex(self.ctx)
 
     # -- the contract's required operations --------------------------------------------------
-    def add(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def add(self, caller: Caller, draft: Draft) -> AddResult:
         self._guard(caller)
-        return self._written(writes.add(self.ctx, caller, args))
+        return self._written(writes.add(self.ctx, caller, draft))
 
-    def get(self, caller: Caller, memory_id: str) -> dict[str, Any]:
+    def get(self, caller: Caller, memory_id: str) -> RecordView:
         self._guard(caller)
-        return reads.get(self.ctx, caller, memory_id)
+        return reads.get(self.ctx, caller, memory_id_of(memory_id))
 
-    def list_memories(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def list_memories(self, caller: Caller, request: ListRequest | None = None) -> RecordPage:
         self._guard(caller)
-        return reads.list_memories(self.ctx, caller, args)
+        return reads.list_memories(self.ctx, caller, request or ListRequest())
 
-    def search(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def search(self, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer:
         self._guard(caller)
-        return self.retriever.search(self.ctx, caller, parse_search(args))
+        return self.retriever.search(self.ctx, caller, request)
 
-    def correct(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def correct(self, caller: Caller, request: CorrectRequest) -> CorrectResult:
         self._guard(caller)
-        return self._written(writes.correct(self.ctx, caller, args))
+        return self._written(writes.correct(self.ctx, caller, request))
 
-    def archive(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def archive(self, caller: Caller, request: ArchiveRequest) -> ArchiveResult:
         self._guard(caller)
-        return writes.archive(self.ctx, caller, args)
+        return writes.archive(self.ctx, caller, request)
 
-    def restore(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def restore(self, caller: Caller, memory_id: str) -> RestoreResult:
         self._guard(caller)
-        return writes.restore(self.ctx, caller, args)
+        return writes.restore(self.ctx, caller, memory_id_of(memory_id))
 
-    def export_markdown(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def change_scope(
+        self, caller: Caller, memory_id: str, scope: Scope, workspace_id: str | None = None
+    ) -> MemoryRecord:
+        """Who may read a record (the person's decision; every version of it follows)."""
         self._guard(caller)
-        return export_markdown(self.ctx, caller, args)
+        return writes.change_scope(self.ctx, caller, memory_id_of(memory_id), scope, workspace_id).to_dict()
 
-    def propose(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def export_markdown(self, caller: Caller, request: ExportRequest | None = None) -> ExportResult:
+        self._guard(caller)
+        return export_markdown(self.ctx, caller, request or ExportRequest())
+
+    def propose(self, caller: Caller, request: ProposeRequest) -> ProposeResult:
         """memory_propose: classify candidates against the store, then write (core/writer/propose.py)."""
         self._guard(caller)
-        return self._written(propose.propose(self.ctx, caller, args))
+        return self._written(propose.propose(self.ctx, caller, request))
 
     # -- the contract's advanced views (core/views.py, core/feedback.py) ----------------------
-    def related(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def related(self, caller: Caller, request: RelatedRequest) -> Graph:
         self._guard(caller)
-        return views.related(self.ctx, caller, args)
+        return views.related(self.ctx, caller, request)
 
-    def timeline(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def timeline(self, caller: Caller, request: TimelineRequest | None = None) -> Timeline:
         self._guard(caller)
-        return views.timeline(self.ctx, caller, args)
+        return views.timeline(self.ctx, caller, request or TimelineRequest())
 
-    def project_history(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def project_history(self, caller: Caller, project: str) -> ProjectHistory:
         self._guard(caller)
-        return views.project_history(self.ctx, caller, args)
+        return views.project_history(self.ctx, caller, project)
 
-    def decisions(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def decisions(self, caller: Caller, request: DecisionsRequest | None = None) -> Items:
         self._guard(caller)
-        return views.decisions(self.ctx, caller, args)
+        return views.decisions(self.ctx, caller, request or DecisionsRequest())
 
-    def unresolved(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def unresolved(self, caller: Caller, request: UnresolvedRequest | None = None) -> Items:
         self._guard(caller)
-        return views.unresolved(self.ctx, caller, args)
+        return views.unresolved(self.ctx, caller, request or UnresolvedRequest())
 
-    def record_feedback(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def record_feedback(self, caller: Caller, request: FeedbackRequest) -> Ok:
         self._guard(caller)
-        return feedback.record_feedback(self.ctx, caller, args)
+        return feedback.record_feedback(self.ctx, caller, request)
 
-    # -- domains (regions): the person's to manage (core/domains.py) --------------------------
-    def list_domains(self, caller: Caller) -> dict[str, Any]:
+    # -- domains (regions): the person's to manage (core/domains.py, core/domain_upkeep.py) ---
+    def list_domains(self, caller: Caller) -> DomainList:
         self._guard(caller)
         return domains.list_domains(self.ctx, caller)
 
-    def show_domain(self, caller: Caller, name: str) -> dict[str, Any]:
+    def show_domain(self, caller: Caller, name: str) -> DomainSummary:
         self._guard(caller)
         return domains.show_domain(self.ctx, caller, name)
 
-    def rename_domain(self, caller: Caller, name: str, new_name: str) -> dict[str, Any]:
+    def rename_domain(self, caller: Caller, name: str, new_name: str) -> DomainChange:
         self._guard(caller)
         return domains.rename(self.ctx, caller, name, new_name)
 
-    def merge_domains(self, caller: Caller, sources: list[str], into: str) -> dict[str, Any]:
+    def merge_domains(self, caller: Caller, sources: Sequence[str], into: str) -> DomainChange:
         self._guard(caller)
         return domains.merge(self.ctx, caller, sources, into)
 
-    def split_domain(self, caller: Caller, name: str, new_name: str, **by: Any) -> dict[str, Any]:
+    def split_domain(
+        self,
+        caller: Caller,
+        name: str,
+        new_name: str,
+        *,
+        keyword: str | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> DomainChange:
         self._guard(caller)
-        return domains.split(self.ctx, caller, name, new_name, **by)
+        return domains.split(self.ctx, caller, name, new_name, keyword=keyword, ids=ids)
 
-    def pin_domain(self, caller: Caller, name: str, pinned: bool = True) -> dict[str, Any]:
+    def pin_domain(self, caller: Caller, name: str, pinned: bool = True) -> DomainChange:
         self._guard(caller)
         return domains.set_pinned(self.ctx, caller, name, pinned)
 
-    def update_domain(self, caller: Caller, name: str, **fields: Any) -> dict[str, Any]:
+    def update_domain(
+        self,
+        caller: Caller,
+        name: str,
+        *,
+        description: str | None = None,
+        keywords: Sequence[str] | None = None,
+        priority: float | None = None,
+        depth: str | None = None,
+        token_share: float | None = None,
+    ) -> DomainSummary:
         self._guard(caller)
-        return domains.update(self.ctx, caller, name, **fields)
+        given = {
+            "description": description,
+            "keywords": None if keywords is None else list(keywords),
+            "priority": priority,
+            "depth": depth,
+            "token_share": token_share,
+        }
+        return domains.update(self.ctx, caller, name, **given)
 
-    def discover_domains(self, caller: Caller, dry_run: bool = True) -> dict[str, Any]:
+    def discover_domains(self, caller: Caller, dry_run: bool = True) -> Report:
         self._guard(caller)
-        return domains.discover(self.ctx, caller, dry_run=dry_run)
+        return domain_upkeep.discover(self.ctx, caller, dry_run=dry_run)
 
-    def maintain_domains(self, caller: Caller) -> dict[str, Any]:
+    def maintain_domains(self, caller: Caller) -> Report:
         self._guard(caller)
-        return domains.maintain(self.ctx, caller)
+        return domain_upkeep.maintain(self.ctx, caller)
 
-    def refresh_domains(self, caller: Caller) -> dict[str, Any]:
+    def refresh_domains(self, caller: Caller) -> Report:
         self._guard(caller)
-        return {"refreshed": domains.refresh(self.ctx, caller)}
+        return {"refreshed": domain_upkeep.refresh(self.ctx, caller)}
 
-    def status(self, caller: Caller) -> dict[str, Any]:
+    def status(self, caller: Caller) -> StatusAnswer:
         self._guard(caller)
         with self.ctx.reading() as conn:
             return {
@@ -220,101 +301,102 @@ class Vault:
                 "contract": 1,
                 "store": {"encrypted": True, "schema_version": migrations.current_version(conn)},
                 "counts": reads.counts(conn, caller),
-                "write_mode": self.ctx.setting("write_mode"),
-                "kill_switch": self.ctx.setting("kill_switch"),
-                "embeddings": self.ctx.setting("embeddings"),
+                "write_mode": str(self.ctx.setting("write_mode")),
+                "kill_switch": str(self.ctx.setting("kill_switch")),
+                "embeddings": str(self.ctx.setting("embeddings")),
                 "pending_proposals": reads.pending_count(conn, caller),
             }
 
-    def events_for(self, caller: Caller, memory_id: str) -> list[dict[str, Any]]:
+    def events_for(self, caller: Caller, memory_id: str) -> list[EventRow]:
         """The event history of a record the caller may see (ids and actions, no text)."""
         self.get(caller, memory_id)  # not_found for what the caller may not see
         with self.ctx.reading() as conn:
             return events.for_memory(conn, memory_id)
 
-    # -- approval inbox ----------------------------------------------------------------------
-    def proposals(self, caller: Caller, status: str = "pending", limit: int = 100) -> list[dict[str, Any]]:
-        require_owner(caller, "reading the approval inbox")
-        if status not in ("pending", "approved", "rejected"):
-            raise InvalidArgument("status: expected pending, approved or rejected")
-        with self.ctx.reading() as conn:
-            return proposals.list_by_status(conn, status, limit)
+    # -- approval inbox (core/inbox.py) ------------------------------------------------------
+    def proposals(self, caller: Caller, status: str = "pending", limit: int = 100) -> list[ProposalRow]:
+        return inbox.list_proposals(self.ctx, caller, status, limit)
 
-    def approve(self, caller: Caller, proposal_id: str) -> dict[str, Any]:
-        return self._written(writes.approve(self.ctx, caller, proposal_id))
+    def approve(self, caller: Caller, proposal_id: str) -> Decision:
+        return self._written(inbox.approve(self.ctx, caller, ProposalId(proposal_id)))
 
-    def reject(self, caller: Caller, proposal_id: str, reason: str | None = None) -> dict[str, Any]:
-        return writes.reject(self.ctx, caller, proposal_id, reason)
+    def reject(self, caller: Caller, proposal_id: str, reason: str | None = None) -> Decision:
+        return inbox.reject(self.ctx, caller, ProposalId(proposal_id), reason)
 
     # -- settings and the kill switch --------------------------------------------------------
-    def get_setting(self, name: str) -> Any:
-        return self.ctx.setting(name)
+    def get_setting(self, name: str) -> SettingValue:
+        return cast(SettingValue, self.ctx.setting(name))
 
-    def settings(self) -> dict[str, Any]:
-        return {name: self.ctx.setting(name) for name in SETTINGS}
+    def number_setting(self, name: str) -> float:
+        """A numeric setting's value (declared `float` in core/settings.py)."""
+        value = self.get_setting(name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TypeError(f"setting {name} is not a number")
+        return float(value)
 
-    def set_setting(self, caller: Caller, name: str, value: Any) -> Any:
+    def settings(self) -> dict[str, SettingValue]:
+        return {name: self.get_setting(name) for name in SETTINGS}
+
+    def set_setting(self, caller: Caller, name: str, value: object) -> SettingValue:
         require_owner(caller, "changing settings")
         parsed = setting(name).parse(value)
         with self.ctx.transaction() as conn:
             settings_table.write(conn, name, parsed)
             events.record(conn, caller, "setting_changed", self.ctx.now(), None, name=name)
-        return parsed
+        return cast(SettingValue, parsed)
 
     def set_kill_switch(self, caller: Caller, position: str) -> str:
         aliases = {"on": KillSwitch.REMOTE.value}
         return str(self.set_setting(caller, "kill_switch", aliases.get(position, position)))
 
     # -- principals and tokens (remote and workspace callers) --------------------------------
-    def create_token(
-        self, caller: Caller, principal: str, surface: str, workspace: str | None = None
-    ) -> dict[str, Any]:
+    def create_token(self, caller: Caller, principal: str, surface: str, workspace: str | None = None) -> TokenCreated:
         return principals.create_token(self.ctx, caller, principal, surface, workspace)
 
-    def revoke_principal(self, caller: Caller, principal: str) -> dict[str, Any]:
+    def revoke_principal(self, caller: Caller, principal: str) -> Report:
         return principals.revoke(self.ctx, caller, principal)
 
-    def list_principals(self, caller: Caller) -> list[dict[str, Any]]:
-        return principals.list_principals(self.ctx, caller)
+    def list_principals(self, caller: Caller) -> list[Report]:
+        return list(principals.list_principals(self.ctx, caller))
 
     def authenticate(self, token: str) -> Caller | None:
         """The caller a bearer token stands for (None: unknown or revoked); read from the store on every call."""
         return principals.authenticate(self.ctx, token)
 
     # -- backups, restore and purge (core/maintenance) ---------------------------------------
-    def backup(self, caller: Caller, to: str | None = None) -> dict[str, Any]:
+    def backup(self, caller: Caller, to: str | None = None) -> BackupAnswer:
         self._guard(caller)
         return maintenance_backup.make_backup(self.ctx, caller, to=to).to_dict()
 
-    def scheduled_backup(self, caller: Caller) -> dict[str, Any]:
+    def scheduled_backup(self, caller: Caller) -> Report:
         """The daemon's daily backup with retention (7 daily, 4 weekly); cheap when already done today."""
         return maintenance_schedule.run_scheduled(self.ctx, caller)
 
-    def list_backups(self, caller: Caller) -> list[dict[str, Any]]:
-        return maintenance_backup.list_backups(self.ctx, caller)
+    def list_backups(self, caller: Caller) -> list[Report]:
+        return list(maintenance_backup.list_backups(self.ctx, caller))
 
     @staticmethod
-    def restore_backup(backup: str | os.PathLike[str], home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def restore_backup(backup: str | os.PathLike[str], home: str | os.PathLike[str] | None = None) -> Report:
         """Replace the store in `home` by a verified backup (no Vault may be open on it in this process)."""
         return maintenance_restore.restore_backup(backup, home)
 
-    def request_purge(self, caller: Caller, /, **args: Any) -> dict[str, Any]:
+    def request_purge(self, caller: Caller, request: PurgeRequest) -> PurgeRequested:
         self._guard(caller)
-        return purge.request(self.ctx, caller, args)
+        return purge.request(self.ctx, caller, request)
 
-    def preview_purge(self, caller: Caller, request_id: str) -> dict[str, Any]:
+    def preview_purge(self, caller: Caller, request_id: str) -> PurgePreview:
         return purge.preview(self.ctx, caller, request_id)
 
-    def confirm_purge(self, caller: Caller, request_id: str) -> dict[str, Any]:
+    def confirm_purge(self, caller: Caller, request_id: str) -> Report:
         return purge.confirm(self.ctx, caller, request_id)
 
-    def reject_purge(self, caller: Caller, request_id: str) -> dict[str, Any]:
+    def reject_purge(self, caller: Caller, request_id: str) -> Report:
         return purge.reject(self.ctx, caller, request_id)
 
-    def list_purge_requests(self, caller: Caller, status: str | None = "pending") -> list[dict[str, Any]]:
-        return purge.list_requests(self.ctx, caller, status)
+    def list_purge_requests(self, caller: Caller, status: str | None = "pending") -> list[Report]:
+        return list(purge.list_requests(self.ctx, caller, status))
 
-    def sweep_purged(self, caller: Caller) -> dict[str, Any]:
+    def sweep_purged(self, caller: Caller) -> Report:
         """Apply every tombstone again to the store, exports and backups (finishes an interrupted purge)."""
         return purge.sweep(self.ctx, caller)
 
@@ -323,6 +405,11 @@ class Vault:
         """What changed after `cursor` that `caller` may see, in order (None: only the current cursor)."""
         self._guard(caller)
         return changes_since(self.ctx, caller, cursor, limit)
+
+
+def memory_id_of(value: str) -> MemoryId:
+    """A memory id from a caller (validated: the same refusal for every malformed one)."""
+    return MemoryId(required_text(value, "id", max_chars=64))
 
 
 def store_exists(home: str | os.PathLike[str] | None = None) -> bool:

@@ -1,6 +1,6 @@
 """The contract's advanced read tools: related records, timelines, project history, decisions, unresolved items.
 
-Each view validates its arguments (`InvalidArgument`, nothing read), applies the caller's
+Each view takes a validated request (core/requests.py), applies the caller's
 visibility inside its queries, and never returns archived records (only `memory_get`,
 `memory_list(status="archived")` and `memory_restore` reach those). A record the caller
 may not see behaves exactly like a missing one.
@@ -9,46 +9,21 @@ may not see behaves exactly like a missing one.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from memvault.core.context import Context
-from memvault.core.drafts import choice, domain_name, int_in, optional_time, required_text, text
-from memvault.core.errors import InvalidArgument, NotFound
-from memvault.core.model import Caller, LinkType, Memory, Status
+from memvault.core.drafts import required_text
+from memvault.core.errors import NotFound
+from memvault.core.model import Caller, Memory, Status
+from memvault.core.requests import MAX_ITEMS, DecisionsRequest, RelatedRequest, TimelineRequest, UnresolvedRequest
+from memvault.core.results import Graph, Items, ProjectHistory, Timeline
 from memvault.core.retrieval.query import word_terms
 from memvault.core.store import memories
 from memvault.core.store import view_queries as view_sql
 from memvault.core.store.connection import Connection
 
-MAX_DEPTH = 3
-MAX_NODES = 200
-MAX_EVENTS = 500
-MAX_ITEMS = 200
 MAX_TIMELINE_RECORDS = 5000  # records read for one timeline (their events are then windowed)
 # Kinds of timeline events, in the order they sort when they share a moment.
 KIND_ORDER = ("valid_from", "learned", "superseded", "valid_until", "archived", "restored", "due")
-
-
-def _only(args: dict[str, Any], allowed: set[str]) -> None:
-    unknown = set(args) - allowed
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
-
-
-def _flag(value: Any, name: str, default: bool = False) -> bool:
-    if value is None:
-        return default
-    if not isinstance(value, bool):
-        raise InvalidArgument(f"{name}: expected true or false")
-    return value
-
-
-def _link_types(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str) or not isinstance(value, list | tuple) or len(value) > len(LinkType):
-        raise InvalidArgument("types: expected a list of link types")
-    return sorted({choice(LinkType, item, "types").value for item in value})
 
 
 def _subject_query(subject: str) -> str | None:
@@ -65,13 +40,10 @@ def _norm(name: str) -> str:
 
 
 # -- related ---------------------------------------------------------------------------------
-def related(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+def related(ctx: Context, caller: Caller, request: RelatedRequest) -> Graph:
     """The records linked to one record, up to `depth` hops, with the links between them."""
-    _only(args, {"id", "types", "depth", "limit"})
-    memory_id = required_text(args.get("id"), "id", max_chars=64)
-    types = _link_types(args.get("types"))
-    depth = int_in(args.get("depth"), "depth", 1, 1, MAX_DEPTH)
-    limit = int_in(args.get("limit"), "limit", 25, 1, MAX_NODES)
+    memory_id, depth, limit = request.id, request.depth, request.limit
+    types = [t.value for t in request.types]
     with ctx.reading() as conn:
         root = memories.fetch(conn, caller, memory_id)
         if root is None or root.status is Status.ARCHIVED:
@@ -115,21 +87,14 @@ def _events_of(record: Memory, superseded_at: str | None) -> list[tuple[str, str
     return found
 
 
-def timeline(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+def timeline(ctx: Context, caller: Caller, request: TimelineRequest) -> Timeline:
     """What happened, in time order: records learned, becoming valid, superseded, ending, due.
 
     Superseded versions are included. With `start`, the first `limit` events from then on;
     otherwise the latest `limit` events. Either way the answer is in time order.
     """
-    _only(args, {"subject", "domain", "entity", "start", "end", "limit"})
-    subject = text(args.get("subject"), "subject", max_chars=200)
-    domain = domain_name(args.get("domain"))
-    entity = text(args.get("entity"), "entity", max_chars=100)
-    start = optional_time(args.get("start"), "start")
-    end = optional_time(args.get("end"), "end")
-    if start and end and end < start:
-        raise InvalidArgument("end must not be earlier than start")
-    limit = int_in(args.get("limit"), "limit", 100, 1, MAX_EVENTS)
+    subject, domain, entity = request.subject, request.domain, request.entity
+    start, end, limit = request.start, request.end, request.limit
     match = _subject_query(subject) if subject else None
     if subject and match is None:
         return {"events": []}
@@ -156,17 +121,16 @@ def timeline(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, An
 
 
 # -- projects, decisions, unresolved ---------------------------------------------------------
-def _project(conn: Connection, caller: Caller, value: Any) -> view_sql.ProjectKey | None:
+def _project(conn: Connection, caller: Caller, name: str) -> view_sql.ProjectKey | None:
     """The project named so (by a `project:` tag or an entity) or whose PROJECT record has this id,
     when the caller has records in it; None when unknown or invisible."""
-    name = required_text(value, "project", max_chars=100)
     found = view_sql.project_key(conn, caller, name, _norm(name))
     if found is None or view_sql.project_records(conn, caller, found) == 0:
         return None
     return found
 
 
-def _project_filter(conn: Connection, caller: Caller, value: Any) -> tuple[bool, view_sql.ProjectKey | None]:
+def _project_filter(conn: Connection, caller: Caller, value: str | None) -> tuple[bool, view_sql.ProjectKey | None]:
     """For an optional `project` argument: (can anything match, the project or None for all)."""
     if value is None:
         return True, None
@@ -174,15 +138,16 @@ def _project_filter(conn: Connection, caller: Caller, value: Any) -> tuple[bool,
     return (False, None) if project is None else (True, project)
 
 
-def project_history(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+def project_history(ctx: Context, caller: Caller, project_name: str) -> ProjectHistory:
     """A project's states over time, its decisions (with history) and what is still open.
 
     A record belongs to a project by its `project:NAME` tag, a `part_of_project` link to the
-    project's PROJECT record, or the project's entity.
+    project's PROJECT record, or the project's entity; the project is named, or its PROJECT
+    record's id given.
     """
-    _only(args, {"project"})
+    name = required_text(project_name, "project", max_chars=100)
     with ctx.reading() as conn:
-        project = _project(conn, caller, args.get("project"))
+        project = _project(conn, caller, name)
         if project is None:
             raise NotFound("no such project")
         states = view_sql.project_states(conn, caller, project)
@@ -196,28 +161,22 @@ def project_history(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[
     }
 
 
-def decisions(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+def decisions(ctx: Context, caller: Caller, request: DecisionsRequest) -> Items:
     """Decisions, newest first; superseded ones too with `include_history`."""
-    _only(args, {"project", "domain", "include_history", "limit"})
-    domain = domain_name(args.get("domain"))
-    include_history = _flag(args.get("include_history"), "include_history")
-    limit = int_in(args.get("limit"), "limit", 50, 1, MAX_ITEMS)
+    domain, include_history, limit = request.domain, request.include_history, request.limit
     with ctx.reading() as conn:
-        wanted, project = _project_filter(conn, caller, args.get("project"))
+        wanted, project = _project_filter(conn, caller, request.project)
         found = wanted and view_sql.decisions(
             conn, caller, project=project, domain=domain, include_history=include_history, limit=limit
         )
     return {"items": [r.to_dict() for r in found or []]}
 
 
-def unresolved(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
+def unresolved(ctx: Context, caller: Caller, request: UnresolvedRequest) -> Items:
     """Open questions, next actions, goals and failed approaches: soonest due first, undated last."""
-    _only(args, {"project", "domain", "due_before", "limit"})
-    domain = domain_name(args.get("domain"))
-    due_before = optional_time(args.get("due_before"), "due_before")
-    limit = int_in(args.get("limit"), "limit", 50, 1, MAX_ITEMS)
+    domain, due_before, limit = request.domain, request.due_before, request.limit
     with ctx.reading() as conn:
-        wanted, project = _project_filter(conn, caller, args.get("project"))
+        wanted, project = _project_filter(conn, caller, request.project)
         found = wanted and view_sql.unresolved(
             conn, caller, project=project, domain=domain, due_before=due_before, limit=limit
         )

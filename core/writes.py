@@ -1,4 +1,10 @@
-"""Adding, correcting, archiving and restoring memories, through the gate and the write mode."""
+"""Adding, correcting, archiving and restoring memories, through the gate and the write mode.
+
+The write mode governs assistants; the person (`caller.owner`) writes directly. In automatic
+mode an assistant's add, correction, archive or restore commits when it is inside the approved
+scope (`_auto_commits`); everything else is staged in the approval inbox (core/inbox.py) with a
+reason a person understands.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +12,27 @@ import hashlib
 import json
 import re
 from dataclasses import replace
-from typing import Any
 
 from memvault.core.access import require_owner, write_scope
 from memvault.core.context import Context
-from memvault.core.drafts import Draft, int_in, optional_time, parse_draft, required_text, text
+from memvault.core.drafts import Draft
 from memvault.core.errors import Conflict, InvalidArgument, NotFound, ReadOnlyMode
 from memvault.core.model import (
     DUE_TYPES,
     UNRESOLVED_TYPES,
     Caller,
     LinkType,
+    Memory,
     MemoryId,
     MemoryType,
+    ProposalId,
     Scope,
     Sensitivity,
     Status,
-    Surface,
     WriteMode,
 )
+from memvault.core.requests import ArchiveRequest, CorrectRequest
+from memvault.core.results import AddOutcome, AddResult, ArchiveResult, CorrectResult, RestoreResult
 from memvault.core.retrieval.placement import assign_domain
 from memvault.core.store import events, memories, proposals, record_kinds
 from memvault.core.store.connection import Connection
@@ -32,13 +40,29 @@ from memvault.core.writer.gate import rejection, secret_rejection
 from memvault.core.writer.normalize import normalize_statement
 
 _PROJECT_TAG = re.compile(r"^project:(.+)$", re.IGNORECASE)
-MAX_REASON = 500
+ANY_DOMAIN = "*"  # in auto_write_domains: automatic mode may open new domains too
+REVIEW = "review-before-write: waiting in the approval inbox"
+NEW_DOMAIN = (
+    "a new domain waits for review: approve it in the inbox, or list the domains automatic mode may write "
+    "(`memvault config set auto_write_domains NAME,...`, or * for any domain)"
+)
 
 
-def _answer(outcome: str, **fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"outcome": outcome, "id": None, "proposal_id": None, "duplicate_of": None, "reason": None}
-    base.update(fields)
-    return base
+def _added(
+    outcome: AddOutcome,
+    *,
+    id: str | None = None,
+    proposal_id: str | None = None,
+    duplicate_of: str | None = None,
+    reason: str | None = None,
+) -> AddResult:
+    return {
+        "outcome": outcome,
+        "id": MemoryId(id) if id else None,
+        "proposal_id": ProposalId(proposal_id) if proposal_id else None,
+        "duplicate_of": MemoryId(duplicate_of) if duplicate_of else None,
+        "reason": reason,
+    }
 
 
 def _write_mode(ctx: Context, caller: Caller) -> WriteMode | None:
@@ -51,22 +75,47 @@ def _write_mode(ctx: Context, caller: Caller) -> WriteMode | None:
     return mode
 
 
-def _auto_commits(ctx: Context, conn: Connection, draft: Draft, scope: Scope) -> bool:
-    """Automatic mode commits only non-sensitive, confident writes in approved domains and scopes."""
-    if draft.sensitivity is not Sensitivity.NORMAL:
-        return False
-    if draft.confidence < float(ctx.setting("auto_write_min_confidence")):
-        return False
+def _staging_reason(
+    ctx: Context,
+    conn: Connection,
+    caller: Caller,
+    mode: WriteMode,
+    sensitivity: Sensitivity,
+    confidence: float,
+    domain: str,
+    scope: Scope,
+    *,
+    change: bool = False,
+) -> str | None:
+    """Why an assistant's write waits for the person (None: it commits now).
+
+    Automatic mode commits non-sensitive, confident writes inside the approved domains and
+    scopes. A domain counts as approved for a caller only if the caller can see records in it:
+    otherwise the answer (added or staged) would tell a remote caller which private domains exist.
+    """
+    if mode is WriteMode.REVIEW_BEFORE_WRITE:
+        return REVIEW
+    if change and ctx.setting("auto_write_review_changes"):
+        return "review-before-write for corrections, archives and restores (auto_write_review_changes)"
+    if sensitivity is not Sensitivity.NORMAL:
+        return f"{sensitivity.value}: waits for review"
+    if confidence < float(ctx.setting("auto_write_min_confidence")):
+        return "below the confidence automatic mode commits (auto_write_min_confidence): waits for review"
     if scope.value not in ctx.setting("auto_write_scopes"):
-        return False
+        return f"{scope.value} is not an access scope automatic mode commits (auto_write_scopes): waits for review"
     approved = ctx.setting("auto_write_domains")
-    if approved:
-        return draft.domain in approved
-    return memories.domain_exists(conn, draft.domain)
+    if ANY_DOMAIN in approved:
+        return None
+    if approved and domain not in approved:
+        return f"the domain {domain} is not among auto_write_domains: waits for review"
+    if memories.domain_visible(conn, caller, domain):
+        return None
+    # Named by the person but holding nothing yet: the first record may open it. Holding only
+    # records this caller may not see: it answers like a domain that does not exist.
+    return None if approved and not memories.domain_in_use(conn, domain) else NEW_DOMAIN
 
 
-def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
-    draft = parse_draft(args)
+def add(ctx: Context, caller: Caller, draft: Draft) -> AddResult:
     scope, workspace = write_scope(caller, draft.access_scope)
     mode = _write_mode(ctx, caller)
     refused = rejection(
@@ -74,7 +123,7 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
         [draft.domain, draft.evidence, draft.source, draft.source_reference, *draft.tags, *draft.entities],
     )
     if refused:
-        return _answer("rejected", reason=refused)
+        return _added("rejected", reason=refused)
     with ctx.transaction() as conn:
         assigned = draft.domain is None  # memvault chooses the domain: discovery may move the record later
         draft = replace(
@@ -90,13 +139,14 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
         now = ctx.now()
         if duplicate is not None:
             confirm(conn, caller, duplicate.id, now)
-            return _answer(
+            return _added(
                 "duplicate", id=duplicate.id, duplicate_of=duplicate.id, reason="the same statement is already current"
             )
         check_link_targets(conn, caller, draft)
-        if mode is WriteMode.REVIEW_BEFORE_WRITE or (
-            mode is WriteMode.AUTOMATIC and not _auto_commits(ctx, conn, draft, scope)
-        ):
+        waits = mode and _staging_reason(
+            ctx, conn, caller, mode, draft.sensitivity, draft.confidence, draft.domain, scope
+        )
+        if waits:
             waiting = proposals.pending_same(conn, caller, "add", norm, draft.domain)
             proposal_id = waiting or proposals.stage(
                 conn,
@@ -113,11 +163,11 @@ def add(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
             )
             if not waiting:
                 events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
-            return _answer("staged", proposal_id=proposal_id, reason="waiting in the approval inbox")
+            return _added("staged", proposal_id=proposal_id, reason=waits)
         memory_id = commit_draft(conn, caller, draft, workspace, now)
         if assigned:
             events.record(conn, caller, "domain_assigned", now, memory_id, domain=draft.domain)
-    return _answer("added", id=memory_id)
+    return _added("added", id=memory_id)
 
 
 def require_writable(ctx: Context, caller: Caller) -> None:
@@ -228,57 +278,76 @@ def _index_kind(conn: Connection, memory_id: str, draft: Draft, project_id: str 
         record_kinds.add_project_state(conn, project_id, memory_id, draft.event_time or now)
 
 
-def _current(conn: Connection, caller: Caller, memory_id: Any, expected_revision: Any) -> Any:
+def current_record(conn: Connection, caller: Caller, memory_id: str, expected_revision: int | None) -> Memory:
     """The visible record to change, refusing stale revisions (an invisible record is not_found)."""
-    memory_id = required_text(memory_id, "id", max_chars=64)
     record = memories.fetch(conn, caller, memory_id)
     if record is None:
         raise NotFound("no such memory")
-    revision = int_in(expected_revision, "expected_revision", 0, 1, 2**31)
-    if revision and revision != record.revision:
-        raise Conflict(f"the record has changed (revision {record.revision}, expected {revision})")
+    if expected_revision and expected_revision != record.revision:
+        raise Conflict(f"the record has changed (revision {record.revision}, expected {expected_revision})")
     return record
 
 
-def correct(
-    ctx: Context, caller: Caller, args: dict[str, Any], *, source_reference: str | None = None
-) -> dict[str, Any]:
-    """memory_correct; `source_reference` (the writer pass's conversation_ref) becomes the new record's."""
-    _only(args, {"id", "statement", "reason", "valid_from", "expected_revision"})
-    statement = required_text(args.get("statement"), "statement", max_chars=4000)
-    reason = text(args.get("reason"), "reason", max_chars=MAX_REASON)
-    valid_from = optional_time(args.get("valid_from"), "valid_from")
+def _change_waits(ctx: Context, conn: Connection, caller: Caller, mode: WriteMode | None, record: Memory) -> str | None:
+    """Why an assistant's correction, archive or restore of `record` waits for review (None: it commits)."""
+    if mode is None:
+        return None
+    return _staging_reason(
+        ctx,
+        conn,
+        caller,
+        mode,
+        record.sensitivity,
+        record.confidence,
+        record.domain,
+        record.access_scope,
+        change=True,
+    )
+
+
+def correct(ctx: Context, caller: Caller, request: CorrectRequest) -> CorrectResult:
+    """memory_correct; a request's `source_reference` (the writer pass's conversation_ref) becomes the new record's."""
     mode = _write_mode(ctx, caller)
-    refused = rejection(statement, [reason])
+    refused = rejection(request.statement, [request.reason])
     if refused:
         raise InvalidArgument(refused)
     with ctx.transaction() as conn:
-        old = _current(conn, caller, args.get("id"), args.get("expected_revision"))
+        old = current_record(conn, caller, request.id, request.expected_revision)
         if old.status not in (Status.CURRENT, Status.PARTIAL, Status.DISPUTED):
             raise Conflict(f"only current records can be corrected (this one is {old.status.value})")
-        if normalize_statement(statement) == normalize_statement(old.statement):
+        if normalize_statement(request.statement) == normalize_statement(old.statement):
             raise InvalidArgument("the correction says the same as the record")
         now = ctx.now()
-        if mode is not None:
+        waits = _change_waits(ctx, conn, caller, mode, old)
+        if waits:
             payload = {
                 "id": old.id,
-                "statement": statement,
-                "reason": reason,
-                "valid_from": valid_from,
+                "statement": request.statement,
+                "reason": request.reason,
+                "valid_from": request.valid_from,
                 "expected_revision": old.revision,
                 "workspace_id": caller.workspace_id,  # approval acts as the proposer, workspace included
-                "source_reference": source_reference,
+                "source_reference": request.source_reference,
             }
-            proposal_id = proposals.stage(conn, caller, "correct", payload, now, target_id=old.id, reason=reason)
+            proposal_id = proposals.stage(
+                conn, caller, "correct", payload, now, target_id=old.id, reason=request.reason
+            )
             events.record(conn, caller, "proposed", now, old.id, proposal_id=proposal_id, kind="correct")
-            return {"outcome": "staged", "id": None, "supersedes_id": old.id, "proposal_id": proposal_id}
+            return {"outcome": "staged", "id": None, "supersedes_id": old.id, "proposal_id": ProposalId(proposal_id)}
         new_id = apply_correction(
-            conn, caller, old, statement, reason, valid_from or _start(old, now), now, source_reference=source_reference
+            conn,
+            caller,
+            old,
+            request.statement,
+            request.reason,
+            request.valid_from or correction_start(old, now),
+            now,
+            source_reference=request.source_reference,
         )
     return {"outcome": "superseded", "id": new_id, "supersedes_id": old.id, "proposal_id": None}
 
 
-def _start(old: Any, moment: str) -> str:
+def correction_start(old: Memory, moment: str) -> str:
     """A correction's default valid_from: when it was said, or the old record's start if that is later."""
     return max(moment, old.valid_from) if old.valid_from else moment
 
@@ -286,7 +355,7 @@ def _start(old: Any, moment: str) -> str:
 def apply_correction(
     conn: Connection,
     caller: Caller,
-    old: Any,
+    old: Memory,
     statement: str,
     reason: str | None,
     valid_from: str,
@@ -338,33 +407,35 @@ def apply_correction(
     return new_id
 
 
-def archive(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
-    _only(args, {"id", "reason", "expected_revision"})
-    reason = text(args.get("reason"), "reason", max_chars=MAX_REASON)
+def archive(ctx: Context, caller: Caller, request: ArchiveRequest, *, review: bool = False) -> ArchiveResult:
+    """memory_archive; with `review`, an assistant's archive waits for the person in every mode
+    (the writer pass's ARCHIVE is a judgement, not an instruction: it never retires a record alone)."""
     mode = _write_mode(ctx, caller)
-    refused = secret_rejection([reason])  # the reason is stored with the record (or the proposal)
+    refused = secret_rejection([request.reason])  # the reason is stored with the record (or the proposal)
     if refused:
         raise InvalidArgument(refused)
     with ctx.transaction() as conn:
-        record = _current(conn, caller, args.get("id"), args.get("expected_revision"))
+        record = current_record(conn, caller, request.id, request.expected_revision)
         if record.status is Status.ARCHIVED:
             raise Conflict("the record is already archived")
         now = ctx.now()
-        if mode is not None:
+        if (review and mode is not None) or _change_waits(ctx, conn, caller, mode, record):
             payload = {
                 "id": record.id,
-                "reason": reason,
+                "reason": request.reason,
                 "expected_revision": record.revision,
                 "workspace_id": caller.workspace_id,
             }
-            proposal_id = proposals.stage(conn, caller, "archive", payload, now, target_id=record.id, reason=reason)
+            proposal_id = proposals.stage(
+                conn, caller, "archive", payload, now, target_id=record.id, reason=request.reason
+            )
             events.record(conn, caller, "proposed", now, record.id, proposal_id=proposal_id, kind="archive")
-            return {"outcome": "staged", "id": record.id, "proposal_id": proposal_id}
-        apply_archive(conn, caller, record, reason, now)
+            return {"outcome": "staged", "id": record.id, "proposal_id": ProposalId(proposal_id)}
+        apply_archive(conn, caller, record, request.reason, now)
     return {"outcome": "archived", "id": record.id}
 
 
-def apply_archive(conn: Connection, caller: Caller, record: Any, reason: str | None, now: str) -> None:
+def apply_archive(conn: Connection, caller: Caller, record: Memory, reason: str | None, now: str) -> None:
     memories.update(
         conn,
         record.id,
@@ -378,127 +449,51 @@ def apply_archive(conn: Connection, caller: Caller, record: Any, reason: str | N
     events.record(conn, caller, "archived", now, record.id)
 
 
-def restore(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
-    _only(args, {"id"})
-    _write_mode(ctx, caller)
+def restore(ctx: Context, caller: Caller, memory_id: MemoryId) -> RestoreResult:
+    """Bring an archived record back; an assistant's restore is staged under the same rule as an archive."""
+    mode = _write_mode(ctx, caller)
     with ctx.transaction() as conn:
-        record = _current(conn, caller, args.get("id"), None)
+        record = current_record(conn, caller, memory_id, None)
         if record.status is not Status.ARCHIVED:
             raise Conflict("the record is not archived")
-        previous = memories.status_before_archive(conn, record.id)
         now = ctx.now()
-        memories.update(
-            conn,
-            record.id,
-            now,
-            status=previous or Status.CURRENT.value,
-            archived_reason=None,
-            archived_at=None,
-            status_before_archive=None,
-        )
-        record_kinds.reopen_unresolved(conn, record.id)
-        events.record(conn, caller, "restored", now, record.id)
-    return {"outcome": "restored", "id": record.id}
+        if _change_waits(ctx, conn, caller, mode, record):
+            payload = {"id": record.id, "expected_revision": record.revision, "workspace_id": caller.workspace_id}
+            proposal_id = proposals.stage(conn, caller, "restore", payload, now, target_id=record.id)
+            events.record(conn, caller, "proposed", now, record.id, proposal_id=proposal_id, kind="restore")
+            return {"outcome": "staged", "id": record.id, "proposal_id": ProposalId(proposal_id)}
+        apply_restore(conn, caller, record, now)
+    return {"outcome": "restored", "id": record.id, "proposal_id": None}
 
 
-def _only(args: dict[str, Any], allowed: set[str]) -> None:
-    unknown = set(args) - allowed
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
+def apply_restore(conn: Connection, caller: Caller, record: Memory, now: str) -> None:
+    previous = memories.status_before_archive(conn, record.id)
+    memories.update(
+        conn,
+        record.id,
+        now,
+        status=previous or Status.CURRENT.value,
+        archived_reason=None,
+        archived_at=None,
+        status_before_archive=None,
+    )
+    record_kinds.reopen_unresolved(conn, record.id)
+    events.record(conn, caller, "restored", now, record.id)
 
 
-def approve(ctx: Context, caller: Caller, proposal_id: str) -> dict[str, Any]:
-    """Carry out a proposed write as it was proposed, re-checked against the store as it is now."""
-    require_owner(caller, "approving a proposal")
+def change_scope(ctx: Context, caller: Caller, memory_id: MemoryId, scope: Scope, workspace_id: str | None) -> Memory:
+    """Who may read a record, decided by the person alone (records of its history follow, so no
+    older version stays readable where the current one is not)."""
+    require_owner(caller, "changing who may read a record")
+    if (scope is Scope.WORKSPACE_ALLOWED) != bool(workspace_id):
+        raise InvalidArgument("a workspace_allowed record names its workspace (and only such a record does)")
     with ctx.transaction() as conn:
-        proposal = _pending(conn, proposal_id)
-        payload = proposal["payload"]
-        workspace = payload.get("proposer_workspace", payload.get("workspace_id"))
-        proposer = Caller(proposal["principal"], Surface(proposal["surface"]), workspace)
+        record = current_record(conn, caller, memory_id, None)
         now = ctx.now()
-        result = _apply_proposal(conn, proposer, proposal, now)
-        proposals.decide(conn, proposal["id"], "approved", now, result.get("id"))
-        events.record(
-            conn,
-            caller,
-            "approved",
-            now,
-            result.get("id"),
-            proposal_id=proposal["id"],
-            kind=proposal["kind"],
-            proposed_by=proposal["principal"],
-        )
-    return {"proposal_id": proposal["id"], **result}
-
-
-def _apply_proposal(conn: Connection, proposer: Caller, proposal: dict[str, Any], now: str) -> dict[str, Any]:
-    payload, kind = proposal["payload"], proposal["kind"]
-    if kind == "add":
-        draft = parse_draft(payload["draft"])
-        norm = normalize_statement(draft.statement)
-        assert draft.domain is not None
-        duplicate = memories.find_duplicate(conn, proposer, norm, draft.domain, draft.type.value)
-        if duplicate is not None:
-            confirm(conn, proposer, duplicate.id, now)  # the state change gets its event
-            return {"outcome": "duplicate", "id": duplicate.id}
-        check_link_targets(conn, proposer, draft)
-        memory_id = commit_draft(conn, proposer, draft, payload.get("workspace_id"), now)
-        if payload.get("domain_assigned"):
-            events.record(conn, proposer, "domain_assigned", now, memory_id, domain=draft.domain)
-        return {"outcome": "added", "id": memory_id}
-    if kind == "import":  # a dropped export's dry run, approved: commit it (core/importers/inbox.py)
-        from memvault.core.importers.inbox import commit_approved  # noqa: PLC0415 - importers import writes
-
-        return commit_approved(conn, proposer, proposal, now)
-    if kind not in ("correct", "archive"):  # purge requests: Vault.confirm_purge (memvault purge --confirm)
-        raise InvalidArgument(f"proposals of kind {kind} are confirmed with confirm_purge, not approve")
-    record = _current(conn, proposer, payload["id"], payload.get("expected_revision"))
-    if kind == "correct":
-        if record.status not in (Status.CURRENT, Status.PARTIAL, Status.DISPUTED):
-            raise Conflict("the record is no longer current")
-        new_id = apply_correction(
-            conn,
-            proposer,
-            record,
-            payload["statement"],
-            payload.get("reason"),
-            payload.get("valid_from") or _start(record, proposal["created_at"]),  # as said when proposed
-            now,
-            source_reference=payload.get("source_reference"),
-        )
-        return {"outcome": "superseded", "id": new_id, "supersedes_id": record.id}
-    if kind == "archive":
-        if record.status is Status.ARCHIVED:
-            raise Conflict("the record is already archived")
-        apply_archive(conn, proposer, record, payload.get("reason"), now)
-        return {"outcome": "archived", "id": record.id}
-    raise InvalidArgument(f"proposals of kind {kind} are confirmed elsewhere")
-
-
-def _pending(conn: Connection, proposal_id: Any) -> dict[str, Any]:
-    proposal_id = required_text(proposal_id, "proposal_id", max_chars=64)
-    proposal = proposals.fetch(conn, proposal_id)
-    if proposal is None:
-        raise NotFound("no such proposal")
-    if proposal["status"] != "pending":
-        raise Conflict(f"the proposal was already {proposal['status']}")
-    return proposal
-
-
-def reject(ctx: Context, caller: Caller, proposal_id: str, reason: str | None = None) -> dict[str, Any]:
-    require_owner(caller, "rejecting a proposal")
-    with ctx.transaction() as conn:
-        proposal = _pending(conn, proposal_id)
-        now = ctx.now()
-        proposals.decide(conn, proposal["id"], "rejected", now)
-        events.record(
-            conn,
-            caller,
-            "rejected",
-            now,
-            proposal.get("target_id"),
-            proposal_id=proposal["id"],
-            kind=proposal["kind"],
-            reason_given=bool(reason),
-        )
-    return {"proposal_id": proposal["id"], "outcome": "rejected"}
+        chain = [record.id, *memories.version_chain(conn, record.id)]
+        for version in chain:
+            memories.update(conn, version, now, access_scope=scope.value, authorized_workspace_id=workspace_id)
+            events.record(conn, caller, "scope_changed", now, version, scope=scope.value)
+        changed = memories.fetch(conn, caller, record.id)
+    assert changed is not None
+    return changed

@@ -2,32 +2,59 @@
 
 The benchmark asks its questions one by one from plain functions; the SDK is async. The client
 runs in a blocking portal (its own event loop in a worker thread), so every call still crosses
-real JSON-RPC framing: in process (an `MCPServer`) or over stdio (`StdioServerParameters`:
-`memvault mcp` as assistants spawn it).
+real JSON-RPC framing: in process (an `MCPServer`), over stdio (`StdioServerParameters`:
+`memvault mcp` as assistants spawn it), or over the loopback HTTP transport with a bearer
+token (`HttpTarget`: `memvault serve --http` as a remote assistant reaches it).
 """
 
 from __future__ import annotations
 
 import json
-from contextlib import ExitStack
+from collections.abc import AsyncIterator
+from contextlib import ExitStack, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
+import httpx2
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.types import TextContent
 
+TIMEOUT_S = 60
+
+
+@dataclass(frozen=True)
+class HttpTarget:
+    url: str
+    token: str
+
+
+@asynccontextmanager
+async def _connect(target: MCPServer | StdioServerParameters | HttpTarget) -> AsyncIterator[Client]:
+    if isinstance(target, HttpTarget):
+        headers = {"Authorization": f"Bearer {target.token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=TIMEOUT_S) as http,
+            Client(streamable_http_client(target.url, http_client=http)) as client,
+        ):
+            yield client
+    else:
+        async with Client(target) as client:
+            yield client
+
 
 class ToolClient:
-    def __init__(self, server: MCPServer | StdioServerParameters) -> None:
-        self.server = server
+    def __init__(self, target: MCPServer | StdioServerParameters | HttpTarget) -> None:
+        self.target = target
         self._stack = ExitStack()
         self._portal: BlockingPortal | None = None
         self._client: Client | None = None
 
     def __enter__(self) -> ToolClient:
         self._portal = self._stack.enter_context(start_blocking_portal())
-        self._client = self._stack.enter_context(self._portal.wrap_async_context_manager(Client(self.server)))
+        self._client = self._stack.enter_context(self._portal.wrap_async_context_manager(_connect(self.target)))
         return self
 
     def __exit__(self, *exc: object) -> None:

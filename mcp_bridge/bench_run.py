@@ -11,7 +11,7 @@ from __future__ import annotations
 import resource
 import time
 from collections.abc import Callable
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,12 +25,14 @@ from memvault.core.bench.conditions import Counter, MemvaultCondition, NativeMem
 from memvault.core.bench.endtoend import EndToEnd, Settings
 from memvault.core.bench.runner import Arm, conclude, measure
 from memvault.core.bench.stores import BenchStore, folder_bytes, loaded_store, temporary_home
-from memvault.core.model import LOCAL_ASSISTANT, Caller, Surface
+from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
 from memvault.core.retrieval.packet import default_counter
-from memvault.mcp_bridge.bench_client import ToolClient
+from memvault.core.vault import Vault
+from memvault.mcp_bridge.bench_client import HttpTarget, ToolClient
 
 BENCH_REMOTE = Caller(principal="bench-remote", surface=Surface.REMOTE)
 LocalServer = Callable[[BenchStore], StdioServerParameters]
+HttpServer = Callable[[BenchStore], AbstractContextManager[str]]  # runs `memvault serve --http`, yields its URL
 WARM_UP_QUERY = "warm-up: load the model"
 
 
@@ -41,6 +43,7 @@ class BenchOptions:
     seed: int = 12
     native_budget_tokens: int = 800
     stdio: LocalServer | None = None  # how to spawn `memvault mcp` for a store; None: serve in process
+    http: HttpServer | None = None  # the remote pass over loopback HTTP with a token; None: in process
     end_to_end: Settings | None = None  # the person's settings: run the end-to-end mode with them
 
 
@@ -66,7 +69,7 @@ def run_memory_benchmark(options: BenchOptions) -> dict[str, Any]:
     e2e = [judged.run(a.condition.name, data.questions, a.handovers).to_dict() for a in arms] if judged else None
     meta = {
         "data_set": {
-            "persona": f"{data.persona} (fictional)",
+            "persona": data.persona,
             "version": data.version,
             "suite": options.suite,
             "records": len(data.records),
@@ -75,6 +78,7 @@ def run_memory_benchmark(options: BenchOptions) -> dict[str, Any]:
         "seed": options.seed,
         "started_at": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "transport": "the `memvault mcp` stdio server" if options.stdio else "the MCP server in process",
+        "remote_transport": "`memvault serve --http` with a remote token" if options.http else "in process",
         "native_budget_tokens": options.native_budget_tokens,
         "warmup_ms": warmup_ms,
         "setup_seconds": round(setup_seconds, 2),
@@ -111,7 +115,7 @@ def _memvault_arm(
         options.stdio(store) if options.stdio else build_server(vault, LOCAL_ASSISTANT)
     )
     local = stack.enter_context(ToolClient(server))
-    remote = stack.enter_context(ToolClient(build_server(vault, BENCH_REMOTE)))
+    remote = stack.enter_context(ToolClient(_remote_target(stack, store, vault, options)))
     warmup_ms = _warm_up(local)
     keys = store.keys_by_id()
     arm = Arm(
@@ -120,6 +124,15 @@ def _memvault_arm(
         storage_bytes=store.size_bytes(),
     )
     return arm, warmup_ms, lambda: _children_cpu_ms() - before
+
+
+def _remote_target(stack: ExitStack, store: BenchStore, vault: Vault, options: BenchOptions) -> MCPServer | HttpTarget:
+    from memvault.mcp_bridge.server import build_server  # noqa: PLC0415 (the server imports the benchmark tool)
+
+    if options.http is None:
+        return build_server(vault, BENCH_REMOTE)
+    token = vault.create_token(OWNER, BENCH_REMOTE.principal, BENCH_REMOTE.surface.value)["token"]
+    return HttpTarget(stack.enter_context(options.http(store)), token)
 
 
 def _warm_up(client: ToolClient) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import traceback
-from typing import Any
+from collections.abc import Mapping
 
 from mcp.types import CallToolResult, TextContent
 
@@ -68,8 +68,8 @@ def log_unexpected(exc: BaseException, tool: str) -> None:
     log.error("tool %s raised %s (message withheld: it may quote data)\n%s", tool, type(exc).__name__, frames)
 
 
-def ok_result(data: dict[str, Any], *, structured: bool) -> CallToolResult:
+def ok_result(data: Mapping[str, object], *, structured: bool) -> CallToolResult:
     text = json.dumps(data, ensure_ascii=False)
     return CallToolResult(
-        content=[TextContent(type="text", text=text)], structured_content=data if structured else None
+        content=[TextContent(type="text", text=text)], structured_content=dict(data) if structured else None
     )

@@ -4,9 +4,10 @@ A client that spawns the bridge before `memvault init` (or while the store is lo
 written by a newer memvault) would otherwise see only "connection closed". Here the
 handshake completes with the usual tools; each call answers the contract's `not_ready`
 error naming the one command that fixes it, and `memory_status` answers normally with
-`ready: false` and the same facts in `not_ready`. Each call first tries the store again,
-so once the person has run that command (say `memvault init`) the same session serves
-for real, without restarting the client.
+`ready: false` and the same facts in `not_ready`. Each call first looks again: a daemon
+that started meanwhile (`memvault daemon`, the fix for a locked store) answers the call
+through its socket, else the store is opened here if it now can be (after `memvault
+init`). Either way the same session serves for real, without restarting the client.
 """
 
 from __future__ import annotations
@@ -18,19 +19,26 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
+import mcp_types
+from anyio.abc import UNIXSocketStream
+from anyio.streams.buffered import BufferedByteReceiveStream
+from mcp import ClientSession
 from mcp.server.mcpserver import Context
+from mcp.shared.message import SessionMessage
 from mcp.types import CallToolResult
 
 from memvault import __version__
 from memvault.core.model import Caller
 from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
+from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.errors import error_result, log_unexpected, ok_result
 from memvault.mcp_bridge.readiness import NotReady, diagnose
 from memvault.mcp_bridge.server import server_for
 from memvault.mcp_bridge.tools.base import ContractTool, Gate
 
 log = logging.getLogger("memvault.bridge")
+MAX_LINE_BYTES = 64 * 1024 * 1024
 
 
 def open_or_explain(home: Path) -> Vault | NotReady:
@@ -57,6 +65,14 @@ class PendingGate:
         self._lock = threading.Lock()
 
     async def call(self, tool: ContractTool, arguments: Any, context: Context | None) -> CallToolResult:
+        if self._gate is None:
+            daemon = relay.connect(relay.DaemonAddress.for_home(VaultPaths.from_env(self.home).home))
+            if daemon is not None:
+                log.info("tool %s: a daemon answers now; calling through it", tool.spec.name)
+                try:
+                    return await call_through_daemon(daemon, tool.spec.name, arguments or {})
+                except Exception as exc:  # the daemon stopped or failed mid-call: answer as before
+                    log_unexpected(exc, tool.spec.name)
         gate = self._gate or await anyio.to_thread.run_sync(self._try_open)
         if gate is not None:
             return await gate.call(tool, arguments, context)
@@ -87,6 +103,40 @@ class PendingGate:
     def close(self) -> None:
         if self.vault is not None:
             self.vault.close()
+
+
+async def call_through_daemon(daemon: Any, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    """One tool call in a short MCP session with the daemon on `daemon` (a connected Unix socket)."""
+    daemon.setblocking(False)
+    stream = await UNIXSocketStream.from_socket(daemon)
+    lines = BufferedByteReceiveStream(stream)
+    incoming, client_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    client_writes, outgoing = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def read_lines() -> None:
+        async with incoming:
+            while True:
+                try:
+                    line = await lines.receive_until(b"\n", MAX_LINE_BYTES)
+                except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError):
+                    return  # the daemon went away: the client session sees its stream end
+                if line.strip():
+                    message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                    await incoming.send(SessionMessage(message))
+
+    async def write_lines() -> None:
+        async with outgoing:
+            async for item in outgoing:
+                await stream.send(item.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
+
+    async with stream, anyio.create_task_group() as group:
+        group.start_soon(read_lines)
+        group.start_soon(write_lines)
+        async with ClientSession(client_reads, client_writes) as session:
+            await session.initialize()
+            result = await session.call_tool(name, arguments)
+        group.cancel_scope.cancel()
+    return result
 
 
 def serve_not_ready(home: Path, caller: Caller, problem: NotReady) -> int:

@@ -77,7 +77,7 @@ def diagnose(exc: BaseException, paths: VaultPaths) -> NotReady:
             "locked",
             f"the memory store is locked: its passphrase is needed and no memvault daemon holds it open. "
             f"Run `{command}` in a terminal (it asks for the passphrase once and serves your assistants), "
-            "then restart the assistant.",
+            "then ask again.",
             command,
         )
     if isinstance(exc, KeyUnavailable) and backend == "keyring" and "holds no key" not in exc.message:
@@ -85,7 +85,7 @@ def diagnose(exc: BaseException, paths: VaultPaths) -> NotReady:
         return NotReady(
             "keyring_unreachable",
             f"the memory store's key is in the OS keyring, which this process cannot reach. Run `{command}` "
-            "in your desktop session (where the keyring is unlocked), then restart the assistant.",
+            "in your desktop session (where the keyring is unlocked), then ask again.",
             command,
         )
     command = memvault_command(paths, "doctor")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,62 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from PySide6.QtWidgets import QWidget\nimport mcp.server\n")
     assert imported_modules(bad) == ["PySide6.QtWidgets", "mcp.server"]
+
+
+# SQL is written in capitals here: statements, and the transaction words alone in a string.
+SQL_TEXT = re.compile(
+    r"\b(SELECT\b.+\bFROM|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET|PRAGMA\s+\w+|ATTACH\s+DATABASE"
+    r"|CREATE\s+(TABLE|INDEX|TRIGGER|VIRTUAL))\b"
+    r"|^\s*(BEGIN|COMMIT|ROLLBACK|VACUUM)\b[A-Z ]*;?\s*$",
+    re.DOTALL,
+)
+DRIVER_CALLS = {"execute", "executemany", "executescript"}
+
+
+def sql_offences(path: Path, root: Path = ROOT) -> list[str]:
+    """Calls of the driver's execute methods and string constants that are SQL statements."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in DRIVER_CALLS:
+            found.append(f"{path.relative_to(root)}:{node.lineno} calls {node.func.attr}()")
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and SQL_TEXT.search(node.value)
+        ):
+            found.append(f"{path.relative_to(root)}:{node.lineno} holds SQL")
+    return found
+
+
+# Maintenance modules whose SQL is moving into core/store (issue 13's branch); empty this set when it lands.
+SQL_MOVING = {
+    Path("core/maintenance/doctor.py"),
+    Path("core/maintenance/restore.py"),
+    Path("core/maintenance/purge_reach.py"),
+}
+
+
+def test_sql_lives_only_in_core_store() -> None:
+    offences = []
+    for layer in ("core", "mcp_bridge", "desktop"):
+        for path in sources(layer):
+            if path.is_relative_to(ROOT / "core" / "store") or path.relative_to(ROOT) in SQL_MOVING:
+                continue
+            offences += sql_offences(path)
+    assert offences == []
+
+
+def test_the_sql_checker_sees_sql(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""Docstring: SELECT x FROM y is prose here."""\nconn.execute("SELECT id FROM memories")\n')
+    assert sorted(line.split(" ", 1)[1] for line in sql_offences(bad, tmp_path)) == ["calls execute()", "holds SQL"]

@@ -80,8 +80,8 @@ class MemvaultCondition:
         started = time.perf_counter()
         reply = self.search({"query": question.query, **question.search})
         latency = (time.perf_counter() - started) * 1000
-        if "error" in reply:  # a refused call hands over nothing (the remote pass may be refused)
-            return Handover(latency_ms=latency, calls=1, skipped=True)
+        if "error" in reply:  # a refused call hands over nothing
+            return Handover(latency_ms=latency, calls=1, error=str(reply["error"].get("code")))
         packet = str(reply.get("packet") or "")
         lines = [self._line(text) for text in packet.splitlines() if text.strip()]
         return Handover(lines, self.count(packet) if packet else 0, latency, 1, bool(reply.get("skipped")))

@@ -20,6 +20,7 @@ class Handover:
     latency_ms: float = 0.0
     calls: int = 0
     skipped: bool = False  # the condition decided memory does not help
+    error: str | None = None  # the call was refused (its error code)
 
     @property
     def text(self) -> str:

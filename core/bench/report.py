@@ -16,7 +16,7 @@ from memvault.core.bench.runner import Measured
 from memvault.core.bench.summary import Summary
 
 CANNOT_TELL = (
-    "Synthetic: one invented persona, 80 records and hand-written questions in English. "
+    "Synthetic: one invented persona, about 80 records and hand-written questions in English. "
     "No claim of a real-world advantage follows from these figures.",
     "Retrieval level only: whether an assistant would answer better with this context is not measured "
     "(that needs the optional end-to-end mode, a model and a judge).",
@@ -59,6 +59,8 @@ ROWS: tuple[Row, ...] = (
     ("unknown-answer hit rate", "unknown_hit_rate", _num(3)),
     ("repeated lines (all questions)", "repeated_lines", _count),
     ("privacy leaks to a remote caller (record x question)", "privacy_leaks", _count),
+    ("records the remote caller was given per question", "remote_records_per_question", _num(1)),
+    ("remote calls refused", "remote_errors", _count),
     ("tokens handed over per question", "tokens_per_question", _num(0)),
     ("records handed over per question", "records_per_question", _num(1)),
     ("calls per question", "calls_per_question", _num(1)),
@@ -141,9 +143,9 @@ def markdown(measured: Measured, meta: dict[str, Any], plot_name: str | None) ->
         "through the MCP server per question.",
         "- Question order is shuffled with the seed and counterbalanced: blocks of questions, the order of "
         "the conditions rotated from block to block. Each condition has its own temporary store.",
-        "- Privacy: every question is asked again as a remote caller; a local-only record cited, or its "
-        "private phrase in the text, is a leak. The native stand-in has no access scopes, so everything "
-        "in its list reaches any assistant.",
+        f"- Privacy: every question is asked again as a remote caller ({meta['remote_transport']}); a local-only "
+        "record cited, or its private phrase in the text, is a leak. The native stand-in has no access scopes, "
+        "so everything in its list reaches any assistant.",
         f"- memvault's latency is warm: the first call (model loading) took {meta['warmup_ms']:.0f} ms and is "
         "not counted.",
         "",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memvault.core.bench.conditions import Condition
 from memvault.core.bench.dataset import DataSet, Question
@@ -32,6 +32,8 @@ class Arm:
     scores: list[QuestionScore] = field(default_factory=list)
     handovers: dict[str, Handover] = field(default_factory=dict)  # question id -> what was handed over
     leaked: dict[str, list[str]] = field(default_factory=dict)  # question id -> leaked keys
+    remote_handed: list[int] = field(default_factory=list)  # records the remote caller got, per question
+    remote_errors: int = 0
     cpu_ms: float = 0.0
 
 
@@ -90,16 +92,23 @@ def _local_pass(data: DataSet, arm: Arm, questions: Sequence[Question]) -> None:
 
 def _remote_pass(data: DataSet, arm: Arm, remote: Condition, questions: Sequence[Question]) -> None:
     for question in questions:
-        found = leaks(data, remote.answer(question))
+        handover = remote.answer(question)
+        arm.remote_handed.append(len(set(handover.keys)))
+        arm.remote_errors += handover.error is not None
+        found = leaks(data, handover)
         if found:
             arm.leaked[question.id] = found
 
 
 def _summary(arm: Arm) -> Summary:
-    return summarise(
+    summary = summarise(
         arm.condition.name,
         arm.scores,
         leaks=sum(len(keys) for keys in arm.leaked.values()) if arm.remote is not None else None,
         cpu_ms=arm.cpu_ms + arm.outside_cpu_ms(),
         storage_bytes=arm.storage_bytes,
     )
+    if arm.remote is None:
+        return summary
+    handed = sum(arm.remote_handed) / len(arm.remote_handed) if arm.remote_handed else 0.0
+    return replace(summary, remote_records_per_question=handed, remote_errors=arm.remote_errors)

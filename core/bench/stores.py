@@ -10,15 +10,16 @@ import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from memvault.core.bench.dataset import BenchRecord, DataSet
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import OWNER
+from memvault.core.requests import CorrectRequest
 from memvault.core.vault import Vault
 
 BENCH_SCRYPT_N = 2**12  # fictional data in a store deleted after the run: a cheap KDF is enough
@@ -74,22 +75,19 @@ def loaded_store(data: DataSet, home: Path) -> Iterator[BenchStore]:
 def _write(vault: Vault, record: BenchRecord, ids: dict[str, str]) -> str:
     fields = dict(record.fields)
     if record.corrects is not None:
-        answer = vault.correct(
-            OWNER,
+        correction = CorrectRequest.of(
             id=ids[record.corrects],
             statement=record.statement,
             reason=fields.get("reason"),
             valid_from=fields.get("valid_from"),
         )
-    else:
-        links = [{"type": link["type"], "target_id": ids[link["to"]]} for link in fields.pop("links", [])]
-        answer = vault.add(
-            OWNER, **fields, links=links, source="memvault-bench", source_reference=f"bench:{record.key}"
-        )
-    return _written_id(answer, record.key)
+        return _written_id(vault.correct(OWNER, correction), record.key)
+    links = [{"type": link["type"], "target_id": ids[link["to"]]} for link in fields.pop("links", [])]
+    draft = Draft.of(**fields, links=links, source="memvault-bench", source_reference=f"bench:{record.key}")
+    return _written_id(vault.add(OWNER, draft), record.key)
 
 
-def _written_id(answer: dict[str, Any], key: str) -> str:
+def _written_id(answer: Mapping[str, object], key: str) -> str:
     if answer.get("outcome") == "duplicate":
         return str(answer["duplicate_of"])  # a restatement the writer recognised: it stays one record
     if answer.get("outcome") not in ("added", "superseded"):

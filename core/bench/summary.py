@@ -33,6 +33,8 @@ class Summary:
     tokens_per_question: float
     cpu_ms: float
     storage_bytes: int
+    remote_records_per_question: float | None = None  # what the remote pass was given (a pass given nothing
+    remote_errors: int | None = None  # could not leak: these show it was a real test)
     quality_gain: float = 0.0
     gain_per_1k_tokens: float | None = None
     gain_per_100ms: float | None = None

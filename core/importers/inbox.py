@@ -21,8 +21,10 @@ from memvault.core.context import Context
 from memvault.core.errors import MemvaultError
 from memvault.core.importers import run
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import HOUSEKEEPER, Caller
+from memvault.core.model import HOUSEKEEPER, Caller, ProposalId
+from memvault.core.results import Decision, ProposalRow
 from memvault.core.store import events, import_rows, proposals
+from memvault.core.store.connection import Connection
 
 log = logging.getLogger("memvault.import.inbox")
 
@@ -54,12 +56,13 @@ def stage(ctx: Context, path: Path, caller: Caller = HOUSEKEEPER) -> str | None:
     return proposal_id
 
 
-def commit_approved(conn: Any, proposer: Caller, proposal: dict[str, Any], now: str) -> dict[str, Any]:
-    """Approval of a staged import (called by the approval inbox inside its transaction)."""
+def commit_approved(conn: Connection, proposer: Caller, proposal: ProposalRow, now: str) -> Decision:
+    """Approval of a staged import (called by the approval inbox inside its transaction); the batch
+    it makes is listed by `memvault import --list` and undone by `--rollback`."""
     payload = proposal["payload"]
-    request = ImportRequest(path=payload["path"], format=payload["format"], commit=True)
-    report = run.commit_within(conn, proposer, request, now, payload["source_hash"])
-    return {"outcome": "imported", "id": None, "batch_id": report["batch_id"], "counts": report["counts"]}
+    request = ImportRequest(path=str(payload["path"]), format=str(payload["format"]), commit=True)
+    run.commit_within(conn, proposer, request, now, str(payload["source_hash"]))
+    return {"proposal_id": ProposalId(proposal["id"]), "outcome": "imported", "id": None}
 
 
 class _Handler(FileSystemEventHandler):

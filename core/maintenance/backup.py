@@ -10,7 +10,7 @@ later purge can reach it.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from memvault.core.context import Context
 from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance.files import create_private, fsync_dir, fsync_file, remove_with_sides, sha256_of
 from memvault.core.model import Caller
+from memvault.core.results import BackupAnswer
 from memvault.core.store import events
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import DatabaseError, is_encrypted_file
@@ -36,8 +37,15 @@ class BackupInfo:
     sha256: str
     kind: str
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "encrypted": True, **{k: v for k, v in asdict(self).items() if k != "path"}}
+    def to_dict(self) -> BackupAnswer:
+        return {
+            "path": self.path,
+            "encrypted": True,
+            "created_at": self.created_at,
+            "bytes": self.bytes,
+            "sha256": self.sha256,
+            "kind": self.kind,
+        }
 
 
 def backup_name(stamp: str, kind: str) -> str:

@@ -27,10 +27,12 @@ from typing import Any
 
 from memvault.core.access import require_local, require_owner
 from memvault.core.context import Context
-from memvault.core.drafts import required_text, text
+from memvault.core.drafts import required_text
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.maintenance import purge_reach
-from memvault.core.model import Caller
+from memvault.core.model import Caller, MemoryId, ProposalId
+from memvault.core.requests import PurgeRequest
+from memvault.core.results import ProposalRow, PurgePreview, PurgeRequested
 from memvault.core.store import events, memories, proposals
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import DatabaseError
@@ -39,7 +41,6 @@ from memvault.core.writer.gate import secret_rejection
 log = logging.getLogger("memvault.maintenance")
 
 REASON_CATEGORIES = ("privacy", "incorrect", "sensitive", "obsolete", "legal", "other")
-MAX_REASON = 500
 CHECKPOINT_TRIES = 20
 
 
@@ -49,28 +50,20 @@ def reason_category(reason: str | None) -> str:
     return first if first in REASON_CATEGORIES else "other"
 
 
-def request(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
-    unknown = set(args) - {"id", "batch_id", "reason", "whole_history"}
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
-    if (args.get("id") is None) == (args.get("batch_id") is None):
-        raise InvalidArgument("name exactly one of id or batch_id")
-    reason = text(args.get("reason"), "reason", max_chars=MAX_REASON)
+def request(ctx: Context, caller: Caller, asked: PurgeRequest) -> PurgeRequested:
+    reason, whole_history = asked.reason, asked.whole_history
     refused = secret_rejection([reason])  # the reason waits in the inbox with the request
     if refused:
         raise InvalidArgument(refused)
-    whole_history = args.get("whole_history", False)
-    if not isinstance(whole_history, bool):
-        raise InvalidArgument("whole_history: expected true or false")
     with ctx.transaction() as conn:
-        if args.get("id") is not None:
-            memory_id = required_text(args["id"], "id", max_chars=64)
+        if asked.id is not None:
+            memory_id = asked.id
             if memories.fetch(conn, caller, memory_id) is None:
                 raise NotFound("no such memory")
             target: dict[str, Any] = {"memory_id": memory_id}
         else:
             require_local(caller, "purging an import batch")
-            batch_id = required_text(args["batch_id"], "batch_id", max_chars=64)
+            batch_id = str(asked.batch_id)
             if not sql.batch_exists(conn, batch_id):
                 raise NotFound("no such import batch")
             target = {"batch_id": batch_id}
@@ -88,7 +81,7 @@ def request(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any
             request_id=request_id,
             **{k: v for k, v in payload.items() if k != "memory_id"},
         )
-    return {"outcome": "confirmation_required", "request_id": request_id}
+    return {"outcome": "confirmation_required", "request_id": ProposalId(request_id)}
 
 
 def list_requests(ctx: Context, caller: Caller, status: str | None = "pending") -> list[dict[str, Any]]:
@@ -99,7 +92,7 @@ def list_requests(ctx: Context, caller: Caller, status: str | None = "pending") 
         return sql.purge_requests(conn, status)
 
 
-def _pending_request(conn: Any, request_id: Any) -> dict[str, Any]:
+def _pending_request(conn: Any, request_id: Any) -> ProposalRow:
     request_id = required_text(request_id, "request_id", max_chars=64)
     found = proposals.fetch(conn, request_id)
     if found is None or found["kind"] != "purge":
@@ -125,14 +118,19 @@ def _targets(conn: Any, payload: dict[str, Any]) -> list[str]:
     return sorted(seen)
 
 
-def preview(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
+def preview(ctx: Context, caller: Caller, request_id: str) -> PurgePreview:
     """What confirming `request_id` would remove, for the person to check first."""
     require_owner(caller, "confirming a purge")
     with ctx.reading() as conn:
         found = _pending_request(conn, request_id)
         ids = _targets(conn, found["payload"])
         texts = sql.statements_of(conn, ids)
-    return {"request_id": found["id"], "ids": ids, "statements": texts, "payload": found["payload"]}
+    return {
+        "request_id": found["id"],
+        "ids": [MemoryId(i) for i in ids],
+        "statements": texts,
+        "payload": found["payload"],
+    }
 
 
 def reject(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The `Retriever` seam: what `Vault` asks of a retrieval engine (the hybrid one lives in governor.py)."""
+"""The `Retriever` seam: what `Vault` asks of a retrieval engine (the hybrid one lives in pipeline.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from typing import Any, Protocol
 
 from memvault.core.context import Context
 from memvault.core.model import Caller
+from memvault.core.results import SearchAnswer, ShadowAnswer
 from memvault.core.search_request import SearchRequest
 
 
 class Retriever(Protocol):
-    def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> dict[str, Any]: ...
+    def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer: ...
 
     def after_write(self, ctx: Context) -> int:
         """Called after every committed write (embed what is new); answers how many were embedded."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -77,3 +79,31 @@ def open_connection(path: Path, key: bytes, *, create: bool = False) -> Connecti
 def is_encrypted_file(path: Path) -> bool:
     with path.open("rb") as handle:
         return handle.read(len(PLAINTEXT_HEADER)) != PLAINTEXT_HEADER
+
+
+@contextmanager
+def write_transaction(conn: Connection) -> Iterator[Connection]:
+    """A short write transaction, taken with BEGIN IMMEDIATE so it never upgrades mid-way."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except OperationalError as exc:
+        raise StoreUnavailable(f"the store is busy or unwritable ({exc})") from None
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
+def read_snapshot(conn: Connection) -> Iterator[Connection]:
+    """A consistent read: one snapshot for the whole operation (inside a running transaction: that one)."""
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        conn.execute("COMMIT")

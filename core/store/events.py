@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from memvault.core.model import Caller
+from memvault.core.results import EventRow
 from memvault.core.store.connection import Connection
 
 
@@ -18,12 +19,12 @@ def record(
     )
 
 
-def for_memory(conn: Connection, memory_id: str) -> list[dict[str, Any]]:
+def for_memory(conn: Connection, memory_id: str) -> list[EventRow]:
     rows = conn.execute(
         "SELECT id, time, principal, surface, action, memory_id, details FROM events WHERE memory_id = ? ORDER BY id",
         (memory_id,),
     ).fetchall()
-    return [{**dict(row), "details": json.loads(row["details"])} for row in rows]
+    return [cast(EventRow, {**dict(row), "details": json.loads(row["details"])}) for row in rows]
 
 
 def count(conn: Connection) -> int:

@@ -96,6 +96,52 @@ def select(
     return [row_to_memory(row) for row in conn.execute(sql, args).fetchall()]
 
 
+def page(
+    conn: Connection,
+    caller: Caller,
+    *,
+    domain: str | None,
+    type_: str | None,
+    status: str,
+    before: tuple[str, str] | None,
+    limit: int,
+) -> list[Memory]:
+    """One page of `memory_list`, newest first: records older than `before` = (created_at, id)."""
+    where, params = ["m.status = ?"], [status]
+    if domain:
+        where.append("m.domain = ?")
+        params.append(domain)
+    if type_:
+        where.append("m.type = ?")
+        params.append(type_)
+    if before:
+        where.append("(m.created_at < ? OR (m.created_at = ? AND m.id < ?))")
+        params += [before[0], before[0], before[1]]
+    return select(conn, caller, where, params, limit=limit)
+
+
+def for_export(conn: Connection, caller: Caller, domain: str | None, statuses: Iterable[str]) -> list[Memory]:
+    """Records of the given states (one domain or all), in the order the Markdown views list them."""
+    wanted = sorted(set(statuses))
+    where = [f"m.status IN ({', '.join('?' * len(wanted))})"]
+    params: list[object] = [*wanted]
+    if domain:
+        where.append("m.domain = ?")
+        params.append(domain)
+    return select(conn, caller, where, params, order="m.domain, m.created_at, m.id")
+
+
+def domain_in_use(conn: Connection, domain: str) -> bool:
+    return conn.execute("SELECT 1 FROM memories WHERE domain = ? LIMIT 1", (domain,)).fetchone() is not None
+
+
+def domain_visible(conn: Connection, caller: Caller, domain: str) -> bool:
+    """Whether the caller can see any record in the domain (the only domains that exist for it)."""
+    clause, params = visible_clause(caller)
+    row = conn.execute(f"SELECT 1 FROM memories m WHERE m.domain = ? AND {clause} LIMIT 1", [domain, *params])
+    return row.fetchone() is not None
+
+
 def find_duplicate(conn: Connection, caller: Caller, norm_key: str, domain: str, type_: str) -> Memory | None:
     found = select(
         conn,
@@ -130,6 +176,8 @@ _UPDATABLE = frozenset(
         "archived_reason",
         "archived_at",
         "status_before_archive",
+        "access_scope",
+        "authorized_workspace_id",
         "last_confirmed_at",
         "domain",
         "tags",
@@ -148,6 +196,19 @@ def update(conn: Connection, memory_id: str, now: str, **changes: Any) -> None:
         f"UPDATE memories SET {assignments}, revision = revision + 1, updated_at = ? WHERE id = ?",
         [*changes.values(), now, memory_id],
     )
+
+
+def version_chain(conn: Connection, memory_id: str) -> list[str]:
+    """The ids of a record's other versions, older and newer (supersede links both ways), unfiltered."""
+    rows = conn.execute(
+        "WITH RECURSIVE older(id) AS (SELECT supersedes_id FROM memories WHERE id = ?"
+        " UNION SELECT m.supersedes_id FROM memories m JOIN older o ON m.id = o.id),"
+        " newer(id) AS (SELECT superseded_by_id FROM memories WHERE id = ?"
+        " UNION SELECT m.superseded_by_id FROM memories m JOIN newer n ON m.id = n.id)"
+        " SELECT id FROM older WHERE id IS NOT NULL UNION SELECT id FROM newer WHERE id IS NOT NULL",
+        (memory_id, memory_id),
+    ).fetchall()
+    return sorted(str(row[0]) for row in rows if row[0] != memory_id)
 
 
 def status_of(conn: Connection, memory_id: str) -> tuple[str, int] | None:

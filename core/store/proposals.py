@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from memvault.core.model import Caller
+from memvault.core.results import ProposalRow
 from memvault.core.store.connection import Connection
 from memvault.core.store.memories import new_id
 
@@ -51,12 +52,12 @@ def pending_same(conn: Connection, caller: Caller, kind: str, norm_key: str, dom
     return None
 
 
-def fetch(conn: Connection, proposal_id: str) -> dict[str, Any] | None:
+def fetch(conn: Connection, proposal_id: str) -> ProposalRow | None:
     row = conn.execute("SELECT * FROM proposals WHERE id = ?", (proposal_id,)).fetchone()
     return _shape(row) if row else None
 
 
-def list_by_status(conn: Connection, status: str, limit: int) -> list[dict[str, Any]]:
+def list_by_status(conn: Connection, status: str, limit: int) -> list[ProposalRow]:
     rows = conn.execute(
         "SELECT * FROM proposals WHERE status = ? ORDER BY created_at, id LIMIT ?", (status, limit)
     ).fetchall()
@@ -83,8 +84,8 @@ def decide(conn: Connection, proposal_id: str, status: str, now: str, result_id:
     )
 
 
-def _shape(row: Any) -> dict[str, Any]:
+def _shape(row: Any) -> ProposalRow:
     data = dict(row)
     data["payload"] = json.loads(data["payload"])
     data.pop("norm_key", None)
-    return data
+    return cast(ProposalRow, data)

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memvault.core.model import Caller, Memory
+from memvault.core.model import Caller, Memory, MemoryId
+from memvault.core.results import Edge
 from memvault.core.store.connection import Connection
 from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
 from memvault.core.store.visibility import visible_clause
@@ -25,7 +26,7 @@ def _visible(caller: Caller, alias: str) -> tuple[str, list[object]]:
     return f"{clause} AND {alias}.status != 'archived'", params
 
 
-def links_touching(conn: Connection, caller: Caller, ids: Sequence[str], types: Sequence[str]) -> list[dict[str, Any]]:
+def links_touching(conn: Connection, caller: Caller, ids: Sequence[str], types: Sequence[str]) -> list[Edge]:
     """Links with one end in `ids` and both ends visible to the caller and not archived."""
     if not ids:
         return []
@@ -43,7 +44,7 @@ def links_touching(conn: Connection, caller: Caller, ids: Sequence[str], types: 
         f" ORDER BY l.weight DESC, l.created_at, l.from_id, l.to_id",
         [*ids, *ids, *a_params, *b_params, *type_params],
     ).fetchall()
-    return [{"from": r[0], "to": r[1], "type": r[2], "weight": float(r[3])} for r in rows]
+    return [{"from": MemoryId(r[0]), "to": MemoryId(r[1]), "type": r[2], "weight": float(r[3])} for r in rows]
 
 
 def timeline_records(

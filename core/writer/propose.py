@@ -3,7 +3,7 @@
 Per call:
 
 1. Validation, all or nothing: `candidates` is a list of 1..50 objects, each a valid
-   `memory_add` (core/drafts.parse_draft) in a scope the caller may write, linking only to
+   `memory_add` (core/requests.ProposeRequest) in a scope the caller may write, linking only to
    records it may see; `conversation_ref` is a short pointer. Any fault is one
    InvalidArgument (Forbidden, NotFound) naming the candidate, and nothing is written.
    Retrieval-only mode refuses the whole call before anything is read.
@@ -23,16 +23,18 @@ Later candidates see what earlier ones committed. Logs carry counts, never text.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from memvault.core import writes
 from memvault.core.access import write_scope
 from memvault.core.context import Context
-from memvault.core.drafts import Draft, parse_draft, text
+from memvault.core.drafts import Draft
 from memvault.core.errors import Conflict, InvalidArgument, MemvaultError, NotFound
 from memvault.core.model import Caller, Memory
+from memvault.core.requests import ArchiveRequest, CorrectRequest, ProposeRequest
+from memvault.core.results import ProposalVerdict, ProposeResult
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
@@ -44,8 +46,6 @@ from memvault.core.writer.similarity import Judgement, Relation, relate
 
 log = logging.getLogger("memvault.writer")
 
-MAX_CANDIDATES = 50
-MAX_REF_CHARS = 200
 POOL = 30  # nearest records by the lexical indexes
 EMBED_MISSING = 16  # neighbours without a stored vector that are embedded on the spot
 _SAME_STATEMENT = "the same statement is already current"
@@ -57,7 +57,6 @@ Embed = Callable[[list[str]], list[Any] | None]
 @dataclass(frozen=True)
 class Candidate:
     index: int
-    args: dict[str, Any]
     draft: Draft
 
 
@@ -72,8 +71,7 @@ class Classified:
 # -- 1. validation --------------------------------------------------------------------------------
 
 
-def _conversation_ref(value: Any) -> str | None:
-    ref = text(value, "conversation_ref", max_chars=MAX_REF_CHARS)
+def _conversation_ref(ref: str | None) -> str | None:
     if ref is None:
         return None
     if "\n" in ref or "\r" in ref:
@@ -83,22 +81,16 @@ def _conversation_ref(value: Any) -> str | None:
     return ref
 
 
-def parse_candidates(conn: Connection, caller: Caller, value: Any) -> list[Candidate]:
-    """Every candidate validated before anything is written; one fault refuses the whole call."""
-    if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_CANDIDATES:
-        raise InvalidArgument(f"candidates: expected a list of 1 to {MAX_CANDIDATES} objects")
+def parse_candidates(conn: Connection, caller: Caller, drafts: tuple[Draft, ...]) -> list[Candidate]:
+    """Every candidate checked (scope, link targets) before anything is written; one fault refuses the call."""
     parsed = []
-    for index, item in enumerate(value):
-        where = f"candidates[{index}]"
-        if not isinstance(item, Mapping):
-            raise InvalidArgument(f"{where}: expected an object with the fields of memory_add")
+    for index, draft in enumerate(drafts):
         try:
-            draft = parse_draft(item)
             write_scope(caller, draft.access_scope)
             writes.check_link_targets(conn, caller, draft)
         except MemvaultError as exc:
-            raise type(exc)(f"{where}: {exc}") from None
-        parsed.append(Candidate(index, dict(item), draft))
+            raise type(exc)(f"candidates[{index}]: {exc}") from None
+        parsed.append(Candidate(index, draft))
     return parsed
 
 
@@ -202,8 +194,8 @@ _ORDER = (
 # -- 3. committing --------------------------------------------------------------------------------
 
 
-def _answer(found: Classified | None, outcome: str, **fields: Any) -> dict[str, Any]:
-    return {
+def _answer(found: Classified | None, outcome: str, **fields: Any) -> ProposalVerdict:
+    verdict = {
         "classification": found.classification if found else None,
         "target_id": found.target.id if found and found.target else None,
         "reason": found.reason if found else None,
@@ -213,15 +205,16 @@ def _answer(found: Classified | None, outcome: str, **fields: Any) -> dict[str, 
         "id": None,
         **fields,
     }
+    return cast(ProposalVerdict, verdict)
 
 
-def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, ref: str | None) -> dict[str, Any]:
+def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, ref: str | None) -> ProposalVerdict:
     target = found.target
     if found.classification == "ADD":
-        args = dict(item.args)
-        if ref and not args.get("source_reference"):
-            args["source_reference"] = ref
-        added = writes.add(ctx, caller, args)
+        draft = item.draft
+        if ref and not draft.source_reference:
+            draft = replace(draft, source_reference=ref)
+        added = writes.add(ctx, caller, draft)
         if added["outcome"] == "duplicate":  # written meanwhile, in the same domain and type
             return _answer(found, "skipped", classification="NO_CHANGE", target_id=added["id"], reason=_SAME_STATEMENT)
         return _answer(found, added["outcome"], id=added["id"], proposal_id=added["proposal_id"])
@@ -233,23 +226,25 @@ def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, re
             writes.confirm(conn, caller, target.id, ctx.now())
         return _answer(found, "skipped")
     if found.classification == "SUPERSEDE":
-        args = {
-            "id": target.id,
-            "statement": item.draft.statement,
-            "reason": "memory_propose: " + found.reason,
-            "valid_from": item.draft.valid_from,
-            "expected_revision": target.revision,
-        }
-        corrected = writes.correct(ctx, caller, args, source_reference=item.draft.source_reference or ref)
+        correction = CorrectRequest(
+            id=target.id,
+            statement=item.draft.statement,
+            reason="memory_propose: " + found.reason,
+            valid_from=item.draft.valid_from,
+            expected_revision=target.revision,
+            source_reference=item.draft.source_reference or ref,
+        )
+        corrected = writes.correct(ctx, caller, correction)
         if corrected["outcome"] == "staged":
             return _answer(found, "staged", proposal_id=corrected["proposal_id"])
         return _answer(found, "added", id=corrected["id"])  # the person's own pass: the new record
     reason = "memory_propose: said to be no longer so" + (f" ({ref})" if ref else "")
-    archived = writes.archive(ctx, caller, {"id": target.id, "reason": reason, "expected_revision": target.revision})
+    retire = ArchiveRequest(id=target.id, reason=reason, expected_revision=target.revision)
+    archived = writes.archive(ctx, caller, retire, review=True)
     return _answer(found, archived["outcome"], proposal_id=archived.get("proposal_id"))
 
 
-def _one(ctx: Context, caller: Caller, embed: Embed | None, item: Candidate, ref: str | None) -> dict[str, Any]:
+def _one(ctx: Context, caller: Caller, embed: Embed | None, item: Candidate, ref: str | None) -> ProposalVerdict:
     draft = item.draft
     refused = rejection(
         draft.statement,
@@ -282,14 +277,11 @@ def local_embeddings(ctx: Context) -> Embed | None:
     return embed
 
 
-def propose(ctx: Context, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
-    """The writer pass over `args` = {candidates, conversation_ref?} (see the module's docstring)."""
-    unknown = set(args) - {"candidates", "conversation_ref"}
-    if unknown:
-        raise InvalidArgument(f"unknown argument(s): {', '.join(sorted(unknown))}")
-    ref = _conversation_ref(args.get("conversation_ref"))
+def propose(ctx: Context, caller: Caller, request: ProposeRequest) -> ProposeResult:
+    """The writer pass over the request's candidates (see the module's docstring)."""
+    ref = _conversation_ref(request.conversation_ref)
     with ctx.reading() as conn:
-        candidates = parse_candidates(conn, caller, args.get("candidates"))
+        candidates = parse_candidates(conn, caller, request.candidates)
     writes.require_writable(ctx, caller)
     embed = local_embeddings(ctx)
     results = [_one(ctx, caller, embed, item, ref) for item in candidates]

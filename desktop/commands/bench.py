@@ -8,30 +8,76 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
-from contextlib import ExitStack
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from memvault.core.bench.report import report_folder
+from memvault.core.bench.report import latest, report_folder
 from memvault.core.bench.shadow import shadow_report
 from memvault.core.bench.stores import BenchStore
+from memvault.core.errors import EnvironmentProblem, NotFound
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
 from memvault.core.vault import Vault, store_exists
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
+SERVING = "serving MCP at "
+START_TIMEOUT_S = 120.0  # a shared 2-core machine: the server imports the SDK and opens the store
+UNLIMITED = ("--calls-per-minute", "1000000", "--burst", "100000")  # the benchmark's own throw-away store
+
+
+def memvault_command() -> list[str]:
+    """This memvault, as a child command (a desktop bundle is its own executable)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable]
+    return [sys.executable, "-m", "memvault.desktop.cli"]
+
 
 def stdio_server(store: BenchStore) -> Any:
     """`memvault mcp --embedded` on a benchmark store, spawned as an assistant would spawn it."""
     from mcp import StdioServerParameters  # noqa: PLC0415 (the SDK loads only when benchmarking)
 
+    command = memvault_command()
     return StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "memvault.desktop.cli", "mcp", "--embedded"],
-        env={**os.environ, **store.env},
+        command=command[0], args=[*command[1:], "mcp", "--embedded"], env={**os.environ, **store.env}
     )
+
+
+@contextmanager
+def http_server(store: BenchStore) -> Iterator[str]:
+    """`memvault serve --http` on a benchmark store (loopback, a free port, no rate limit); yields its URL."""
+    log = store.home.parent / "serve.log"
+    with log.open("wb") as err:
+        process = subprocess.Popen(
+            [*memvault_command(), "serve", "--http", "127.0.0.1:0", *UNLIMITED],
+            env={**os.environ, **store.env},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+    try:
+        yield _served_url(log, process)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _served_url(log: Path, process: subprocess.Popen[bytes]) -> str:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace")
+        if SERVING in text:
+            return text.split(SERVING, 1)[1].split()[0]
+        if process.poll() is not None:
+            raise EnvironmentProblem("the benchmark's HTTP server stopped before serving")
+        time.sleep(0.1)
+    process.terminate()
+    raise EnvironmentProblem("the benchmark's HTTP server did not start in time")
 
 
 def _memory(args: argparse.Namespace) -> int:
@@ -41,7 +87,9 @@ def _memory(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         vault: Vault | None = stack.enter_context(open_vault(args)) if store_exists(args.home) else None
         budget = (
-            vault.get_setting("bench_native_budget_tokens") if vault else setting("bench_native_budget_tokens").default
+            vault.number_setting("bench_native_budget_tokens")
+            if vault
+            else setting("bench_native_budget_tokens").default
         )
         options = BenchOptions(
             out_dir=Path(args.out) if args.out else report_folder(home),
@@ -49,6 +97,7 @@ def _memory(args: argparse.Namespace) -> int:
             seed=args.seed,
             native_budget_tokens=int(budget),
             stdio=None if args.in_process else stdio_server,
+            http=None if args.in_process else http_server,
             end_to_end=_settings_for_end_to_end(vault) if args.end_to_end else None,
         )
         result = run_memory_benchmark(options)
@@ -70,7 +119,8 @@ def _memory_text(result: dict[str, Any]) -> str:
         "",
         result["table"],
         "",
-        f"run time {result['run_seconds']:.1f} s; memvault through {result['transport']}",
+        f"run time {result['run_seconds']:.1f} s; memvault through {result['transport']}, "
+        f"remote pass through {result['remote_transport']}",
         *[f"{kind}: {path}" for kind, path in result["files"].items()],
     ]
     for row in result.get("end_to_end") or []:
@@ -80,6 +130,14 @@ def _memory_text(result: dict[str, Any]) -> str:
         )
     lines += ["", "What it cannot tell:", *[f"- {line}" for line in result["cannot_tell"]]]
     return "\n".join(lines)
+
+
+def _last(args: argparse.Namespace) -> int:
+    found = latest(Path(args.out) if args.out else report_folder(VaultPaths.from_env(args.home).home))
+    if found is None:
+        raise NotFound("no memory benchmark report yet: run `memvault bench memory`")
+    emit(args, {kind: str(path) for kind, path in found.items()}, lambda _: found["markdown"].read_text())
+    return 0
 
 
 def _shadow(args: argparse.Namespace) -> int:
@@ -126,6 +184,8 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="also ask the configured model and judge (bench_end_to_end must be on)",
     )
+    last = add_command(actions, "last", _last, "show the newest memory benchmark report (its Markdown)")
+    last.add_argument("--out", help="the report folder (default: MEMVAULT_HOME/benchmarks)")
     shadow = add_command(
         actions, "shadow", _shadow, "what memvault would have retrieved for shadow searches (ids, scores, latency)"
     )

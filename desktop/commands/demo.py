@@ -24,11 +24,13 @@ from typing import Any
 import platformdirs
 
 from memvault.core.clock import format_time
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
 from memvault.core.keys import KEYRING_SERVICE
 from memvault.core.maintenance.uninstall import keyring_entry
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
+from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vault import Vault
 from memvault.desktop.commands.common import emit
 from memvault.desktop.commands.memory import command
@@ -94,10 +96,10 @@ def _add(
             fields[name] = _when(fields[name], now)
     links = line.get("links") or []
     fields["links"] = [{"type": link["type"], "target_id": _target(loaded, link.get("to"), where)} for link in links]
-    result = vault.add(OWNER, **fields)
+    result = vault.add(OWNER, Draft.parse(fields))
     if result["outcome"] != "added":
         raise InvalidArgument(f"{where}: the record was not added ({result['outcome']}: {result['reason']})")
-    _keep(loaded, line.get("key"), result["id"], where)
+    _keep(loaded, line.get("key"), str(result["id"]), where)
     loaded.added += 1
     loaded.links += len(links)
 
@@ -112,11 +114,13 @@ def _apply(
         args: dict[str, Any] = {k: line[k] for k in ("statement", "reason") if k in line}
         if "valid_from" in line:
             args["valid_from"] = _when(line["valid_from"], now)
-        result = vault.correct(OWNER, id=_target(loaded, line.get("target"), where), **args)
-        _keep(loaded, line.get("key"), result["id"], where)
+        result = vault.correct(OWNER, CorrectRequest.of(id=_target(loaded, line.get("target"), where), **args))
+        _keep(loaded, line.get("key"), str(result["id"]), where)
         loaded.corrected += 1
     elif op == "archive":
-        vault.archive(OWNER, id=_target(loaded, line.get("target"), where), reason=line.get("reason"))
+        vault.archive(
+            OWNER, ArchiveRequest.of(id=_target(loaded, line.get("target"), where), reason=line.get("reason"))
+        )
         loaded.archived += 1
     else:
         raise InvalidArgument(f"{where}: unknown op {op!r} (add, correct, archive or defaults)")

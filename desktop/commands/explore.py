@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from memvault.core.model import OWNER
+from memvault.core.requests import DecisionsRequest, FeedbackRequest, RelatedRequest, TimelineRequest, UnresolvedRequest
 from memvault.desktop.commands.common import emit, open_vault
 from memvault.desktop.commands.memory import command, record_rows, short, table, whole
 
@@ -51,7 +52,7 @@ def _project_text(data: dict[str, Any]) -> str:
 def _related(args: argparse.Namespace) -> int:
     given = {"types": args.types, "depth": whole(args.depth, "depth"), "limit": whole(args.limit, "limit")}
     with open_vault(args) as vault:
-        result = vault.related(OWNER, id=args.id, **{k: v for k, v in given.items() if v is not None})
+        result = vault.related(OWNER, RelatedRequest.of(id=args.id, **given))
     emit(args, result, _related_text)
     return 0
 
@@ -66,21 +67,21 @@ def _timeline(args: argparse.Namespace) -> int:
         "limit": whole(args.limit, "limit"),
     }
     with open_vault(args) as vault:
-        result = vault.timeline(OWNER, **{k: v for k, v in given.items() if v is not None})
+        result = vault.timeline(OWNER, TimelineRequest.parse(given))
     emit(args, result, _timeline_text)
     return 0
 
 
 def _project(args: argparse.Namespace) -> int:
     with open_vault(args) as vault:
-        emit(args, vault.project_history(OWNER, project=args.name), _project_text)
+        emit(args, vault.project_history(OWNER, args.name), _project_text)
     return 0
 
 
 def _decisions(args: argparse.Namespace) -> int:
     given = {"project": args.project, "domain": args.domain, "include_history": args.history or None}
     with open_vault(args) as vault:
-        result = vault.decisions(OWNER, **{k: v for k, v in given.items() if v is not None})
+        result = vault.decisions(OWNER, DecisionsRequest.parse(given))
     emit(args, result, lambda r: _records_text(r["items"], "no decisions"))
     return 0
 
@@ -88,14 +89,16 @@ def _decisions(args: argparse.Namespace) -> int:
 def _unresolved(args: argparse.Namespace) -> int:
     given = {"project": args.project, "domain": args.domain, "due_before": args.due_before}
     with open_vault(args) as vault:
-        result = vault.unresolved(OWNER, **{k: v for k, v in given.items() if v is not None})
+        result = vault.unresolved(OWNER, UnresolvedRequest.parse(given))
     emit(args, result, lambda r: table(["id", "type", "due", "statement"], _due_rows(r["items"])) or "nothing open")
     return 0
 
 
 def _feedback(args: argparse.Namespace) -> int:
     with open_vault(args) as vault:
-        result = vault.record_feedback(OWNER, id=args.id, useful=args.verdict == "useful", note=args.note)
+        result = vault.record_feedback(
+            OWNER, FeedbackRequest.of(id=args.id, useful=args.verdict == "useful", note=args.note)
+        )
     emit(args, result, lambda r: "feedback recorded")
     return 0
 

@@ -15,6 +15,7 @@ from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance import doctor, uninstall
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
+from memvault.core.requests import PurgeRequest
 from memvault.core.vault import Vault
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
@@ -96,7 +97,7 @@ def _purge(args: argparse.Namespace) -> int:
             raise InvalidArgument("name a record id or --batch BATCH_ID (or use --confirm, --list)")
         request: dict[str, Any] = {"reason": args.reason, "whole_history": args.whole_history}
         request.update({"id": args.id} if args.id else {"batch_id": args.batch})
-        result = vault.request_purge(OWNER, **request)
+        result = vault.request_purge(OWNER, PurgeRequest.parse(request))
     emit(args, result, lambda d: d["request_id"])
     if not args.json:
         print(f"confirm with: memvault purge --confirm {result['request_id']}", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""The memory commands: add, get, list, search, history, correct, archive, restore, export.
+"""The memory commands: add, get, list, search, history, correct, archive, restore, scope, export.
 
 The person at the CLI is `OWNER`: their writes are direct (no approval inbox).
 Values are handed to the `Vault` as given; the core validates them, so a bad
@@ -10,10 +10,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
+from memvault.core.drafts import Draft, choice
 from memvault.core.errors import InvalidArgument
-from memvault.core.model import OWNER
+from memvault.core.model import OWNER, Scope
+from memvault.core.requests import ArchiveRequest, CorrectRequest, ExportRequest, ListRequest
+from memvault.core.search_request import SearchRequest
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
 MAX_HISTORY_HOPS = 1000
@@ -132,13 +136,13 @@ def add_arguments(args: argparse.Namespace) -> dict[str, Any]:
 def _add(args: argparse.Namespace) -> int:
     arguments = add_arguments(args)
     with open_vault(args) as vault:
-        result = vault.add(OWNER, **arguments)
+        result = vault.add(OWNER, Draft.parse(arguments))
     return report_write(args, result)
 
 
-def report_write(args: argparse.Namespace, result: dict[str, Any]) -> int:
+def report_write(args: argparse.Namespace, result: Mapping[str, object]) -> int:
     """Print a write's answer; a refusal goes to stderr and exits 1."""
-    outcome = result["outcome"]
+    outcome = str(result["outcome"])
     if outcome == "rejected":
         if args.json:
             emit(args, result)
@@ -193,7 +197,7 @@ def _list(args: argparse.Namespace) -> int:
         "cursor": args.cursor,
     }
     with open_vault(args) as vault:
-        data = vault.list_memories(OWNER, **{k: v for k, v in arguments.items() if v is not None})
+        data = vault.list_memories(OWNER, ListRequest.parse({k: v for k, v in arguments.items() if v is not None}))
     emit(args, data, _list_text)
     return 0
 
@@ -234,7 +238,7 @@ def search_arguments(args: argparse.Namespace) -> dict[str, Any]:
 def _search(args: argparse.Namespace) -> int:
     arguments = search_arguments(args)
     with open_vault(args) as vault:
-        emit(args, vault.search(OWNER, **arguments), _search_text)
+        emit(args, vault.search(OWNER, SearchRequest.parse(arguments)), _search_text)
     return 0
 
 
@@ -277,14 +281,14 @@ def _correct(args: argparse.Namespace) -> int:
         "expected_revision": whole(args.expected_revision, "expected_revision"),
     }
     with open_vault(args) as vault:
-        result = vault.correct(OWNER, **{k: v for k, v in arguments.items() if v is not None})
+        result = vault.correct(OWNER, CorrectRequest.parse({k: v for k, v in arguments.items() if v is not None}))
     return report_write(args, result)
 
 
 def _archive(args: argparse.Namespace) -> int:
     arguments = {"id": args.id, "reason": args.reason, "expected_revision": whole(args.expected_revision, "revision")}
     with open_vault(args) as vault:
-        result = vault.archive(OWNER, **{k: v for k, v in arguments.items() if v is not None})
+        result = vault.archive(OWNER, ArchiveRequest.parse({k: v for k, v in arguments.items() if v is not None}))
     return report_write(args, result)
 
 
@@ -294,8 +298,16 @@ def _restore(args: argparse.Namespace) -> int:
 
         return restore_store(args, args.id)
     with open_vault(args) as vault:
-        result = vault.restore(OWNER, id=args.id)
+        result = vault.restore(OWNER, args.id)
     return report_write(args, result)
+
+
+def _scope(args: argparse.Namespace) -> int:
+    scope = choice(Scope, args.scope, "scope")
+    with open_vault(args) as vault:
+        record = vault.change_scope(OWNER, args.id, scope, args.workspace)
+    emit(args, record, lambda r: f"{r['id']} is now {r['access_scope']} (revision {r['revision']})")
+    return 0
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -303,7 +315,7 @@ def _export(args: argparse.Namespace) -> int:
     if args.domain:
         arguments["domain"] = args.domain
     with open_vault(args) as vault:
-        data = vault.export_markdown(OWNER, **arguments)
+        data = vault.export_markdown(OWNER, ExportRequest.parse(arguments))
     emit(
         args,
         data,
@@ -373,6 +385,10 @@ def _change_parsers(subparsers: Any) -> None:
     p.add_argument("--expected-revision", help="refuse if the record has moved on")
     p = command(subparsers, "restore", _restore, "bring an archived record back, or the store from a backup")
     p.add_argument("id", help="a record id, or the path of a backup file")
+    p = command(subparsers, "scope", _scope, "change who may read a record (and its earlier versions)")
+    p.add_argument("id")
+    p.add_argument("scope", help="local_only, remote_allowed or workspace_allowed")
+    p.add_argument("--workspace", help="the workspace a workspace_allowed record belongs to")
     p = command(subparsers, "export", _export, "write readable Markdown views into the export folder")
     p.add_argument("--domain")
     p.add_argument("--history", action="store_true", help="include superseded versions")

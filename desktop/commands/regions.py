@@ -90,9 +90,8 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _split(args: argparse.Namespace) -> int:
-    by: dict[str, Any] = {"keyword": args.keyword} if args.keyword is not None else {"ids": args.ids}
     with open_vault(args) as vault:
-        result = vault.split_domain(OWNER, args.name, args.new_name, **by)
+        result = vault.split_domain(OWNER, args.name, args.new_name, keyword=args.keyword, ids=args.ids)
     emit(args, result, lambda r: f"split {r['moved']} records of {r['split_from']} into {r['name']}")
     return 0
 
@@ -105,15 +104,17 @@ def _pin(args: argparse.Namespace, pinned: bool) -> int:
 
 
 def _set(args: argparse.Namespace) -> int:
-    fields: dict[str, Any] = {
-        "description": args.description,
-        "keywords": [k.strip() for k in args.keywords.split(",") if k.strip()] if args.keywords is not None else None,
-        "priority": number(args.priority, "priority"),
-        "token_share": number(args.token_share, "token_share"),
-        "depth": args.depth,
-    }
+    keywords = [k.strip() for k in args.keywords.split(",") if k.strip()] if args.keywords is not None else None
     with open_vault(args) as vault:
-        result = vault.update_domain(OWNER, args.name, **{k: v for k, v in fields.items() if v is not None})
+        result = vault.update_domain(
+            OWNER,
+            args.name,
+            description=args.description,
+            keywords=keywords,
+            priority=number(args.priority, "priority"),
+            token_share=number(args.token_share, "token_share"),
+            depth=args.depth,
+        )
     emit(args, result, _show_text)
     return 0
 

@@ -8,6 +8,7 @@ from typing import Any
 from memvault.core import keys
 from memvault.core.model import OWNER, WriteMode
 from memvault.core.vault import Vault
+from memvault.core.writes import ANY_DOMAIN
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
 AUTOMATIC = WriteMode.AUTOMATIC.value
@@ -56,12 +57,13 @@ def write_mode_lines(mode: str, *, domains: int) -> list[str]:
     if domains == 0:
         lines.append(
             "No domain exists yet: each write that opens a new domain waits for review until you approve it "
-            "(`memvault proposals list`, `memvault proposals approve ID`); later writes there commit at once."
+            "(`memvault proposals list`, `memvault proposals approve ID`); later writes there commit at once. "
+            "To let assistants open new domains too: `memvault config set auto_write_domains '*'`."
         )
     return lines
 
 
-def _status_text(data: dict[str, Any]) -> str:
+def _status_text(data: dict[str, Any], *, any_domain: bool) -> str:
     counts = data["counts"]
     lines = [
         f"memvault {data['version']} — schema {data['store']['schema_version']}, encrypted",
@@ -71,7 +73,7 @@ def _status_text(data: dict[str, Any]) -> str:
     ]
     if counts["by_domain"]:
         lines.append("domains: " + ", ".join(f"{k} ({v})" for k, v in counts["by_domain"].items()))
-    if data["write_mode"] == AUTOMATIC and not counts["by_domain"]:
+    if data["write_mode"] == AUTOMATIC and not counts["by_domain"] and not any_domain:
         lines += write_mode_lines(AUTOMATIC, domains=0)
     if data["pending_proposals"]:
         lines.append(f"{data['pending_proposals']} proposal(s) wait for your review: `memvault proposals list`")
@@ -80,7 +82,9 @@ def _status_text(data: dict[str, Any]) -> str:
 
 def _status(args: argparse.Namespace) -> int:
     with open_vault(args) as vault:
-        emit(args, vault.status(OWNER), _status_text)
+        approved = vault.get_setting("auto_write_domains")
+        any_domain = isinstance(approved, list) and ANY_DOMAIN in approved
+        emit(args, vault.status(OWNER), lambda data: _status_text(data, any_domain=any_domain))
     return 0
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from memvault.core.model import Caller
+from memvault.core.requests import DecisionsRequest, RelatedRequest, TimelineRequest, UnresolvedRequest
+from memvault.core.results import Graph, Items, ProjectHistory, Timeline
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, read_only
@@ -22,8 +24,8 @@ def memory_related(
     types: Annotated[list[LinkName] | None, Field(description="follow only these link types")] = None,
     depth: Annotated[int, Field(ge=1, le=3, description="hops to follow")] = 1,
     limit: Annotated[int | None, Field(ge=1, le=200, description="most records to return")] = None,
-) -> dict[str, Any]:
-    return vault.related(caller, id=id, types=types, depth=depth, limit=limit)
+) -> Graph:
+    return vault.related(caller, RelatedRequest.of(id=id, types=types, depth=depth, limit=limit))
 
 
 def memory_timeline(
@@ -35,12 +37,13 @@ def memory_timeline(
     start: Time = None,
     end: Time = None,
     limit: Annotated[int | None, Field(ge=1, le=500, description="most events")] = None,
-) -> dict[str, Any]:
-    return vault.timeline(caller, subject=subject, domain=domain, entity=entity, start=start, end=end, limit=limit)
+) -> Timeline:
+    request = TimelineRequest.of(subject=subject, domain=domain, entity=entity, start=start, end=end, limit=limit)
+    return vault.timeline(caller, request)
 
 
-def memory_get_project_history(vault: Vault, caller: Caller, project: Project) -> dict[str, Any]:
-    return vault.project_history(caller, project=project)
+def memory_get_project_history(vault: Vault, caller: Caller, project: Project) -> ProjectHistory:
+    return vault.project_history(caller, project)
 
 
 def memory_get_decisions(
@@ -49,8 +52,9 @@ def memory_get_decisions(
     project: Annotated[Project | None, Field()] = None,
     domain: Annotated[str | None, Field(description="only this domain")] = None,
     include_history: Annotated[bool, Field(description="also decisions that were superseded")] = False,
-) -> dict[str, Any]:
-    return vault.decisions(caller, project=project, domain=domain, include_history=include_history)
+) -> Items:
+    request = DecisionsRequest.of(project=project, domain=domain, include_history=include_history)
+    return vault.decisions(caller, request)
 
 
 def memory_get_unresolved(
@@ -59,8 +63,8 @@ def memory_get_unresolved(
     project: Annotated[Project | None, Field()] = None,
     domain: Annotated[str | None, Field(description="only this domain")] = None,
     due_before: Annotated[str | None, Field(description="only items due before this time")] = None,
-) -> dict[str, Any]:
-    return vault.unresolved(caller, project=project, domain=domain, due_before=due_before)
+) -> Items:
+    return vault.unresolved(caller, UnresolvedRequest.of(project=project, domain=domain, due_before=due_before))
 
 
 TOOLS = [

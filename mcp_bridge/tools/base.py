@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -36,7 +36,7 @@ from memvault.mcp_bridge.ratelimit import RateLimiter
 
 log = logging.getLogger("memvault.mcp")
 
-ToolFn = Callable[..., dict[str, Any]]
+ToolFn = Callable[..., Mapping[str, object]]  # answers are core/results.py types
 CallerSource = Callable[[Context | None], Caller]
 INJECTED = ("vault", "caller")
 
@@ -86,9 +86,9 @@ class Gate:
         )
         return result
 
-    def _run(self, tool: ContractTool, caller: Caller, arguments: Any) -> dict[str, Any]:
+    def _run(self, tool: ContractTool, caller: Caller, arguments: Any) -> Mapping[str, object]:
         spec: ToolSpec = tool.spec
-        check_kill_switch(self.vault.get_setting("kill_switch"), caller)
+        check_kill_switch(str(self.vault.get_setting("kill_switch")), caller)
         if spec.local_only:
             require_local(caller, spec.name)
         if self.limiter is not None and not caller.is_local:

@@ -42,7 +42,7 @@ def memory_benchmark(
     options = BenchOptions(
         out_dir=report_folder(vault.paths.home),
         suite=suite,
-        native_budget_tokens=int(vault.get_setting("bench_native_budget_tokens")),
+        native_budget_tokens=int(vault.number_setting("bench_native_budget_tokens")),
     )
     return run_memory_benchmark(options)
 

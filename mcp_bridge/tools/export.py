@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from memvault.core.model import Caller
+from memvault.core.requests import ExportRequest
+from memvault.core.results import ExportResult
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
@@ -17,8 +19,8 @@ def memory_export_markdown(
     caller: Caller,
     domain: Annotated[str | None, Field(description="only this domain")] = None,
     include_history: Annotated[bool, Field(description="also superseded and historical records")] = False,
-) -> dict[str, Any]:
-    return vault.export_markdown(caller, domain=domain, include_history=include_history)
+) -> ExportResult:
+    return vault.export_markdown(caller, ExportRequest.of(domain=domain, include_history=include_history))
 
 
 TOOLS = [

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from memvault.core.model import Caller
+from memvault.core.requests import FeedbackRequest
+from memvault.core.results import Ok
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
@@ -20,8 +22,8 @@ def memory_record_feedback(
     useful: Annotated[bool, Field(description="did the record help with the request?")],
     query: Annotated[str | None, Field(description="the request it was retrieved for (not stored)")] = None,
     note: Annotated[str | None, Field(description="a short note for the person")] = None,
-) -> dict[str, Any]:
-    return vault.record_feedback(caller, id=id, useful=useful, query=query, note=note)
+) -> Ok:
+    return vault.record_feedback(caller, FeedbackRequest.of(id=id, useful=useful, query=query, note=note))
 
 
 TOOLS = [

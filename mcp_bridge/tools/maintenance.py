@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from memvault.core.model import Caller
+from memvault.core.requests import PurgeRequest
+from memvault.core.results import BackupAnswer, PurgeRequested
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
 
 
-def memory_backup(vault: Vault, caller: Caller) -> dict[str, Any]:
+def memory_backup(vault: Vault, caller: Caller) -> BackupAnswer:
     return vault.backup(caller)
 
 
@@ -22,9 +24,8 @@ def memory_purge(
     id: Annotated[str | None, Field(description="the record to erase for good (give id or batch_id)")] = None,
     batch_id: Annotated[str | None, Field(description="an import batch to erase (local callers only)")] = None,
     reason: Annotated[str | None, Field(description="why it must be erased")] = None,
-) -> dict[str, Any]:
-    given = {"id": id, "batch_id": batch_id}
-    return vault.request_purge(caller, **{k: v for k, v in given.items() if v is not None}, reason=reason)
+) -> PurgeRequested:
+    return vault.request_purge(caller, PurgeRequest.of(id=id, batch_id=batch_id, reason=reason))
 
 
 TOOLS = [

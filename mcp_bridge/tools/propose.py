@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Required
+from typing import Annotated, Required
 
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from memvault.core.model import Caller
+from memvault.core.requests import ProposeRequest
+from memvault.core.results import ProposeResult
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
@@ -49,8 +51,9 @@ def memory_propose(
     conversation_ref: Annotated[
         str | None, Field(description="a one-line pointer to the conversation (never its text)")
     ] = None,
-) -> dict[str, Any]:
-    return vault.propose(caller, candidates=[dict(c) for c in candidates], conversation_ref=conversation_ref)
+) -> ProposeResult:
+    request = ProposeRequest.of(candidates=[dict(c) for c in candidates], conversation_ref=conversation_ref)
+    return vault.propose(caller, request)
 
 
 TOOLS = [

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from memvault.core.model import Caller
+from memvault.core.requests import ListRequest
+from memvault.core.results import RecordPage, RecordView, StatusAnswer
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, read_only
 from memvault.mcp_bridge.tools.vocabulary import MemoryIdArg, StatusName, TypeName
 
 
-def memory_get(vault: Vault, caller: Caller, id: MemoryIdArg) -> dict[str, Any]:
+def memory_get(vault: Vault, caller: Caller, id: MemoryIdArg) -> RecordView:
     return vault.get(caller, id)
 
 
@@ -25,11 +27,12 @@ def memory_list(
     status: Annotated[StatusName, Field(description="records in this state")] = "current",
     limit: Annotated[int, Field(ge=1, le=200, description="most records on one page")] = 50,
     cursor: Annotated[str | None, Field(description="next_cursor of the previous page")] = None,
-) -> dict[str, Any]:
-    return vault.list_memories(caller, domain=domain, type=type, status=status, limit=limit, cursor=cursor)
+) -> RecordPage:
+    request = ListRequest.of(domain=domain, type=type, status=status, limit=limit, cursor=cursor)
+    return vault.list_memories(caller, request)
 
 
-def memory_status(vault: Vault, caller: Caller) -> dict[str, Any]:
+def memory_status(vault: Vault, caller: Caller) -> StatusAnswer:
     return vault.status(caller)
 
 

@@ -163,7 +163,9 @@ CORRECT: Schema = obj(
 
 ARCHIVE: Schema = obj({"outcome": enum(["archived", "staged"]), "id": STR, "proposal_id": nullable(STR)}, ("outcome",))
 
-RESTORE: Schema = obj({"outcome": enum(["restored"]), "id": STR}, ("outcome", "id"))
+RESTORE: Schema = obj(
+    {"outcome": enum(["restored", "staged"]), "id": STR, "proposal_id": nullable(STR)}, ("outcome", "id")
+)
 
 EXPORT: Schema = obj({"files": array(STR), "records": INT}, ("files", "records"))
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from memvault.core.model import Caller
+from memvault.core.results import SearchAnswer, ShadowAnswer
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, read_only
@@ -28,9 +30,8 @@ def memory_search(
     ] = "auto",
     max_tokens: Annotated[int | None, Field(ge=1, le=20000, description="token budget of the packet")] = None,
     shadow: Annotated[bool, Field(description="rank and log locally only; answer counts, no memory text")] = False,
-) -> dict[str, Any]:
-    return vault.search(
-        caller,
+) -> SearchAnswer | ShadowAnswer:
+    request = SearchRequest.of(
         query=query,
         limit=limit,
         domains=domains,
@@ -42,6 +43,7 @@ def memory_search(
         max_tokens=max_tokens,
         shadow=shadow,
     )
+    return vault.search(caller, request)
 
 
 TOOLS = [

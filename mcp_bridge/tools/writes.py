@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from memvault.core.drafts import Draft
 from memvault.core.model import Caller
+from memvault.core.requests import ArchiveRequest, CorrectRequest
+from memvault.core.results import AddResult, ArchiveResult, CorrectResult, RestoreResult
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
@@ -48,12 +51,12 @@ def memory_add(
     due_at: Annotated[str | None, Field(description="when a NEXT_ACTION, GOAL or OPEN_QUESTION is due")] = None,
     access_scope: Annotated[
         ScopeName | None,
-        Field(description="who may read it; default local_only (a remote caller's records: remote_allowed)"),
+        Field(description="who may read it; default: the caller's own scope (local_only for local callers)"),
     ] = None,
     sensitivity: Annotated[SensitivityName, Field(description="normal, personal or sensitive")] = "normal",
     entities: Annotated[list[str] | None, Field(description="names of people, places, things it mentions")] = None,
     links: Annotated[list[Link] | None, Field(description="typed links to existing records")] = None,
-) -> dict[str, Any]:
+) -> AddResult:
     given = {
         "type": type,
         "domain": domain,
@@ -73,7 +76,7 @@ def memory_add(
         "entities": entities,
         "links": [dict(link) for link in links] if links is not None else None,
     }
-    return vault.add(caller, statement=statement, **{k: v for k, v in given.items() if v is not None})
+    return vault.add(caller, Draft.parse({"statement": statement, **given}))
 
 
 def memory_correct(
@@ -86,10 +89,11 @@ def memory_correct(
     expected_revision: Annotated[
         int | None, Field(ge=1, description="refuse with conflict if the record has moved on")
     ] = None,
-) -> dict[str, Any]:
-    return vault.correct(
-        caller, id=id, statement=statement, reason=reason, valid_from=valid_from, expected_revision=expected_revision
+) -> CorrectResult:
+    request = CorrectRequest.of(
+        id=id, statement=statement, reason=reason, valid_from=valid_from, expected_revision=expected_revision
     )
+    return vault.correct(caller, request)
 
 
 def memory_archive(
@@ -97,12 +101,12 @@ def memory_archive(
     caller: Caller,
     id: MemoryIdArg,
     reason: Annotated[str | None, Field(description="why it should no longer be used")] = None,
-) -> dict[str, Any]:
-    return vault.archive(caller, id=id, reason=reason)
+) -> ArchiveResult:
+    return vault.archive(caller, ArchiveRequest.of(id=id, reason=reason))
 
 
-def memory_restore(vault: Vault, caller: Caller, id: MemoryIdArg) -> dict[str, Any]:
-    return vault.restore(caller, id=id)
+def memory_restore(vault: Vault, caller: Caller, id: MemoryIdArg) -> RestoreResult:
+    return vault.restore(caller, id)
 
 
 TOOLS = [
@@ -140,7 +144,8 @@ TOOLS = [
         name="memory_restore",
         title="Restore a memory",
         fn=memory_restore,
-        description="Bring an archived record back to the state it had before it was archived.",
+        description="Bring an archived record back to the state it had before it was archived. Answers restored or "
+        "staged (waiting for the person, under the same rule as an archive).",
         annotations=mutating(destructive=False, idempotent=False),
         output_schema=schemas.RESTORE,
     ),

@@ -36,7 +36,9 @@ os.environ.pop("MEMVAULT_WRITE_MODE", None)
 import numpy as np
 
 from memvault.core import keys
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.requests import ListRequest, PurgeRequest
 from memvault.core.vault import Vault
 
 WORDS = (
@@ -49,7 +51,7 @@ def _fill(vault: Vault, records: int, vectors: bool) -> None:
     rng = random.Random(7)
     for n in range(records):
         words = " ".join(rng.choice(WORDS) for _ in range(12))
-        vault.add(OWNER, statement=f"Fictional note {n}: {words}", tags=[f"t{n % 40}"])
+        vault.add(OWNER, Draft.of(statement=f"Fictional note {n}: {words}", tags=[f"t{n % 40}"]))
     if vectors:
         gen = np.random.default_rng(7)
         with vault.ctx.transaction() as conn:
@@ -87,8 +89,8 @@ def run(records: int, repeat: int, vectors: bool) -> dict[str, Any]:
         unlock_ms = _timed(lambda: keys.load_key(home / "memvault.key.json"))[0]
         restore_ms = [_timed(lambda: Vault.restore_backup(backups[0]["path"], home))[0] for _ in range(repeat)]
         with Vault.open(home) as vault:
-            target = vault.list_memories(OWNER, limit=1)["items"][0]["id"]
-            request = vault.request_purge(OWNER, id=target, reason="other")["request_id"]
+            target = vault.list_memories(OWNER, ListRequest.of(limit=1))["items"][0]["id"]
+            request = vault.request_purge(OWNER, PurgeRequest.of(id=target, reason="other"))["request_id"]
             known = len(vault.list_backups(OWNER))
             purge_ms, report = _timed(lambda: vault.confirm_purge(OWNER, request))
         return {

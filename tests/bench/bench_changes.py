@@ -35,11 +35,13 @@ from memvault.mcp_bridge import relay
 MEMVAULT = str(Path(sys.executable).with_name("memvault"))
 WRITER = """
 import sys, time
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 with Vault.open(sys.argv[1]) as vault:
     for n in range(int(sys.argv[2])):
-        vault.add(OWNER, statement=f"Bench {sys.argv[4]} record {n}: Tamsin tried the Corvel route", domain="bench")
+        text = f"Bench {sys.argv[4]} record {n}: Tamsin tried the Corvel route"
+        vault.add(OWNER, Draft.of(statement=text, domain="bench"))
         time.sleep(float(sys.argv[3]))
 """
 

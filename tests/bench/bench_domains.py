@@ -33,6 +33,7 @@ os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 
 import numpy as np
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval.router import route
 from memvault.core.vault import Vault
@@ -64,7 +65,10 @@ def bench_routing(folder: str, domains: int, records: int) -> dict[str, Any]:
     for j in range(records):
         scope = "remote_allowed" if j % 2 else "local_only"
         vault.add(
-            OWNER, statement=f"Note {j} about topic{j % domains}", domain=f"region-{j % domains}", access_scope=scope
+            OWNER,
+            Draft.of(
+                statement=f"Note {j} about topic{j % domains}", domain=f"region-{j % domains}", access_scope=scope
+            ),
         )
     vector = rng.normal(size=384).astype(np.float32)
     vector /= np.linalg.norm(vector)
@@ -73,7 +77,7 @@ def bench_routing(folder: str, domains: int, records: int) -> dict[str, Any]:
     for who, caller in (("local", OWNER), ("remote", REMOTE)):
         cold, warm = [], []
         for n in range(20):
-            vault.add(OWNER, statement=f"Another note {n} {who} about topic3", domain="region-3")
+            vault.add(OWNER, Draft.of(statement=f"Another note {n} {who} about topic3", domain="region-3"))
             with vault.ctx.reading() as conn:
                 started = time.perf_counter()
                 route(conn, caller, query, vector)
@@ -109,7 +113,7 @@ def bench_discovery(folder: str) -> dict[str, Any]:
             if item.get("op") == "defaults":
                 domain = item["domain"]
             elif "statement" in item:
-                answer = vault.add(OWNER, statement=item["statement"], tags=item.get("tags", []))
+                answer = vault.add(OWNER, Draft.of(statement=item["statement"], tags=item.get("tags", [])))
                 if answer["outcome"] == "added" and domain:
                     truth[answer["id"]] = domain
     started = time.perf_counter()

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_retrieval import bulk_write, synthesise_vectors  # sets the benchmark's environment
 
 from memvault.core.model import LOCAL_ASSISTANT
+from memvault.core.requests import ProposeRequest
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.vectors import backfill
 from memvault.core.vault import Vault
@@ -51,11 +52,11 @@ def run(size: int, count: int) -> dict[str, float]:
         figures: dict[str, float] = {}
         for mode in ("local", "off"):
             os.environ["MEMVAULT_EMBEDDINGS"] = mode
-            vault.propose(LOCAL_ASSISTANT, candidates=[{"statement": "warm-up: the kettle is blue"}])
+            vault.propose(LOCAL_ASSISTANT, ProposeRequest.of(candidates=[{"statement": "warm-up: the kettle is blue"}]))
             times = []
             for statement in _candidates(vault, count, rng):
                 started = time.perf_counter()
-                vault.propose(LOCAL_ASSISTANT, candidates=[{"statement": statement}])
+                vault.propose(LOCAL_ASSISTANT, ProposeRequest.of(candidates=[{"statement": statement}]))
                 times.append((time.perf_counter() - started) * 1000)
             times.sort()
             figures[f"{mode}_p50_ms"] = round(statistics.median(times), 1)

@@ -48,7 +48,7 @@ from memvault.core.model import OWNER, MemoryType, Scope
 from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.vectors import backfill, to_blob
-from memvault.core.search_request import parse_search
+from memvault.core.search_request import SearchRequest, parse_search
 from memvault.core.store import search as search_sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
@@ -126,7 +126,7 @@ def time_searches(vault: Vault, queries: list[dict[str, Any]]) -> dict[str, Any]
     for query in queries:
         retriever.clear_caches()
         wall, cpu = time.perf_counter(), time.process_time()
-        answer = vault.search(ek.caller_of(query), **ek.search_args(query))
+        answer = vault.search(ek.caller_of(query), SearchRequest.of(**ek.search_args(query)))
         cpus.append((time.process_time() - cpu) * 1000)
         walls.append((time.perf_counter() - wall) * 1000)
         tokens.append(answer.get("budget", {}).get("tokens", 0))
@@ -150,14 +150,14 @@ def embedding_throughput(vault: Vault, n: int = 40) -> dict[str, float]:
     rng = random.Random(3)
     started = time.perf_counter()
     for i in range(n):
-        vault.add(OWNER, statement=_statement(rng, 10_000_000 + i), domain="work")
+        vault.add(OWNER, Draft.of(statement=_statement(rng, 10_000_000 + i), domain="work"))
     per_add = (time.perf_counter() - started) * 1000 / n
     vault.set_setting(OWNER, "embeddings", "off")
     with vault.ctx.reading() as conn:
         before = vector_sql.max_memory_rowid(conn)
     started = time.perf_counter()
     for i in range(n):
-        vault.add(OWNER, statement=_statement(rng, 20_000_000 + i), domain="work")
+        vault.add(OWNER, Draft.of(statement=_statement(rng, 20_000_000 + i), domain="work"))
     per_add_off = (time.perf_counter() - started) * 1000 / n
     vault.set_setting(OWNER, "embeddings", "local")
     started, cpu = time.perf_counter(), time.process_time()
@@ -242,7 +242,9 @@ def run_size(size: int, real: int, data: dict[str, Any]) -> dict[str, Any]:
         embed_s = time.perf_counter() - started
         synthetic = synthesise_vectors(vault)
         answerable = [q for q in data["queries"] if q["relevant"]]
-        vault.search(OWNER, query="warm up the index")  # load the model and the matrix: a warm process
+        vault.search(
+            OWNER, SearchRequest.of(query="warm up the index")
+        )  # load the model and the matrix: a warm process
         hybrid = time_searches(vault, answerable)
         quality = ek.score(ek.run_vault(vault, data), ids)
         bm25_quality = ek.score(ek.run_bm25(vault, data), ids)

@@ -30,7 +30,10 @@ os.environ.setdefault("MEMVAULT_PASSPHRASE", "fictional benchmark passphrase")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 os.environ.pop("MEMVAULT_WRITE_MODE", None)
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.requests import ListRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 PEOPLE = ("Ada", "Bram", "Chidi", "Dana", "Elif", "Femi", "Greta", "Hiro", "Ines", "Jonas", "Kaia", "Luca")
@@ -161,7 +164,7 @@ def run(args: argparse.Namespace, home: Path) -> dict[str, Any]:
         add_ms, ids, outcomes = [], [], {}
         started = time.perf_counter()
         for i, record in enumerate(records, start=1):
-            ms, result = timed(lambda r=record: vault.add(OWNER, **r))
+            ms, result = timed(lambda r=record: vault.add(OWNER, Draft.of(**r)))
             add_ms.append(ms)
             outcomes[result["outcome"]] = outcomes.get(result["outcome"], 0) + 1
             if result["outcome"] == "added":
@@ -171,14 +174,14 @@ def run(args: argparse.Namespace, home: Path) -> dict[str, Any]:
         add_seconds = time.perf_counter() - started
         get_ms = [timed(lambda: vault.get(OWNER, rng.choice(ids)))[0] for _ in range(args.gets)]
         list_ms = [
-            timed(lambda: vault.list_memories(OWNER, domain=rng.choice(list(TEMPLATES)), limit=50))[0]
+            timed(lambda: vault.list_memories(OWNER, ListRequest.of(domain=rng.choice(list(TEMPLATES)), limit=50)))[0]
             for _ in range(args.lists)
         ]
-        vault.search(OWNER, query="warm up the retriever")
+        vault.search(OWNER, SearchRequest.of(query="warm up the retriever"))
         search_ms, hits = [], 0
         for i in range(args.searches):
             query = QUERIES[i % len(QUERIES)]
-            ms, found = timed(lambda q=query: vault.search(OWNER, query=q))
+            ms, found = timed(lambda q=query: vault.search(OWNER, SearchRequest.of(query=q)))
             search_ms.append(ms)
             hits += len(found["results"])
         embeddings = vault.status(OWNER)["embeddings"]

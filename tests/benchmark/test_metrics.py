@@ -15,7 +15,7 @@ from memvault.core.bench.metrics import leaks, score
 from memvault.core.bench.runner import Arm, conclude, measure
 from memvault.core.bench.stores import BenchStore, loaded_store
 from memvault.core.bench.summary import Summary
-from memvault.core.model import LOCAL_ASSISTANT
+from memvault.core.model import LOCAL_ASSISTANT, Caller, Surface
 from memvault.core.retrieval.packet import estimate_tokens
 from memvault.mcp_bridge.bench_client import ToolClient
 from memvault.mcp_bridge.server import build_server
@@ -90,6 +90,37 @@ class Shuffled:
 def store(small: DataSet, tmp_path: Path) -> Iterator[BenchStore]:
     with loaded_store(small, tmp_path) as loaded:
         yield loaded
+
+
+class Leaky:
+    """A remote caller's answers with one local-only record slipped in."""
+
+    name = "leaky"
+
+    def __init__(self, honest: MemvaultCondition, private: ContextLine) -> None:
+        self.honest = honest
+        self.private = private
+
+    def answer(self, asked: Question) -> Handover:
+        given = self.honest.answer(asked)
+        return Handover([*given.lines, self.private], given.tokens, given.latency_ms, given.calls)
+
+
+def test_a_leak_injected_into_the_remote_pass_is_counted(small: DataSet, store: BenchStore) -> None:
+    private = next(r for r in small.records if r.local_only)
+    remote = Caller(principal="bench-remote", surface=Surface.REMOTE)
+    with store.open() as vault, ToolClient(build_server(vault, remote)) as client:
+        honest = MemvaultCondition(client.search, store.keys_by_id(), estimate_tokens)
+        arms = [
+            Arm(NoMemory()),
+            Arm(NoMemory(), remote=honest),
+            Arm(NoMemory(), remote=Leaky(honest, ContextLine(private.key, f"[x] {private.statement}"))),
+        ]
+        measured = conclude(arms, measure(small, arms, seed=7))
+    clean, leaky = measured.summaries[1], measured.summaries[2]
+    assert clean.privacy_leaks == 0 and clean.remote_records_per_question and clean.remote_errors == 0
+    assert leaky.privacy_leaks == len(small.questions)
+    assert measured.summaries[0].privacy_leaks is None  # no remote pass: no claim either way
 
 
 def run_arms(small: DataSet, store: BenchStore) -> dict[str, Summary]:

@@ -8,8 +8,10 @@ import pytest
 
 from memvault.core.bench.shadow import shadow_report
 from memvault.core.clock import FixedClock
+from memvault.core.drafts import Draft
 from memvault.core.errors import Forbidden, InvalidArgument
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 STATEMENTS = (
@@ -20,11 +22,11 @@ STATEMENTS = (
 
 def test_the_report_counts_shadow_searches_only_and_shows_no_text(clocked_vault: Vault, clock: FixedClock) -> None:
     vault = clocked_vault
-    ids = [vault.add(OWNER, statement=s, domain="pottery")["id"] for s in STATEMENTS]
+    ids = [vault.add(OWNER, Draft.of(statement=s, domain="pottery"))["id"] for s in STATEMENTS]
     clock.advance(hours=1)
     for query in ("kiln temperature", "glaze day", "kiln glaze"):
-        assert vault.search(LOCAL_ASSISTANT, query=query, shadow=True)["shadow"] is True
-    vault.search(LOCAL_ASSISTANT, query="kiln temperature")  # a normal search is not shadow
+        assert vault.search(LOCAL_ASSISTANT, SearchRequest.of(query=query, shadow=True))["shadow"] is True
+    vault.search(LOCAL_ASSISTANT, SearchRequest.of(query="kiln temperature"))  # a normal search is not shadow
     report = shadow_report(vault.ctx, OWNER, hours=24)
     assert report["queries"] == 3
     assert {r["id"] for r in report["top_records"]} <= set(ids) and report["distinct_records"] >= 1

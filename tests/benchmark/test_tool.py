@@ -36,6 +36,8 @@ async def test_a_local_caller_gets_the_report_and_its_files(vault: Vault, home: 
     by = {row["condition"]: row for row in answer["conditions"]}  # type: ignore[attr-defined]
     assert list(by) == ["no memory", "native memory", "memvault"]
     assert by["memvault"]["privacy_leaks"] == 0
+    # The remote pass was a real test: the remote caller was given records, and no call was refused.
+    assert by["memvault"]["remote_records_per_question"] > 1 and by["memvault"]["remote_errors"] == 0
     assert by["native memory"]["privacy_leaks"] > 0  # the stand-in has no scopes: its list reaches anyone
     assert by["memvault"]["quality"] > by["no memory"]["quality"]
     assert by["memvault"]["calls_per_question"] == 1.0

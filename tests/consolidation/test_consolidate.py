@@ -12,8 +12,10 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "importers"))
 from importkit import content
 
 from memvault.core.clock import FixedClock
+from memvault.core.drafts import Draft
 from memvault.core.errors import Forbidden
 from memvault.core.model import HOUSEKEEPER, LOCAL_ASSISTANT, OWNER
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 PEANUTS = [
@@ -29,7 +31,7 @@ def _lexical(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _add(vault: Vault, statement: str, **fields: object) -> str:
-    answer = vault.add(OWNER, statement=statement, domain="life", **fields)
+    answer = vault.add(OWNER, Draft.of(statement=statement, domain="life", **fields))
     assert answer["outcome"] == "added", answer
     return str(answer["id"])
 
@@ -87,7 +89,7 @@ def test_consolidation_merges_promotes_disputes_and_fades_keeping_every_evidence
     assert vault.get(OWNER, filled["inferred"][0])["memory"]["status"] == "current"
     actions = {e["action"] for i in [merged, *filled["budget"]] for e in vault.events_for(OWNER, i)}
     assert {"consolidated", "disputed"} <= actions
-    results = vault.search(OWNER, query="peanuts")["results"]
+    results = vault.search(OWNER, SearchRequest.of(query="peanuts"))["results"]
     assert [r["id"] for r in results] == [merged]
     undone = vault.consolidation.undo(OWNER, str(report["run_id"]))
     assert undone["removed"] == 1

@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 from corekit import Adder
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Caller
 from memvault.core.vault import Vault
 
 
 def _adder(vault: Vault) -> Adder:
     def _add(statement: str, caller: Caller = OWNER, **fields: Any) -> str:
-        answer = vault.add(caller, statement=statement, **fields)
+        answer = vault.add(caller, Draft.of(statement=statement, **fields))
         assert answer["outcome"] == "added", answer
         return str(answer["id"])
 

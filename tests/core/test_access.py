@@ -7,8 +7,11 @@ from typing import Any
 import pytest
 from corekit import ASSISTANT, OTHER_REMOTE, OWNER, REMOTE, WORKSPACE_A, WORKSPACE_B, Adder, dump
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import Forbidden, NotFound
 from memvault.core.model import Caller
+from memvault.core.requests import ArchiveRequest, CorrectRequest, ListRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 PRIVATE = "Dr Okonkwo adjusted the Velmora dosage after the March checkup"
@@ -44,12 +47,12 @@ def test_local_only_is_invisible_to_remote_get_with_the_missing_message(vault: V
 
 def test_local_only_is_invisible_to_remote_list_search_and_events(vault: Vault, records: dict[str, str]) -> None:
     assert _ids(vault.list_memories(REMOTE)["items"]) == {records["shared"]}
-    assert _ids(vault.list_memories(REMOTE, domain="health")["items"]) == {records["shared"]}
+    assert _ids(vault.list_memories(REMOTE, ListRequest.of(domain="health"))["items"]) == {records["shared"]}
     assert _ids(vault.list_memories(OWNER)["items"]) == set(records.values())
-    answer = vault.search(REMOTE, query="Velmora dosage checkup Okonkwo")
+    answer = vault.search(REMOTE, SearchRequest.of(query="Velmora dosage checkup Okonkwo"))
     assert _ids(answer["results"]) <= {records["shared"]}
     assert "Okonkwo" not in answer["packet"]
-    assert _ids(vault.search(OWNER, query="Velmora dosage")["results"]) >= {records["private"]}
+    assert _ids(vault.search(OWNER, SearchRequest.of(query="Velmora dosage"))["results"]) >= {records["private"]}
     with pytest.raises(NotFound, match="no such memory"):
         vault.events_for(REMOTE, records["private"])
 
@@ -57,9 +60,9 @@ def test_local_only_is_invisible_to_remote_list_search_and_events(vault: Vault, 
 def test_remote_changes_to_an_invisible_record_are_not_found(vault: Vault, records: dict[str, str]) -> None:
     before = dump(vault)
     for attempt in (
-        lambda i: vault.correct(REMOTE, id=i, statement="The Velmora dosage was halved in April"),
-        lambda i: vault.archive(REMOTE, id=i),
-        lambda i: vault.restore(REMOTE, id=i),
+        lambda i: vault.correct(REMOTE, CorrectRequest.of(id=i, statement="The Velmora dosage was halved in April")),
+        lambda i: vault.archive(REMOTE, ArchiveRequest.of(id=i)),
+        lambda i: vault.restore(REMOTE, i),
     ):
         messages = []
         for memory_id in (records["private"], MISSING_ID):
@@ -76,7 +79,7 @@ def test_status_counts_do_not_reveal_invisible_records(vault: Vault, add: Adder)
     add(PRIVATE, domain="health")
     add("The Thornbury solicitor holds the will", domain="legal")
     hidden = add("The old Thornbury address was on Mill Lane", domain="legal")
-    vault.archive(OWNER, id=hidden)
+    vault.archive(OWNER, ArchiveRequest.of(id=hidden))
     assert vault.status(REMOTE)["counts"] == before
     assert "legal" not in before["by_domain"]
     assert vault.status(OWNER)["counts"]["total"] == 4
@@ -86,19 +89,23 @@ def test_links_and_history_in_get_leave_out_invisible_records(vault: Vault, reco
     """The visible successor of a hidden record: made by a direct UPDATE, as no API re-scopes records."""
     linking = vault.add(
         OWNER,
-        statement="Collect the Velmora prescription on Fridays",
-        domain="health",
-        access_scope="remote_allowed",
-        links=[
-            {"type": "depends_on", "target_id": records["private"]},
-            {"type": "relates_to", "target_id": records["shared"]},
-        ],
+        Draft.of(
+            statement="Collect the Velmora prescription on Fridays",
+            domain="health",
+            access_scope="remote_allowed",
+            links=[
+                {"type": "depends_on", "target_id": records["private"]},
+                {"type": "relates_to", "target_id": records["shared"]},
+            ],
+        ),
     )["id"]
     remote_links = vault.get(REMOTE, linking)["links"]
     assert remote_links == [{"type": "relates_to", "target_id": records["shared"]}]
     assert len(vault.get(OWNER, linking)["links"]) == 2
 
-    successor = vault.correct(OWNER, id=records["private"], statement="Dr Okonkwo kept the Velmora dosage in April")
+    successor = vault.correct(
+        OWNER, CorrectRequest.of(id=records["private"], statement="Dr Okonkwo kept the Velmora dosage in April")
+    )
     vault.ctx.conn.execute("UPDATE memories SET access_scope = 'remote_allowed' WHERE id = ?", (successor["id"],))
     got = vault.get(REMOTE, successor["id"])
     assert got["history"] == []
@@ -108,7 +115,7 @@ def test_links_and_history_in_get_leave_out_invisible_records(vault: Vault, reco
 
 def test_a_remote_add_of_a_local_only_statement_is_not_a_duplicate(vault: Vault, records: dict[str, str]) -> None:
     before = vault.get(OWNER, records["private"])["memory"]
-    answer = vault.add(REMOTE, statement=PRIVATE, domain="health")
+    answer = vault.add(REMOTE, Draft.of(statement=PRIVATE, domain="health"))
     assert answer["outcome"] != "duplicate"
     assert answer["duplicate_of"] is None and answer["id"] != records["private"]
     assert vault.get(OWNER, records["private"])["memory"] == before  # last_confirmed_at and revision untouched
@@ -120,24 +127,24 @@ def test_a_remote_add_of_a_local_only_statement_is_not_a_duplicate(vault: Vault,
 def test_a_remote_write_gets_no_domain_from_invisible_records(vault: Vault, add: Adder) -> None:
     for i in range(3):
         add(f"Velmora dosage note number {i} from the oncology clinic", domain="private-oncology")
-    staged = vault.add(REMOTE, statement="Velmora dosage questions for the oncology clinic")
+    staged = vault.add(REMOTE, Draft.of(statement="Velmora dosage questions for the oncology clinic"))
     record = vault.approve(OWNER, staged["proposal_id"])
     assert vault.get(REMOTE, record["id"])["memory"]["domain"] != "private-oncology"
 
 
 def test_workspace_sees_its_own_workspace_records_only(vault: Vault, records: dict[str, str]) -> None:
-    staged = vault.add(WORKSPACE_A, statement="The alpha team deploys on Thursdays", domain="team")
+    staged = vault.add(WORKSPACE_A, Draft.of(statement="The alpha team deploys on Thursdays", domain="team"))
     alpha = vault.approve(OWNER, staged["proposal_id"])["id"]
     assert vault.get(OWNER, alpha)["memory"]["access_scope"] == "workspace_allowed"
     ownerless = vault.add(
-        OWNER, statement="The beta team deploys on Mondays", domain="team", access_scope="workspace_allowed"
+        OWNER, Draft.of(statement="The beta team deploys on Mondays", domain="team", access_scope="workspace_allowed")
     )["id"]
     assert vault.get(WORKSPACE_A, alpha)["memory"]["statement"] == "The alpha team deploys on Thursdays"
     assert _ids(vault.list_memories(WORKSPACE_A)["items"]) == {alpha, records["shared"]}
-    assert _ids(vault.search(WORKSPACE_A, query="team deploys")["results"]) == {alpha}
+    assert _ids(vault.search(WORKSPACE_A, SearchRequest.of(query="team deploys"))["results"]) == {alpha}
     for outsider in (WORKSPACE_B, REMOTE):
         assert _not_found_message(vault, outsider, alpha) == _not_found_message(vault, outsider, MISSING_ID)
-        assert _ids(vault.search(outsider, query="team deploys")["results"]) == set()
+        assert _ids(vault.search(outsider, SearchRequest.of(query="team deploys"))["results"]) == set()
         assert alpha not in _ids(vault.list_memories(outsider)["items"])
     assert _not_found_message(vault, WORKSPACE_A, ownerless)[0] == "not_found"
     assert vault.status(WORKSPACE_A)["counts"]["total"] == 2
@@ -151,10 +158,10 @@ def test_a_record_bound_to_a_principal_is_for_that_principal_and_local_only(
     bound = records["shared"]
     vault.ctx.conn.execute("UPDATE memories SET authorized_principal_id = ? WHERE id = ?", (REMOTE.principal, bound))
     assert vault.get(REMOTE, bound)["memory"]["id"] == bound
-    assert _ids(vault.search(REMOTE, query="Velmora pharmacy")["results"]) == {bound}
+    assert _ids(vault.search(REMOTE, SearchRequest.of(query="Velmora pharmacy"))["results"]) == {bound}
     assert vault.get(OWNER, bound)["memory"]["id"] == bound
     assert _not_found_message(vault, OTHER_REMOTE, bound) == _not_found_message(vault, OTHER_REMOTE, MISSING_ID)
-    assert _ids(vault.search(OTHER_REMOTE, query="Velmora pharmacy")["results"]) == set()
+    assert _ids(vault.search(OTHER_REMOTE, SearchRequest.of(query="Velmora pharmacy"))["results"]) == set()
     assert vault.list_memories(OTHER_REMOTE)["items"] == []
     assert vault.status(OTHER_REMOTE)["counts"]["total"] == 0
     assert vault.status(REMOTE)["counts"]["total"] == 1
@@ -163,7 +170,9 @@ def test_a_record_bound_to_a_principal_is_for_that_principal_and_local_only(
 def test_a_correction_keeps_the_principal_binding(vault: Vault, records: dict[str, str]) -> None:
     bound = records["shared"]
     vault.ctx.conn.execute("UPDATE memories SET authorized_principal_id = ? WHERE id = ?", (REMOTE.principal, bound))
-    new = vault.correct(OWNER, id=bound, statement="The Velmora pharmacy on Quay Street opens at nine")["id"]
+    new = vault.correct(
+        OWNER, CorrectRequest.of(id=bound, statement="The Velmora pharmacy on Quay Street opens at nine")
+    )["id"]
     assert vault.get(REMOTE, new)["memory"]["statement"].endswith("at nine")
     with pytest.raises(NotFound):
         vault.get(OTHER_REMOTE, new)
@@ -173,19 +182,19 @@ def test_a_correction_keeps_the_principal_binding(vault: Vault, records: dict[st
 def test_remote_may_not_add_records_it_could_not_see(vault: Vault, scope: str) -> None:
     before = dump(vault)
     with pytest.raises(Forbidden):
-        vault.add(REMOTE, statement="The garden gate code changed in spring", access_scope=scope)
+        vault.add(REMOTE, Draft.of(statement="The garden gate code changed in spring", access_scope=scope))
     assert dump(vault) == before
 
 
 def test_workspace_may_not_add_local_only(vault: Vault) -> None:
     before = dump(vault)
     with pytest.raises(Forbidden):
-        vault.add(WORKSPACE_A, statement="The alpha team retro is on Fridays", access_scope="local_only")
+        vault.add(WORKSPACE_A, Draft.of(statement="The alpha team retro is on Fridays", access_scope="local_only"))
     assert dump(vault) == before
 
 
 def test_only_the_person_approves_rejects_reads_the_inbox_or_changes_settings(vault: Vault) -> None:
-    staged = vault.add(REMOTE, statement="The Quay Street pharmacy closes at six")
+    staged = vault.add(REMOTE, Draft.of(statement="The Quay Street pharmacy closes at six"))
     before = dump(vault)
     for caller in (REMOTE, WORKSPACE_A, ASSISTANT):
         with pytest.raises(Forbidden):
@@ -203,8 +212,8 @@ def test_only_the_person_approves_rejects_reads_the_inbox_or_changes_settings(va
 
 
 def test_remote_pending_count_covers_its_own_proposals_only(vault: Vault) -> None:
-    vault.add(ASSISTANT, statement="The Quay Street pharmacy closes at six")
-    vault.add(REMOTE, statement="The Quay Street bakery opens at seven")
+    vault.add(ASSISTANT, Draft.of(statement="The Quay Street pharmacy closes at six"))
+    vault.add(REMOTE, Draft.of(statement="The Quay Street bakery opens at seven"))
     assert vault.status(OWNER)["pending_proposals"] == 2
     assert vault.status(REMOTE)["pending_proposals"] == 1
     assert vault.status(OTHER_REMOTE)["pending_proposals"] == 0
@@ -217,8 +226,10 @@ def test_a_remote_link_to_a_hidden_record_is_like_a_link_to_nothing(vault: Vault
         with pytest.raises(NotFound) as raised:
             vault.add(
                 REMOTE,
-                statement="Ask about the Velmora refill at the Quay Street counter",
-                links=[{"type": "relates_to", "target_id": target}],
+                Draft.of(
+                    statement="Ask about the Velmora refill at the Quay Street counter",
+                    links=[{"type": "relates_to", "target_id": target}],
+                ),
             )
         messages.append(str(raised.value))
     assert messages[0] == messages[1]
@@ -227,9 +238,9 @@ def test_a_remote_link_to_a_hidden_record_is_like_a_link_to_nothing(vault: Vault
 
 def test_remote_filters_naming_hidden_domains_find_nothing(vault: Vault, add: Adder) -> None:
     add("The Thornbury solicitor holds the will", domain="legal")
-    assert vault.list_memories(REMOTE, domain="legal")["items"] == []
-    assert vault.search(REMOTE, query="Thornbury solicitor", domains=["legal"])["results"] == []
-    assert vault.search(REMOTE, query="Thornbury solicitor will")["domains"] == []
+    assert vault.list_memories(REMOTE, ListRequest.of(domain="legal"))["items"] == []
+    assert vault.search(REMOTE, SearchRequest.of(query="Thornbury solicitor", domains=["legal"]))["results"] == []
+    assert vault.search(REMOTE, SearchRequest.of(query="Thornbury solicitor will"))["domains"] == []
 
 
 @pytest.mark.parametrize("depth", ["auto", "shallow", "normal", "deep"])
@@ -238,15 +249,19 @@ def test_search_never_reaches_a_hidden_record_through_links_or_entities(
 ) -> None:
     vault.add(
         OWNER,
-        statement="Velmora prescription pickup is on Fridays at the Quay Street counter",
-        domain="health",
-        access_scope="remote_allowed",
-        entities=["Velmora", "Dr Okonkwo"],
-        links=[{"type": "depends_on", "target_id": records["private"]}],
+        Draft.of(
+            statement="Velmora prescription pickup is on Fridays at the Quay Street counter",
+            domain="health",
+            access_scope="remote_allowed",
+            entities=["Velmora", "Dr Okonkwo"],
+            links=[{"type": "depends_on", "target_id": records["private"]}],
+        ),
     )
-    vault.add(OWNER, statement="Dr Okonkwo prefers morning appointments", domain="health", entities=["Dr Okonkwo"])
+    vault.add(
+        OWNER, Draft.of(statement="Dr Okonkwo prefers morning appointments", domain="health", entities=["Dr Okonkwo"])
+    )
     for query in ("Velmora prescription pickup Fridays", "Quay Street counter", "Okonkwo appointments"):
-        answer = vault.search(REMOTE, query=query, depth=depth, include_history=True)
+        answer = vault.search(REMOTE, SearchRequest.of(query=query, depth=depth, include_history=True))
         assert records["private"] not in _ids(answer["results"])
         assert all(hit["access_scope"] == "remote_allowed" for hit in answer["results"])
         assert "Okonkwo adjusted" not in answer["packet"] and "morning appointments" not in answer["packet"]

@@ -15,8 +15,11 @@ from corekit import ASSISTANT, OTHER_REMOTE, OWNER, REMOTE, WORKSPACE_A, WORKSPA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import NotFound
 from memvault.core.model import Caller, Surface
+from memvault.core.requests import ListRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 CALLERS = [OWNER, ASSISTANT, REMOTE, OTHER_REMOTE, WORKSPACE_A, WORKSPACE_B]
@@ -62,7 +65,9 @@ def _all_ids(vault: Vault, caller: Caller) -> set[str]:
     seen: set[str] = set()
     cursor = None
     while True:
-        page: dict[str, Any] = vault.list_memories(caller, limit=200, **({"cursor": cursor} if cursor else {}))
+        page: dict[str, Any] = vault.list_memories(
+            caller, ListRequest.of(limit=200, **({"cursor": cursor} if cursor else {}))
+        )
         seen |= {item["id"] for item in page["items"]}
         cursor = page["next_cursor"]
         if cursor is None:
@@ -79,7 +84,10 @@ def test_every_caller_sees_exactly_what_the_rule_allows(
         n = next(_counter)
         token = f"zq{n:04d}marker"
         memory_id = module_vault.add(
-            OWNER, statement=f"Parcel locker {token} sits by the station", domain="errands", access_scope=shape.scope
+            OWNER,
+            Draft.of(
+                statement=f"Parcel locker {token} sits by the station", domain="errands", access_scope=shape.scope
+            ),
         )["id"]
         module_vault.ctx.conn.execute(
             "UPDATE memories SET authorized_workspace_id = ?, authorized_principal_id = ? WHERE id = ?",
@@ -92,7 +100,7 @@ def test_every_caller_sees_exactly_what_the_rule_allows(
         assert _all_ids(module_vault, caller) == expected
         assert module_vault.status(caller)["counts"]["total"] == len(expected)
         query = " ".join(token for _, token in added.values())
-        hits = {hit["id"] for hit in module_vault.search(caller, query=query, limit=50)["results"]}
+        hits = {hit["id"] for hit in module_vault.search(caller, SearchRequest.of(query=query, limit=50))["results"]}
         for memory_id, (shape, _) in added.items():
             if visible(caller, shape):
                 assert module_vault.get(caller, memory_id)["memory"]["id"] == memory_id

@@ -8,8 +8,11 @@ import pytest
 from corekit import OWNER, Adder, count, dump
 
 from memvault.core.clock import FixedClock, format_time, parse_time
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import Memory
+from memvault.core.requests import ArchiveRequest, CorrectRequest, ListRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 NOW = "2026-03-01T09:30:00.000Z"
@@ -18,17 +21,19 @@ NOW = "2026-03-01T09:30:00.000Z"
 def test_add_stores_every_field_and_get_returns_the_contract_record(clocked_vault: Vault) -> None:
     answer = clocked_vault.add(
         OWNER,
-        statement="Ines runs the Friday pottery class at the community hall",
-        type="WORKFLOW",
-        domain="Community",
-        tags=["pottery", "project:hall-renovation"],
-        importance=0.7,
-        confidence=0.95,
-        source="conversation",
-        source_reference="chat 2026-02-28",
-        evidence="Ines mentioned it while we were booking the hall",
-        event_time="2026-02-20",
-        entities=["Ines", "community hall"],
+        Draft.of(
+            statement="Ines runs the Friday pottery class at the community hall",
+            type="WORKFLOW",
+            domain="Community",
+            tags=["pottery", "project:hall-renovation"],
+            importance=0.7,
+            confidence=0.95,
+            source="conversation",
+            source_reference="chat 2026-02-28",
+            evidence="Ines mentioned it while we were booking the hall",
+            event_time="2026-02-20",
+            entities=["Ines", "community hall"],
+        ),
     )
     assert answer == {"outcome": "added", "id": answer["id"], "proposal_id": None, "duplicate_of": None, "reason": None}
     got = clocked_vault.get(OWNER, answer["id"])
@@ -50,7 +55,9 @@ def test_add_stores_every_field_and_get_returns_the_contract_record(clocked_vaul
 
 
 def test_defaults_of_a_plain_add(clocked_vault: Vault) -> None:
-    record = clocked_vault.get(OWNER, clocked_vault.add(OWNER, statement="The spare bike pump is in the shed")["id"])
+    record = clocked_vault.get(
+        OWNER, clocked_vault.add(OWNER, Draft.of(statement="The spare bike pump is in the shed"))["id"]
+    )
     memory = record["memory"]
     assert (memory["type"], memory["domain"]) == ("FACT", "general")
     assert (memory["importance"], memory["confidence"]) == (0.5, 0.8)
@@ -59,12 +66,12 @@ def test_defaults_of_a_plain_add(clocked_vault: Vault) -> None:
 
 def test_a_record_that_ended_before_it_was_learned_keeps_a_valid_interval(clocked_vault: Vault) -> None:
     ended = clocked_vault.add(
-        OWNER, statement="The lease on the Orchard Lane flat ran out", domain="home", valid_until="2025-06-30"
+        OWNER, Draft.of(statement="The lease on the Orchard Lane flat ran out", domain="home", valid_until="2025-06-30")
     )["id"]
     record = clocked_vault.get(OWNER, ended)["memory"]
     # no start was given: learning it later (now) must not make it start after it ended
     assert record["valid_from"] is None or record["valid_from"] < record["valid_until"]
-    found = clocked_vault.search(OWNER, query="lease Orchard Lane flat", as_of="2025-03-01")
+    found = clocked_vault.search(OWNER, SearchRequest.of(query="lease Orchard Lane flat", as_of="2025-03-01"))
     assert [hit["id"] for hit in found["results"]] == [ended]
 
 
@@ -81,8 +88,9 @@ def test_a_link_to_a_missing_record_is_not_found_and_stores_nothing(vault: Vault
     with pytest.raises(NotFound):
         vault.add(
             OWNER,
-            statement="Something linked to nothing at all",
-            links=[{"type": "relates_to", "target_id": "mffffff"}],
+            Draft.of(
+                statement="Something linked to nothing at all", links=[{"type": "relates_to", "target_id": "mffffff"}]
+            ),
         )
     assert count(vault, "memories") == before
 
@@ -96,9 +104,9 @@ def _fill(vault: Vault, clock: FixedClock, n: int, **fields: object) -> list[str
     ids = []
     for i in range(n):
         ids.append(
-            vault.add(OWNER, statement=f"Garden bed number {i} holds {['kale', 'leeks', 'beans'][i % 3]}", **fields)[
-                "id"
-            ]
+            vault.add(
+                OWNER, Draft.of(statement=f"Garden bed number {i} holds {['kale', 'leeks', 'beans'][i % 3]}", **fields)
+            )["id"]
         )
         clock.advance(minutes=1)
     return ids
@@ -109,7 +117,7 @@ def test_list_pages_newest_first_with_a_cursor(clocked_vault: Vault, clock: Fixe
     seen, cursor, pages = [], None, 0
     while True:
         args = {"limit": 3, **({"cursor": cursor} if cursor else {})}
-        page = clocked_vault.list_memories(OWNER, **args)
+        page = clocked_vault.list_memories(OWNER, ListRequest.of(**args))
         seen += [item["id"] for item in page["items"]]
         pages += 1
         cursor = page["next_cursor"]
@@ -121,11 +129,11 @@ def test_list_pages_newest_first_with_a_cursor(clocked_vault: Vault, clock: Fixe
 
 def test_list_cursor_is_stable_when_records_share_a_timestamp(clocked_vault: Vault) -> None:
     ids = [
-        clocked_vault.add(OWNER, statement=f"Jar {i} of plum jam is on the top shelf", domain="pantry")["id"]
+        clocked_vault.add(OWNER, Draft.of(statement=f"Jar {i} of plum jam is on the top shelf", domain="pantry"))["id"]
         for i in range(5)
     ]
-    first = clocked_vault.list_memories(OWNER, limit=2)
-    rest = clocked_vault.list_memories(OWNER, limit=10, cursor=first["next_cursor"])
+    first = clocked_vault.list_memories(OWNER, ListRequest.of(limit=2))
+    rest = clocked_vault.list_memories(OWNER, ListRequest.of(limit=10, cursor=first["next_cursor"]))
     got = [i["id"] for i in first["items"] + rest["items"]]
     assert sorted(got) == sorted(ids) and len(set(got)) == 5
 
@@ -134,19 +142,19 @@ def test_list_filters_by_domain_type_and_status_default_current(vault: Vault, ad
     kale = add("The kale bed needs netting", domain="garden", type="NEXT_ACTION")
     leeks = add("Leeks go in after the beans", domain="garden")
     bus = add("The number 12 bus stops at the library", domain="travel")
-    vault.archive(OWNER, id=leeks)
-    new_bus = vault.correct(OWNER, id=bus, statement="The number 14 bus stops at the library")["id"]
+    vault.archive(OWNER, ArchiveRequest.of(id=leeks))
+    new_bus = vault.correct(OWNER, CorrectRequest.of(id=bus, statement="The number 14 bus stops at the library"))["id"]
     assert {i["id"] for i in vault.list_memories(OWNER)["items"]} == {kale, new_bus}
-    assert {i["id"] for i in vault.list_memories(OWNER, domain="garden")["items"]} == {kale}
-    assert {i["id"] for i in vault.list_memories(OWNER, type="NEXT_ACTION")["items"]} == {kale}
-    assert {i["id"] for i in vault.list_memories(OWNER, status="archived")["items"]} == {leeks}
-    assert {i["id"] for i in vault.list_memories(OWNER, status="superseded")["items"]} == {bus}
-    assert vault.list_memories(OWNER, domain="travel", type="NEXT_ACTION")["items"] == []
+    assert {i["id"] for i in vault.list_memories(OWNER, ListRequest.of(domain="garden"))["items"]} == {kale}
+    assert {i["id"] for i in vault.list_memories(OWNER, ListRequest.of(type="NEXT_ACTION"))["items"]} == {kale}
+    assert {i["id"] for i in vault.list_memories(OWNER, ListRequest.of(status="archived"))["items"]} == {leeks}
+    assert {i["id"] for i in vault.list_memories(OWNER, ListRequest.of(status="superseded"))["items"]} == {bus}
+    assert vault.list_memories(OWNER, ListRequest.of(domain="travel", type="NEXT_ACTION"))["items"] == []
 
 
 def test_list_rejects_a_forged_cursor(vault: Vault) -> None:
     with pytest.raises(InvalidArgument, match="cursor"):
-        vault.list_memories(OWNER, cursor="not-a-cursor")
+        vault.list_memories(OWNER, ListRequest.of(cursor="not-a-cursor"))
 
 
 def test_status_counts_follow_the_records(vault: Vault, add: Adder) -> None:
@@ -156,8 +164,8 @@ def test_status_counts_follow_the_records(vault: Vault, add: Adder) -> None:
     a = add("The kale bed needs netting", domain="garden")
     add("Leeks go in after the beans", domain="garden")
     c = add("The number 12 bus stops at the library", domain="travel")
-    vault.archive(OWNER, id=a)
-    vault.correct(OWNER, id=c, statement="The number 14 bus stops at the library")
+    vault.archive(OWNER, ArchiveRequest.of(id=a))
+    vault.correct(OWNER, CorrectRequest.of(id=c, statement="The number 14 bus stops at the library"))
     counts = vault.status(OWNER)["counts"]
     assert (counts["current"], counts["archived"], counts["superseded"], counts["total"]) == (2, 1, 1, 4)
     assert counts["by_domain"] == {"garden": 1, "travel": 1}

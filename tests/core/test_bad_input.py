@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 from corekit import OWNER, dump
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument, MemvaultError, NotFound
+from memvault.core.requests import ArchiveRequest, CorrectRequest, ExportRequest, ListRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 MB = 1_000_000
@@ -23,23 +26,25 @@ Op = Callable[[Vault, dict[str, str]], Any]
 
 
 def _add(**fields: Any) -> Op:
-    return lambda v, ids: v.add(OWNER, **{"statement": OK, "domain": "town", **fields})
+    return lambda v, ids: v.add(OWNER, Draft.of(**{"statement": OK, "domain": "town", **fields}))
 
 
 def _correct(**fields: Any) -> Op:
-    return lambda v, ids: v.correct(OWNER, **{"id": ids["live"], "statement": "The returns box moved inside", **fields})
+    return lambda v, ids: v.correct(
+        OWNER, CorrectRequest.of(**{"id": ids["live"], "statement": "The returns box moved inside", **fields})
+    )
 
 
 def _archive(**fields: Any) -> Op:
-    return lambda v, ids: v.archive(OWNER, **{"id": ids["live"], **fields})
+    return lambda v, ids: v.archive(OWNER, ArchiveRequest.of(**{"id": ids["live"], **fields}))
 
 
 def _search(**fields: Any) -> Op:
-    return lambda v, ids: v.search(OWNER, **{"query": "library returns", **fields})
+    return lambda v, ids: v.search(OWNER, SearchRequest.of(**{"query": "library returns", **fields}))
 
 
 def _list(**fields: Any) -> Op:
-    return lambda v, ids: v.list_memories(OWNER, **fields)
+    return lambda v, ids: v.list_memories(OWNER, ListRequest.of(**fields))
 
 
 def _forged_cursor(payload: object) -> str:
@@ -49,7 +54,7 @@ def _forged_cursor(payload: object) -> str:
 INVALID: dict[str, Op] = {
     # memory_add: types, enums, sizes, dates, links, unknown names
     "add statement not text": _add(statement=123),
-    "add statement missing": lambda v, ids: v.add(OWNER, domain="town"),
+    "add statement missing": lambda v, ids: v.add(OWNER, Draft.of(domain="town")),
     "add statement empty": _add(statement=""),
     "add statement of 1 MB": _add(statement="a" * MB),
     "add statement with NUL": _add(statement="The box\x00is by the door"),
@@ -80,14 +85,14 @@ INVALID: dict[str, Op] = {
     "add entities not a list": _add(entities="Ada"),
     "add links not a list": _add(links="m1"),
     "add supersedes link": lambda v, ids: v.add(
-        OWNER, statement=OK, links=[{"type": "supersedes", "target_id": ids["live"]}]
+        OWNER, Draft.of(statement=OK, links=[{"type": "supersedes", "target_id": ids["live"]}])
     ),
     "add link without target": _add(links=[{"type": "relates_to"}]),
     "add link of unknown type": lambda v, ids: v.add(
-        OWNER, statement=OK, links=[{"type": "loves", "target_id": ids["live"]}]
+        OWNER, Draft.of(statement=OK, links=[{"type": "loves", "target_id": ids["live"]}])
     ),
     "add link with extra keys": lambda v, ids: v.add(
-        OWNER, statement=OK, links=[{"type": "relates_to", "target_id": ids["live"], "why": "x"}]
+        OWNER, Draft.of(statement=OK, links=[{"type": "relates_to", "target_id": ids["live"], "why": "x"}])
     ),
     "add unknown argument": _add(colour="blue"),
     # memory_get
@@ -105,7 +110,7 @@ INVALID: dict[str, Op] = {
     "list unknown argument": _list(sort="asc"),
     # memory_search
     "search empty query": _search(query=""),
-    "search no query": lambda v, ids: v.search(OWNER),
+    "search no query": lambda v, ids: v.search(OWNER, SearchRequest.of()),
     "search query not text": _search(query=["library"]),
     "search query of 1 MB": _search(query="library " * (MB // 8)),
     "search limit zero": _search(limit=0),
@@ -119,24 +124,24 @@ INVALID: dict[str, Op] = {
     "search known_at impossible": _search(known_at="2026-02-31"),
     "search unknown argument": _search(fuzzy=True),
     # memory_correct / archive / restore
-    "correct id missing": lambda v, ids: v.correct(OWNER, statement="The returns box moved inside"),
-    "correct statement missing": lambda v, ids: v.correct(OWNER, id=ids["live"]),
+    "correct id missing": lambda v, ids: v.correct(OWNER, CorrectRequest.of(statement="The returns box moved inside")),
+    "correct statement missing": lambda v, ids: v.correct(OWNER, CorrectRequest.of(id=ids["live"])),
     "correct statement of 1 MB": _correct(statement="b" * MB),
     "correct reason not text": _correct(reason=5),
     "correct valid_from words": _correct(valid_from="next week"),
     "correct revision as text": _correct(expected_revision="1"),
     "correct revision negative": _correct(expected_revision=-1),
     "correct unknown argument": _correct(domain="elsewhere"),
-    "archive id missing": lambda v, ids: v.archive(OWNER),
+    "archive id missing": lambda v, ids: v.archive(OWNER, ArchiveRequest.of()),
     "archive reason not text": _archive(reason=["old"]),
     "archive revision as bool": _archive(expected_revision=True),
     "archive unknown argument": _archive(purge=True),
-    "restore id missing": lambda v, ids: v.restore(OWNER),
-    "restore unknown argument": lambda v, ids: v.restore(OWNER, id=ids["archived"], reason="back"),
+    "restore id missing": lambda v, ids: v.restore(OWNER, None),  # type: ignore[arg-type]
+    "restore id not text": lambda v, ids: v.restore(OWNER, 5),  # type: ignore[arg-type]
     # export and settings
-    "export bad domain": lambda v, ids: v.export_markdown(OWNER, domain="../etc"),
-    "export include_history as text": lambda v, ids: v.export_markdown(OWNER, include_history="yes"),
-    "export unknown argument": lambda v, ids: v.export_markdown(OWNER, path="/tmp/x"),
+    "export bad domain": lambda v, ids: v.export_markdown(OWNER, ExportRequest.of(domain="../etc")),
+    "export include_history as text": lambda v, ids: v.export_markdown(OWNER, ExportRequest.of(include_history="yes")),
+    "export unknown argument": lambda v, ids: v.export_markdown(OWNER, ExportRequest.of(path="/tmp/x")),
     "setting unknown": lambda v, ids: v.set_setting(OWNER, "colour", "blue"),
     "setting bad choice": lambda v, ids: v.set_setting(OWNER, "kill_switch", "maybe"),
     "setting out of range": lambda v, ids: v.set_setting(OWNER, "auto_write_min_confidence", 2),
@@ -147,9 +152,11 @@ INVALID: dict[str, Op] = {
 
 NOT_FOUND: dict[str, Op] = {
     "get unknown id": lambda v, ids: v.get(OWNER, "m000000000000"),
-    "correct unknown id": lambda v, ids: v.correct(OWNER, id="m000000000000", statement="Another statement here"),
-    "archive unknown id": lambda v, ids: v.archive(OWNER, id="m000000000000"),
-    "restore unknown id": lambda v, ids: v.restore(OWNER, id="m000000000000"),
+    "correct unknown id": lambda v, ids: v.correct(
+        OWNER, CorrectRequest.of(id="m000000000000", statement="Another statement here")
+    ),
+    "archive unknown id": lambda v, ids: v.archive(OWNER, ArchiveRequest.of(id="m000000000000")),
+    "restore unknown id": lambda v, ids: v.restore(OWNER, "m000000000000"),
     "add link to unknown id": _add(
         statement="The returns box has a new lock", links=[{"type": "relates_to", "target_id": "m000000000000"}]
     ),
@@ -160,10 +167,10 @@ NOT_FOUND: dict[str, Op] = {
 
 
 def _seed(vault: Vault) -> dict[str, str]:
-    live = vault.add(OWNER, statement=OK, domain="town", tags=["library"])["id"]
-    archived = vault.add(OWNER, statement="The old returns box was by the car park", domain="town")["id"]
-    vault.archive(OWNER, id=archived)
-    vault.add(OWNER, statement="The library café closes at four", domain="town")
+    live = vault.add(OWNER, Draft.of(statement=OK, domain="town", tags=["library"]))["id"]
+    archived = vault.add(OWNER, Draft.of(statement="The old returns box was by the car park", domain="town"))["id"]
+    vault.archive(OWNER, ArchiveRequest.of(id=archived))
+    vault.add(OWNER, Draft.of(statement="The library café closes at four", domain="town"))
     return {"live": live, "archived": archived}
 
 
@@ -208,5 +215,7 @@ def test_the_store_still_works_after_refusals(vault: Vault, seeded: dict[str, st
     for op in INVALID.values():
         with pytest.raises(MemvaultError):
             op(vault, seeded)
-    assert vault.add(OWNER, statement="The library has a new returns slot", domain="town")["outcome"] == "added"
+    assert (
+        vault.add(OWNER, Draft.of(statement="The library has a new returns slot", domain="town"))["outcome"] == "added"
+    )
     assert vault.get(OWNER, seeded["live"])["memory"]["revision"] == 1

@@ -11,8 +11,11 @@ from corekit import OWNER, REMOTE, WORKSPACE_A, WORKSPACE_B, Adder
 
 from memvault.core.change_signal import signal_path
 from memvault.core.changes import ACTION_KINDS, MAX_BATCH, Change, ChangeBatch, ChangeKind
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument, KillSwitchEngaged
 from memvault.core.model import LOCAL_ASSISTANT, Caller, Surface
+from memvault.core.requests import ArchiveRequest, CorrectRequest, PurgeRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,9 +48,11 @@ def test_each_write_yields_its_change_in_order(vault: Vault, add: Adder) -> None
     start = vault.changes_since(OWNER, None)
     assert start.changes == () and not start.more
     first = add(SHARED, domain="garden", access_scope="remote_allowed")
-    corrected = vault.correct(OWNER, id=first, statement=SHARED.replace("14", "15"), reason="moved plots")
-    vault.archive(OWNER, id=corrected["id"], reason="gave it up")
-    vault.restore(OWNER, id=corrected["id"])
+    corrected = vault.correct(
+        OWNER, CorrectRequest.of(id=first, statement=SHARED.replace("14", "15"), reason="moved plots")
+    )
+    vault.archive(OWNER, ArchiveRequest.of(id=corrected["id"], reason="gave it up"))
+    vault.restore(OWNER, corrected["id"])
     vault.set_setting(OWNER, "write_mode", "review-before-write")
     vault.rename_domain(OWNER, "garden", "allotment")
 
@@ -76,7 +81,7 @@ def test_each_write_yields_its_change_in_order(vault: Vault, add: Adder) -> None
 def test_the_exact_kinds_of_a_correction(vault: Vault, add: Adder) -> None:
     first = add(SHARED, domain="garden")
     cursor = vault.changes_since(OWNER, None).cursor
-    new_id = vault.correct(OWNER, id=first, statement=SHARED.replace("14", "16"))["id"]
+    new_id = vault.correct(OWNER, CorrectRequest.of(id=first, statement=SHARED.replace("14", "16")))["id"]
     changes = everything(vault, cursor=cursor)
     corrected = [c for c in changes if c.kind is ChangeKind.MEMORY_CORRECTED]
     assert len(corrected) == 1 and corrected[0].memory_ids == (first, new_id)
@@ -116,8 +121,11 @@ def test_a_bad_limit_is_refused(vault: Vault, limit: int) -> None:
 
 def test_a_change_carries_ids_never_text(vault: Vault, add: Adder) -> None:
     memory_id = add(LOCAL_ONLY, domain="home")
-    vault.correct(OWNER, id=memory_id, statement=LOCAL_ONLY.replace("third", "fourth"), reason="Vantablue moved")
-    staged = vault.add(LOCAL_ASSISTANT, statement="Ingrith's Vantablue bicycle is in the shed", domain="home")
+    vault.correct(
+        OWNER,
+        CorrectRequest.of(id=memory_id, statement=LOCAL_ONLY.replace("third", "fourth"), reason="Vantablue moved"),
+    )
+    staged = vault.add(LOCAL_ASSISTANT, Draft.of(statement="Ingrith's Vantablue bicycle is in the shed", domain="home"))
     vault.reject(OWNER, staged["proposal_id"], reason="Vantablue is private")
     dumped = json.dumps([c.to_dict() for c in everything(vault)])
     for word in ("Vantablue", "flowerpot", "bicycle", "owner"):
@@ -131,7 +139,7 @@ def test_changes_round_trip_through_json(vault: Vault, add: Adder) -> None:
 
 
 def test_proposals_staged_and_decided(vault: Vault) -> None:
-    staged = vault.add(REMOTE, statement=SHARED, domain="garden")
+    staged = vault.add(REMOTE, Draft.of(statement=SHARED, domain="garden"))
     assert staged["outcome"] == "staged"
     approved = vault.approve(OWNER, staged["proposal_id"])
     changes = everything(vault)
@@ -146,9 +154,9 @@ def test_proposals_staged_and_decided(vault: Vault) -> None:
 
 def test_purge_changes(vault: Vault, add: Adder) -> None:
     memory_id = add(LOCAL_ONLY, domain="home")
-    refused = vault.request_purge(OWNER, id=memory_id, reason="mistake")["request_id"]
+    refused = vault.request_purge(OWNER, PurgeRequest.of(id=memory_id, reason="mistake"))["request_id"]
     vault.reject_purge(OWNER, refused)
-    request = vault.request_purge(OWNER, id=memory_id)["request_id"]
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=memory_id))["request_id"]
     vault.confirm_purge(OWNER, request)
     purge_kinds = [c.kind for c in everything(vault) if c.proposal_id in (refused, request)]
     assert purge_kinds == [
@@ -165,11 +173,13 @@ def test_purge_changes(vault: Vault, add: Adder) -> None:
 def test_a_remote_caller_learns_nothing_of_what_it_may_not_see(vault: Vault, add: Adder) -> None:
     hidden = add(LOCAL_ONLY, domain="home")
     shared = add(SHARED, domain="garden", access_scope="remote_allowed")
-    vault.archive(OWNER, id=hidden, reason="old")
+    vault.archive(OWNER, ArchiveRequest.of(id=hidden, reason="old"))
     vault.set_setting(OWNER, "write_mode", "review-before-write")
     vault.create_token(OWNER, "laptop-bot", "remote")
-    other = vault.add(Caller("someone-else", Surface.REMOTE), statement="Ingrith likes Ember tea", domain="garden")
-    own = vault.add(REMOTE, statement="Ingrith likes Saffronel biscuits", domain="garden")
+    other = vault.add(
+        Caller("someone-else", Surface.REMOTE), Draft.of(statement="Ingrith likes Ember tea", domain="garden")
+    )
+    own = vault.add(REMOTE, Draft.of(statement="Ingrith likes Saffronel biscuits", domain="garden"))
 
     seen = everything(vault, REMOTE)
     assert {i for c in seen for i in c.memory_ids} == {shared}
@@ -185,7 +195,9 @@ def test_a_remote_caller_learns_nothing_of_what_it_may_not_see(vault: Vault, add
 
 def test_a_workspace_sees_its_own_workspace_and_shared_records(vault: Vault, add: Adder) -> None:
     shared = add(SHARED, domain="garden", access_scope="remote_allowed")
-    staged = vault.add(WORKSPACE_A, statement="The team waters the Orrowmere beds on Tuesdays", domain="garden")
+    staged = vault.add(
+        WORKSPACE_A, Draft.of(statement="The team waters the Orrowmere beds on Tuesdays", domain="garden")
+    )
     team_record = vault.approve(OWNER, staged["proposal_id"])["id"]
     add(LOCAL_ONLY, domain="home")
 
@@ -200,7 +212,7 @@ def test_a_workspace_sees_its_own_workspace_and_shared_records(vault: Vault, add
 def test_a_correction_into_a_hidden_record_shows_only_the_visible_id(vault: Vault, add: Adder) -> None:
     shared = add(SHARED, domain="garden", access_scope="remote_allowed")
     hidden_twin = add(LOCAL_ONLY, domain="home")
-    vault.correct(OWNER, id=shared, statement=SHARED.replace("14", "18"))
+    vault.correct(OWNER, CorrectRequest.of(id=shared, statement=SHARED.replace("14", "18")))
     for change in everything(vault, REMOTE):
         assert hidden_twin not in change.memory_ids
         assert change.domain in (None, "garden")
@@ -221,7 +233,7 @@ def test_a_commit_with_events_rewrites_the_signal_and_a_read_does_not(vault: Vau
     assert path.read_text() == f"{cursor}\n"
     assert (path.stat().st_mode & 0o777) == 0o600
     path.unlink()
-    vault.search(OWNER, query="Orrowmere allotment")
+    vault.search(OWNER, SearchRequest.of(query="Orrowmere allotment"))
     vault.list_memories(OWNER)
     assert not path.exists()
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from corekit import ASSISTANT, OWNER, dump
 
+from memvault.core.drafts import Draft
+from memvault.core.requests import ProposeRequest
 from memvault.core.vault import Vault
 from memvault.core.writer.normalize import is_chatter
 
@@ -48,8 +50,8 @@ def test_durable_statements_are_not_chatter(statement: str) -> None:
 def test_automatic_mode_refuses_chatter_and_stores_nothing(vault: Vault, statement: str) -> None:
     vault.set_setting(OWNER, "write_mode", "automatic-write-within-approved-scope")
     before = dump(vault)
-    answer = vault.add(ASSISTANT, statement=statement)
+    answer = vault.add(ASSISTANT, Draft.of(statement=statement))
     assert answer["outcome"] == "rejected" and "chatter" in answer["reason"]
-    results = vault.propose(ASSISTANT, candidates=[{"statement": statement}])["results"]
+    results = vault.propose(ASSISTANT, ProposeRequest.of(candidates=[{"statement": statement}]))["results"]
     assert results[0]["outcome"] == "rejected"
     assert dump(vault) == before

@@ -7,6 +7,8 @@ from corekit import ASSISTANT, OWNER, Adder, dump
 
 from memvault.core.clock import FixedClock
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.requests import ArchiveRequest, CorrectRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 EVIDENCE = "Tomas said so on the 2026-02-27 call (notes, page 3)"
@@ -15,7 +17,9 @@ EVIDENCE = "Tomas said so on the 2026-02-27 call (notes, page 3)"
 def test_correct_supersedes_and_links(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
     old = cadd("Tomas works from the Leeds office", domain="work", evidence=EVIDENCE, source_reference="call-0227")
     clock.advance(days=10)
-    answer = clocked_vault.correct(OWNER, id=old, statement="Tomas works from the York office", reason="he moved")
+    answer = clocked_vault.correct(
+        OWNER, CorrectRequest.of(id=old, statement="Tomas works from the York office", reason="he moved")
+    )
     assert answer["outcome"] == "superseded" and answer["supersedes_id"] == old and answer["proposal_id"] is None
     new = answer["id"]
     was = clocked_vault.get(OWNER, old)["memory"]
@@ -34,7 +38,7 @@ def test_correct_supersedes_and_links(clocked_vault: Vault, cadd: Adder, clock: 
 def test_a_back_dated_correction_sets_valid_until_to_its_valid_from(clocked_vault: Vault, cadd: Adder) -> None:
     old = cadd("The lease on the flat runs to June", domain="home", valid_from="2025-07-01")
     new = clocked_vault.correct(
-        OWNER, id=old, statement="The lease on the flat runs to August", valid_from="2026-01-15"
+        OWNER, CorrectRequest.of(id=old, statement="The lease on the flat runs to August", valid_from="2026-01-15")
     )
     assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-01-15T00:00:00.000Z"
     assert clocked_vault.get(OWNER, new["id"])["memory"]["valid_from"] == "2026-01-15T00:00:00.000Z"
@@ -45,22 +49,28 @@ def test_correcting_a_record_that_had_ended_keeps_its_end(clocked_vault: Vault, 
         "Rowan coached the Thistle Lane juniors", domain="people", valid_from="2024-09-01", valid_until="2025-06-30"
     )
     clock.advance(days=30)
-    new = clocked_vault.correct(OWNER, id=old, statement="Rowan coached the Thistle Lane under-twelves")["id"]
+    new = clocked_vault.correct(
+        OWNER, CorrectRequest.of(id=old, statement="Rowan coached the Thistle Lane under-twelves")
+    )["id"]
     # the old version was true until its own end, not until the correction was made
     assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2025-06-30T00:00:00.000Z"
-    found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-10-01")
+    found = clocked_vault.search(OWNER, SearchRequest.of(query="Rowan coached Thistle Lane", as_of="2025-10-01"))
     assert [hit["id"] for hit in found["results"]] == []
-    found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-01-01")
+    found = clocked_vault.search(OWNER, SearchRequest.of(query="Rowan coached Thistle Lane", as_of="2025-01-01"))
     assert [hit["id"] for hit in found["results"]] == [old]
     # as known before the correction, it had ended too
-    found = clocked_vault.search(OWNER, query="Rowan coached Thistle Lane", as_of="2025-10-01", known_at="2026-03-15")
+    found = clocked_vault.search(
+        OWNER, SearchRequest.of(query="Rowan coached Thistle Lane", as_of="2025-10-01", known_at="2026-03-15")
+    )
     assert [hit["id"] for hit in found["results"]] == []
     assert new
 
 
 def test_correcting_a_record_that_starts_later_needs_no_valid_from(clocked_vault: Vault, cadd: Adder) -> None:
     old = cadd("From April the Brookside pool opens at seven", domain="home", valid_from="2026-04-01")
-    new = clocked_vault.correct(OWNER, id=old, statement="From April the Brookside pool opens at half past six")
+    new = clocked_vault.correct(
+        OWNER, CorrectRequest.of(id=old, statement="From April the Brookside pool opens at half past six")
+    )
     # by default the correction holds from when the old statement would have started
     assert clocked_vault.get(OWNER, new["id"])["memory"]["valid_from"] == "2026-04-01T00:00:00.000Z"
     assert clocked_vault.get(OWNER, old)["memory"]["valid_until"] == "2026-04-01T00:00:00.000Z"
@@ -71,7 +81,9 @@ def test_an_approved_correction_holds_from_when_it_was_proposed(
 ) -> None:
     old = cadd("The Brookside pool opens at seven", domain="home")
     clock.advance(days=1)
-    staged = clocked_vault.correct(ASSISTANT, id=old, statement="The Brookside pool opens at half past six")
+    staged = clocked_vault.correct(
+        ASSISTANT, CorrectRequest.of(id=old, statement="The Brookside pool opens at half past six")
+    )
     clock.advance(days=5)
     new = clocked_vault.approve(OWNER, staged["proposal_id"])["id"]
     assert clocked_vault.get(OWNER, new)["memory"]["valid_from"] == "2026-03-02T09:30:00.000Z"
@@ -81,9 +93,9 @@ def test_an_approved_correction_holds_from_when_it_was_proposed(
 def test_history_is_newest_first(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
     v1 = cadd("The team standup is at 9:00", domain="work")
     clock.advance(days=1)
-    v2 = clocked_vault.correct(OWNER, id=v1, statement="The team standup is at 9:15")["id"]
+    v2 = clocked_vault.correct(OWNER, CorrectRequest.of(id=v1, statement="The team standup is at 9:15"))["id"]
     clock.advance(days=1)
-    v3 = clocked_vault.correct(OWNER, id=v2, statement="The team standup is at 9:30")["id"]
+    v3 = clocked_vault.correct(OWNER, CorrectRequest.of(id=v2, statement="The team standup is at 9:30"))["id"]
     got = clocked_vault.get(OWNER, v3)
     assert [h["id"] for h in got["history"]] == [v2, v1]
     assert [h["statement"] for h in got["history"]] == ["The team standup is at 9:15", "The team standup is at 9:00"]
@@ -92,26 +104,30 @@ def test_history_is_newest_first(clocked_vault: Vault, cadd: Adder, clock: Fixed
 
 def test_stale_expected_revision_is_a_conflict_and_changes_nothing(vault: Vault, add: Adder) -> None:
     old = add("The boiler service is due in October", domain="home")
-    vault.archive(OWNER, id=old)
-    vault.restore(OWNER, id=old)
+    vault.archive(OWNER, ArchiveRequest.of(id=old))
+    vault.restore(OWNER, old)
     revision = vault.get(OWNER, old)["memory"]["revision"]
     assert revision == 3
     before = dump(vault)
     with pytest.raises(Conflict, match="revision"):
-        vault.correct(OWNER, id=old, statement="The boiler service is due in November", expected_revision=1)
+        vault.correct(
+            OWNER, CorrectRequest.of(id=old, statement="The boiler service is due in November", expected_revision=1)
+        )
     with pytest.raises(Conflict):
-        vault.archive(OWNER, id=old, expected_revision=2)
+        vault.archive(OWNER, ArchiveRequest.of(id=old, expected_revision=2))
     assert dump(vault) == before
-    done = vault.correct(OWNER, id=old, statement="The boiler service is due in November", expected_revision=3)
+    done = vault.correct(
+        OWNER, CorrectRequest.of(id=old, statement="The boiler service is due in November", expected_revision=3)
+    )
     assert done["outcome"] == "superseded"
 
 
 def test_a_superseded_record_cannot_be_corrected_again(vault: Vault, add: Adder) -> None:
     old = add("The car is due for its MOT in May", domain="car")
-    vault.correct(OWNER, id=old, statement="The car is due for its MOT in June")
+    vault.correct(OWNER, CorrectRequest.of(id=old, statement="The car is due for its MOT in June"))
     before = dump(vault)
     with pytest.raises(Conflict, match="superseded"):
-        vault.correct(OWNER, id=old, statement="The car is due for its MOT in July")
+        vault.correct(OWNER, CorrectRequest.of(id=old, statement="The car is due for its MOT in July"))
     assert dump(vault) == before
 
 
@@ -119,7 +135,7 @@ def test_a_correction_that_says_the_same_is_refused(vault: Vault, add: Adder) ->
     old = add("The car is due for its MOT in May", domain="car")
     before = dump(vault)
     with pytest.raises(InvalidArgument, match="same"):
-        vault.correct(OWNER, id=old, statement="  the car is due for its MOT in may. ")
+        vault.correct(OWNER, CorrectRequest.of(id=old, statement="  the car is due for its MOT in may. "))
     assert dump(vault) == before
 
 
@@ -127,10 +143,12 @@ def test_a_correction_cannot_start_before_the_record_it_corrects(vault: Vault, a
     old = add("The allotment rent is 40 a year", domain="garden", valid_from="2026-01-01")
     before = dump(vault)
     with pytest.raises(InvalidArgument, match="valid_from"):
-        vault.correct(OWNER, id=old, statement="The allotment rent is 45 a year", valid_from="2025-06-01")
+        vault.correct(
+            OWNER, CorrectRequest.of(id=old, statement="The allotment rent is 45 a year", valid_from="2025-06-01")
+        )
     assert dump(vault) == before
 
 
 def test_correcting_an_unknown_id_is_not_found(vault: Vault) -> None:
     with pytest.raises(NotFound):
-        vault.correct(OWNER, id="m0123456789ab", statement="Anything at all to say here")
+        vault.correct(OWNER, CorrectRequest.of(id="m0123456789ab", statement="Anything at all to say here"))

@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memvault.core.clock import FixedClock
+from memvault.core.drafts import Draft
+from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vault import Vault
 from memvault.core.writer.normalize import normalize_statement
 
@@ -32,7 +34,7 @@ def test_a_normalised_equal_statement_is_a_duplicate(
     original = cadd(BASE, domain="home")
     clock.advance(days=3)
     before_rows = count(clocked_vault, "memories")
-    answer = clocked_vault.add(OWNER, statement=VARIANTS[kind], domain="home")
+    answer = clocked_vault.add(OWNER, Draft.of(statement=VARIANTS[kind], domain="home"))
     assert answer["outcome"] == "duplicate"
     assert answer["id"] == answer["duplicate_of"] == original
     assert count(clocked_vault, "memories") == before_rows
@@ -45,7 +47,7 @@ def test_a_normalised_equal_statement_is_a_duplicate(
 
 def test_an_assistants_duplicate_is_answered_not_staged(vault: Vault, add: Adder) -> None:
     original = add(BASE, domain="home")
-    answer = vault.add(ASSISTANT, statement=BASE.upper() + ".", domain="home")
+    answer = vault.add(ASSISTANT, Draft.of(statement=BASE.upper() + ".", domain="home"))
     assert (answer["outcome"], answer["duplicate_of"], answer["proposal_id"]) == ("duplicate", original, None)
     assert vault.proposals(OWNER) == []
 
@@ -56,24 +58,28 @@ def test_an_assistants_duplicate_is_answered_not_staged(vault: Vault, add: Adder
 )
 def test_another_domain_or_type_is_not_a_duplicate(vault: Vault, add: Adder, fields: dict[str, str]) -> None:
     add(BASE, domain="home")
-    assert vault.add(OWNER, statement=BASE, **fields)["outcome"] == "added"
+    assert vault.add(OWNER, Draft.of(statement=BASE, **fields))["outcome"] == "added"
 
 
 def test_different_words_are_not_duplicates(vault: Vault, add: Adder) -> None:
     add(BASE, domain="home")
-    assert vault.add(OWNER, statement="The first floor bathroom tap drips at noon", domain="home")["outcome"] == "added"
     assert (
-        vault.add(OWNER, statement="The first-floor bathroom tap drips at night", domain="home")["outcome"] == "added"
+        vault.add(OWNER, Draft.of(statement="The first floor bathroom tap drips at noon", domain="home"))["outcome"]
+        == "added"
+    )
+    assert (
+        vault.add(OWNER, Draft.of(statement="The first-floor bathroom tap drips at night", domain="home"))["outcome"]
+        == "added"
     )
 
 
 def test_superseded_and_archived_statements_are_not_duplicates(vault: Vault, add: Adder) -> None:
     old = add(BASE, domain="home")
-    vault.correct(OWNER, id=old, statement="The first floor bathroom tap was fixed in March")
-    assert vault.add(OWNER, statement=BASE, domain="home")["outcome"] == "added"
+    vault.correct(OWNER, CorrectRequest.of(id=old, statement="The first floor bathroom tap was fixed in March"))
+    assert vault.add(OWNER, Draft.of(statement=BASE, domain="home"))["outcome"] == "added"
     gone = add("The loft hatch sticks in winter", domain="home")
-    vault.archive(OWNER, id=gone)
-    assert vault.add(OWNER, statement="The loft hatch sticks in winter", domain="home")["outcome"] == "added"
+    vault.archive(OWNER, ArchiveRequest.of(id=gone))
+    assert vault.add(OWNER, Draft.of(statement="The loft hatch sticks in winter", domain="home"))["outcome"] == "added"
 
 
 def test_a_duplicate_changes_only_the_confirmation(clocked_vault: Vault, cadd: Adder, clock: FixedClock) -> None:
@@ -81,7 +87,7 @@ def test_a_duplicate_changes_only_the_confirmation(clocked_vault: Vault, cadd: A
     record_before = clocked_vault.get(OWNER, original)["memory"]
     before = dump(clocked_vault)
     clock.advance(hours=5)
-    clocked_vault.add(OWNER, statement=BASE.lower(), domain="home")
+    clocked_vault.add(OWNER, Draft.of(statement=BASE.lower(), domain="home"))
     after = dump(clocked_vault)
     changed = {name for name in before if before[name] != after[name]}
     assert changed <= {"memories", "events", "sqlite_sequence", "store_version"}
@@ -141,13 +147,13 @@ def test_different_words_normalise_differently(a: list[str], b: list[str]) -> No
 
 @pytest.fixture(scope="module")
 def original(module_vault: Vault) -> str:
-    return str(module_vault.add(OWNER, statement=BASE, domain="home")["id"])
+    return str(module_vault.add(OWNER, Draft.of(statement=BASE, domain="home"))["id"])
 
 
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_every_variant_is_a_duplicate_in_the_store(module_vault: Vault, original: str, data: st.DataObject) -> None:
     variant = data.draw(_variant(BASE.split()))
-    answer = module_vault.add(OWNER, statement=variant, domain="home")
+    answer = module_vault.add(OWNER, Draft.of(statement=variant, domain="home"))
     assert (answer["outcome"], answer["duplicate_of"]) == ("duplicate", original)
     assert count(module_vault, "memories") == 1

@@ -8,6 +8,9 @@ import logging
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder, actions, events
 
+from memvault.core.drafts import Draft
+from memvault.core.requests import ArchiveRequest, CorrectRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.store.connection import DatabaseError
 from memvault.core.vault import Vault
 
@@ -54,21 +57,23 @@ class NewEvents:
 def test_every_state_change_writes_an_event(vault: Vault) -> None:
     step = NewEvents(vault)
     step([])
-    first = vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies")["id"]
+    first = vault.add(OWNER, Draft.of(statement=STATEMENTS["first"], domain="hobbies"))["id"]
     step(["added"])
-    assert vault.add(OWNER, statement=STATEMENTS["first"].upper(), domain="hobbies")["outcome"] == "duplicate"
+    assert vault.add(OWNER, Draft.of(statement=STATEMENTS["first"].upper(), domain="hobbies"))["outcome"] == "duplicate"
     step(["confirmed"])
-    new = vault.correct(OWNER, id=first, statement=STATEMENTS["corrected"], reason="changed her mind")["id"]
+    new = vault.correct(
+        OWNER, CorrectRequest.of(id=first, statement=STATEMENTS["corrected"], reason="changed her mind")
+    )["id"]
     step(["added", "superseded"])
-    vault.archive(OWNER, id=new, reason="no longer relevant")
+    vault.archive(OWNER, ArchiveRequest.of(id=new, reason="no longer relevant"))
     step(["archived"])
-    vault.restore(OWNER, id=new)
+    vault.restore(OWNER, new)
     step(["restored"])
-    staged = vault.add(ASSISTANT, statement=STATEMENTS["proposed"], domain="hobbies")
+    staged = vault.add(ASSISTANT, Draft.of(statement=STATEMENTS["proposed"], domain="hobbies"))
     step(["proposed"])
     vault.approve(OWNER, staged["proposal_id"])
     step(["added", "approved"])
-    other = vault.add(ASSISTANT, statement=STATEMENTS["rejected"], domain="hobbies")
+    other = vault.add(ASSISTANT, Draft.of(statement=STATEMENTS["rejected"], domain="hobbies"))
     step(["proposed"])
     vault.reject(OWNER, other["proposal_id"], reason="not worth keeping")
     step(["rejected"])
@@ -79,14 +84,14 @@ def test_every_state_change_writes_an_event(vault: Vault) -> None:
     vault.set_kill_switch(OWNER, "off")
     vault.set_setting(OWNER, "write_mode", "review-before-write")
     step(["setting_changed", "setting_changed"])
-    staged_archive = vault.archive(ASSISTANT, id=new, reason="assistant thinks it is stale")
+    staged_archive = vault.archive(ASSISTANT, ArchiveRequest.of(id=new, reason="assistant thinks it is stale"))
     step(["proposed"])
     vault.approve(OWNER, staged_archive["proposal_id"])
     step(["archived", "approved"])
 
 
 def test_events_name_who_and_which_record(vault: Vault) -> None:
-    staged = vault.add(ASSISTANT, statement=STATEMENTS["proposed"], domain="hobbies")
+    staged = vault.add(ASSISTANT, Draft.of(statement=STATEMENTS["proposed"], domain="hobbies"))
     approved = vault.approve(OWNER, staged["proposal_id"])
     log = events(vault)
     proposed, added, decided = log[-3:]
@@ -98,15 +103,23 @@ def test_events_name_who_and_which_record(vault: Vault) -> None:
 
 
 def test_no_event_and_no_retrieval_log_contains_memory_text(vault: Vault) -> None:
-    first = vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies", evidence="Marisol said so at lunch")
-    vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies")
-    vault.correct(OWNER, id=first["id"], statement=STATEMENTS["corrected"], reason="Marisol corrected it")
-    staged = vault.add(ASSISTANT, statement=STATEMENTS["proposed"], domain="hobbies", access_scope="remote_allowed")
+    first = vault.add(
+        OWNER, Draft.of(statement=STATEMENTS["first"], domain="hobbies", evidence="Marisol said so at lunch")
+    )
+    vault.add(OWNER, Draft.of(statement=STATEMENTS["first"], domain="hobbies"))
+    vault.correct(
+        OWNER, CorrectRequest.of(id=first["id"], statement=STATEMENTS["corrected"], reason="Marisol corrected it")
+    )
+    staged = vault.add(
+        ASSISTANT, Draft.of(statement=STATEMENTS["proposed"], domain="hobbies", access_scope="remote_allowed")
+    )
     vault.approve(OWNER, staged["proposal_id"])
-    vault.reject(OWNER, vault.add(ASSISTANT, statement=STATEMENTS["rejected"])["proposal_id"], reason="Quenderby no")
-    vault.add(REMOTE, statement="Marisol visits the Lorrimore gardens in May")
-    vault.search(OWNER, query="Marisol Zephyrine notebook")
-    vault.search(REMOTE, query="Lorrimore ferns")
+    vault.reject(
+        OWNER, vault.add(ASSISTANT, Draft.of(statement=STATEMENTS["rejected"]))["proposal_id"], reason="Quenderby no"
+    )
+    vault.add(REMOTE, Draft.of(statement="Marisol visits the Lorrimore gardens in May"))
+    vault.search(OWNER, SearchRequest.of(query="Marisol Zephyrine notebook"))
+    vault.search(REMOTE, SearchRequest.of(query="Lorrimore ferns"))
     rows = [json.dumps(e) for e in events(vault)]
     rows += [json.dumps(dict(r)) for r in vault.ctx.conn.execute("SELECT * FROM retrieval_log")]
     assert len(rows) >= 10
@@ -117,13 +130,15 @@ def test_no_event_and_no_retrieval_log_contains_memory_text(vault: Vault) -> Non
 
 def test_logs_never_carry_memory_text_or_queries(vault: Vault, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    first = vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies", evidence="Marisol said so")["id"]
-    vault.add(OWNER, statement=STATEMENTS["first"], domain="hobbies")
-    vault.correct(OWNER, id=first, statement=STATEMENTS["corrected"], reason="Marisol corrected it")
-    vault.add(ASSISTANT, statement=STATEMENTS["proposed"])
-    vault.add(OWNER, statement="My Quenderby password is Tr0ub4dor&3")
-    vault.search(OWNER, query="Marisol Zephyrine Thistlewick notebook")
-    vault.search(REMOTE, query="Lorrimore ferns Quenderby")
+    first = vault.add(OWNER, Draft.of(statement=STATEMENTS["first"], domain="hobbies", evidence="Marisol said so"))[
+        "id"
+    ]
+    vault.add(OWNER, Draft.of(statement=STATEMENTS["first"], domain="hobbies"))
+    vault.correct(OWNER, CorrectRequest.of(id=first, statement=STATEMENTS["corrected"], reason="Marisol corrected it"))
+    vault.add(ASSISTANT, Draft.of(statement=STATEMENTS["proposed"]))
+    vault.add(OWNER, Draft.of(statement="My Quenderby password is Tr0ub4dor&3"))
+    vault.search(OWNER, SearchRequest.of(query="Marisol Zephyrine Thistlewick notebook"))
+    vault.search(REMOTE, SearchRequest.of(query="Lorrimore ferns Quenderby"))
     text = "\n".join(f"{r.name} {r.getMessage()}" for r in caplog.records).lower()
     for word in (*DISTINCT_WORDS, "Tr0ub4dor"):
         assert word.lower() not in text

@@ -10,6 +10,7 @@ import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, WORKSPACE_A, Adder, dump
 
 from memvault.core.errors import Forbidden
+from memvault.core.requests import ArchiveRequest, CorrectRequest, ExportRequest
 from memvault.core.vault import Vault
 
 
@@ -20,9 +21,9 @@ def _mode(path: Path) -> int:
 @pytest.fixture
 def filled(vault: Vault, add: Adder) -> dict[str, str]:
     old = add("The bread starter is fed at 8 each morning", domain="kitchen")
-    new = vault.correct(OWNER, id=old, statement="The bread starter is fed at 7 each morning")["id"]
+    new = vault.correct(OWNER, CorrectRequest.of(id=old, statement="The bread starter is fed at 7 each morning"))["id"]
     gone = add("The blender jug is cracked", domain="kitchen")
-    vault.archive(OWNER, id=gone)
+    vault.archive(OWNER, ArchiveRequest.of(id=gone))
     plot = add("The allotment is plot 14 on the north side", domain="garden", access_scope="remote_allowed")
     return {"old": old, "new": new, "gone": gone, "plot": plot}
 
@@ -46,7 +47,7 @@ def test_export_writes_private_files_into_the_export_folder(vault: Vault, filled
 
 
 def test_include_history_adds_superseded_versions(vault: Vault, filled: dict[str, str]) -> None:
-    answer = vault.export_markdown(OWNER, domain="kitchen", include_history=True)
+    answer = vault.export_markdown(OWNER, ExportRequest.of(domain="kitchen", include_history=True))
     assert [Path(f).name for f in answer["files"]] == ["kitchen.md"]
     kitchen = (vault.paths.exports / "kitchen.md").read_text()
     assert "fed at 8" in kitchen and "(superseded)" in kitchen and "fed at 7" in kitchen
@@ -59,19 +60,19 @@ def test_an_export_replaces_a_loose_older_file_with_a_private_one(vault: Vault, 
     stale = vault.paths.exports / "garden.md"
     stale.write_text("stale")
     os.chmod(stale, 0o644)
-    vault.export_markdown(OWNER, domain="garden")
+    vault.export_markdown(OWNER, ExportRequest.of(domain="garden"))
     assert _mode(stale) == 0o600 and "plot 14" in stale.read_text()
 
 
 def test_a_local_assistant_may_export(vault: Vault, filled: dict[str, str]) -> None:
-    assert vault.export_markdown(ASSISTANT, domain="garden")["records"] == 1
+    assert vault.export_markdown(ASSISTANT, ExportRequest.of(domain="garden"))["records"] == 1
 
 
 @pytest.mark.parametrize("caller", [REMOTE, WORKSPACE_A], ids=["remote", "workspace"])
 def test_export_is_forbidden_for_non_local_callers(vault: Vault, filled: dict[str, str], caller: object) -> None:
     before = dump(vault)
     with pytest.raises(Forbidden, match="local"):
-        vault.export_markdown(caller, domain="garden")  # type: ignore[arg-type]
+        vault.export_markdown(caller, ExportRequest.of(domain="garden"))  # type: ignore[arg-type]
     assert dump(vault) == before
     assert not vault.paths.exports.exists() or not list(vault.paths.exports.iterdir())
 
@@ -80,12 +81,12 @@ def test_an_export_leaves_no_stale_view_of_a_domain_that_has_nothing_left(vault:
     vault.export_markdown(OWNER)
     stale = vault.paths.exports / "garden.md"
     assert "plot 14" in stale.read_text(encoding="utf-8")
-    vault.archive(OWNER, id=filled["plot"])
+    vault.archive(OWNER, ArchiveRequest.of(id=filled["plot"]))
     mine = vault.paths.exports / "notes.md"
     mine.write_text("the person's own file, not generated\n", encoding="utf-8")
     answer = vault.export_markdown(OWNER)
     assert str(stale) not in answer["files"]
     assert not stale.exists()  # the archived record's text does not linger in a generated view
     assert mine.exists()  # a file memvault did not generate is left alone
-    vault.export_markdown(OWNER, domain="kitchen")
+    vault.export_markdown(OWNER, ExportRequest.of(domain="kitchen"))
     assert (vault.paths.exports / "kitchen.md").exists()

@@ -8,21 +8,24 @@ from typing import Any
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, WORKSPACE_A, Adder, dump
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import Forbidden, KillSwitchEngaged
 from memvault.core.model import Caller
+from memvault.core.requests import ArchiveRequest, CorrectRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 
 def _calls(memory_id: str) -> dict[str, Callable[[Vault, Caller], Any]]:
     return {
-        "add": lambda v, c: v.add(c, statement="The night bus runs hourly after midnight"),
+        "add": lambda v, c: v.add(c, Draft.of(statement="The night bus runs hourly after midnight")),
         "get": lambda v, c: v.get(c, memory_id),
         "list": lambda v, c: v.list_memories(c),
-        "search": lambda v, c: v.search(c, query="ferry timetable"),
+        "search": lambda v, c: v.search(c, SearchRequest.of(query="ferry timetable")),
         "status": lambda v, c: v.status(c),
-        "correct": lambda v, c: v.correct(c, id=memory_id, statement="The ferry leaves at 7:45"),
-        "archive": lambda v, c: v.archive(c, id=memory_id),
-        "restore": lambda v, c: v.restore(c, id=memory_id),
+        "correct": lambda v, c: v.correct(c, CorrectRequest.of(id=memory_id, statement="The ferry leaves at 7:45")),
+        "archive": lambda v, c: v.archive(c, ArchiveRequest.of(id=memory_id)),
+        "restore": lambda v, c: v.restore(c, memory_id),
         "export": lambda v, c: v.export_markdown(c),
         "events": lambda v, c: v.events_for(c, memory_id),
     }
@@ -53,8 +56,8 @@ def test_remote_position_refuses_remote_callers_everywhere(vault: Vault, shared:
 def test_remote_position_lets_local_callers_work(vault: Vault, shared: str) -> None:
     vault.set_kill_switch(OWNER, "remote")
     assert vault.get(ASSISTANT, shared)["memory"]["id"] == shared
-    assert vault.search(ASSISTANT, query="ferry")["results"]
-    assert vault.add(ASSISTANT, statement="The ferry café opens at seven")["outcome"] == "staged"
+    assert vault.search(ASSISTANT, SearchRequest.of(query="ferry"))["results"]
+    assert vault.add(ASSISTANT, Draft.of(statement="The ferry café opens at seven"))["outcome"] == "staged"
     assert vault.status(OWNER)["kill_switch"] == "remote"
 
 
@@ -67,8 +70,8 @@ def test_all_position_refuses_local_assistants_but_not_the_owner(vault: Vault, s
                 call(vault, caller)
     assert dump(vault) == before
     assert vault.get(OWNER, shared)["memory"]["id"] == shared
-    assert vault.search(OWNER, query="ferry")["results"]
-    assert vault.add(OWNER, statement="The ferry café opens at seven", domain="travel")["outcome"] == "added"
+    assert vault.search(OWNER, SearchRequest.of(query="ferry"))["results"]
+    assert vault.add(OWNER, Draft.of(statement="The ferry café opens at seven", domain="travel"))["outcome"] == "added"
     assert vault.status(OWNER)["kill_switch"] == "all"
 
 

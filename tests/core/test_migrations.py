@@ -9,6 +9,7 @@ import pytest
 from corekit import SCRYPT_N, file_digest
 
 from memvault.core import keys
+from memvault.core.drafts import Draft
 from memvault.core.errors import StoreTooNew
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
@@ -110,7 +111,7 @@ def test_upgrade_from_every_earlier_schema(start: int, tmp_path: Path, template_
             assert vault.get_setting("write_mode") == "retrieval-only"
             assert [e["action"] for e in vault.events_for(OWNER, SEEDED_ID)] == ["added"]
         # The upgraded store keeps working: a write and a read through the facade.
-        added = vault.add(OWNER, statement="The boathouse key hangs by the back door", domain="sport")
+        added = vault.add(OWNER, Draft.of(statement="The boathouse key hangs by the back door", domain="sport"))
         assert vault.get(OWNER, added["id"])["memory"]["revision"] == 1
     with Vault.open(template_home) as fresh:
         assert upgraded == _schema(fresh.ctx.conn), "an upgraded store must match a freshly created one"

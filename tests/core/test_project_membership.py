@@ -5,6 +5,7 @@ from __future__ import annotations
 from corekit import REMOTE, Adder
 
 from memvault.core.model import OWNER
+from memvault.core.requests import DecisionsRequest, UnresolvedRequest
 from memvault.core.vault import Vault
 
 
@@ -28,17 +29,17 @@ def test_links_and_entities_make_a_record_part_of_a_project(vault: Vault, add: A
     tagged = add("Ship the iOS client after the Android one.", type="DECISION", tags=["project:Kestrel"])
     other = add("We decided to paint the shed green.", type="DECISION")
     for key in ("Kestrel", "kestrel", project):
-        history = vault.project_history(OWNER, project=key)
+        history = vault.project_history(OWNER, key)
         assert _ids(history["decisions"]) == {linked, tagged}, key
         assert _ids(history["unresolved"]) == {by_entity}, key
         assert {project, state} <= _ids(history["states"]), key
-    assert _ids(vault.decisions(OWNER, project=project)["items"]) == {linked, tagged}
-    assert other not in _ids(vault.decisions(OWNER, project="Kestrel")["items"])
-    assert _ids(vault.unresolved(OWNER, project="Kestrel")["items"]) == {by_entity}
+    assert _ids(vault.decisions(OWNER, DecisionsRequest.of(project=project))["items"]) == {linked, tagged}
+    assert other not in _ids(vault.decisions(OWNER, DecisionsRequest.of(project="Kestrel"))["items"])
+    assert _ids(vault.unresolved(OWNER, UnresolvedRequest.of(project="Kestrel"))["items"]) == {by_entity}
 
 
 def test_a_project_the_caller_cannot_see_is_not_found(vault: Vault, add: Adder) -> None:
     project = add("Heron: the garden shed build.", type="PROJECT", entities=["Heron"])
     add("Order larch boards.", type="NEXT_ACTION", links=[{"type": "part_of_project", "target_id": project}])
-    assert vault.unresolved(REMOTE, project="Heron")["items"] == []
-    assert vault.unresolved(REMOTE, project=project)["items"] == []
+    assert vault.unresolved(REMOTE, UnresolvedRequest.of(project="Heron"))["items"] == []
+    assert vault.unresolved(REMOTE, UnresolvedRequest.of(project=project))["items"] == []

@@ -5,19 +5,21 @@ from __future__ import annotations
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, WORKSPACE_A, Adder, count, dump
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vault import Vault
 
 
 def test_the_same_pending_statement_is_staged_once(vault: Vault) -> None:
-    first = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
-    again = vault.add(ASSISTANT, statement="the dentist is Dr Abernathy on Kiln Road.", domain="health")
+    first = vault.add(ASSISTANT, Draft.of(statement="The dentist is Dr Abernathy on Kiln Road", domain="health"))
+    again = vault.add(ASSISTANT, Draft.of(statement="the dentist is Dr Abernathy on Kiln Road.", domain="health"))
     assert again["outcome"] == "staged" and again["proposal_id"] == first["proposal_id"]
     assert len(vault.proposals(OWNER)) == 1
 
 
 def test_an_approved_proposal_cannot_be_decided_again(vault: Vault) -> None:
-    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.add(ASSISTANT, Draft.of(statement="The dentist is Dr Abernathy on Kiln Road", domain="health"))
     vault.approve(OWNER, staged["proposal_id"])
     before = dump(vault)
     with pytest.raises(Conflict, match="already approved"):
@@ -28,7 +30,7 @@ def test_an_approved_proposal_cannot_be_decided_again(vault: Vault) -> None:
 
 
 def test_a_rejected_proposal_cannot_be_approved(vault: Vault) -> None:
-    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.add(ASSISTANT, Draft.of(statement="The dentist is Dr Abernathy on Kiln Road", domain="health"))
     vault.reject(OWNER, staged["proposal_id"])
     with pytest.raises(Conflict, match="already rejected"):
         vault.approve(OWNER, staged["proposal_id"])
@@ -36,7 +38,7 @@ def test_a_rejected_proposal_cannot_be_approved(vault: Vault) -> None:
 
 
 def test_a_rejected_proposal_keeps_no_content(vault: Vault) -> None:
-    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.add(ASSISTANT, Draft.of(statement="The dentist is Dr Abernathy on Kiln Road", domain="health"))
     vault.reject(OWNER, staged["proposal_id"])
     (rejected,) = vault.proposals(OWNER, status="rejected")
     assert rejected["id"] == staged["proposal_id"] and rejected["payload"] == {}
@@ -53,7 +55,7 @@ def test_unknown_and_malformed_proposal_ids(vault: Vault) -> None:
 
 
 def test_approving_an_add_that_became_a_duplicate_stores_nothing_new(vault: Vault, add: Adder) -> None:
-    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.add(ASSISTANT, Draft.of(statement="The dentist is Dr Abernathy on Kiln Road", domain="health"))
     existing = add("The dentist is Dr Abernathy on Kiln Road!", domain="health")
     approved = vault.approve(OWNER, staged["proposal_id"])
     assert approved["outcome"] == "duplicate" and approved["id"] == existing
@@ -62,7 +64,9 @@ def test_approving_an_add_that_became_a_duplicate_stores_nothing_new(vault: Vaul
 
 def test_a_staged_correction_is_applied_on_approval(vault: Vault, add: Adder) -> None:
     target = add("The dentist is Dr Abernathy on Kiln Road", domain="health")
-    staged = vault.correct(ASSISTANT, id=target, statement="The dentist is Dr Abernathy on Mill Road", reason="moved")
+    staged = vault.correct(
+        ASSISTANT, CorrectRequest.of(id=target, statement="The dentist is Dr Abernathy on Mill Road", reason="moved")
+    )
     assert staged["outcome"] == "staged" and staged["supersedes_id"] == target and staged["id"] is None
     assert vault.get(OWNER, target)["memory"]["status"] == "current"
     approved = vault.approve(OWNER, staged["proposal_id"])
@@ -73,8 +77,8 @@ def test_a_staged_correction_is_applied_on_approval(vault: Vault, add: Adder) ->
 
 def test_a_staged_change_of_a_record_that_moved_on_is_a_conflict(vault: Vault, add: Adder) -> None:
     target = add("The dentist is Dr Abernathy on Kiln Road", domain="health")
-    staged = vault.archive(ASSISTANT, id=target, reason="old")
-    vault.correct(OWNER, id=target, statement="The dentist is Dr Abernathy on Mill Road")
+    staged = vault.archive(ASSISTANT, ArchiveRequest.of(id=target, reason="old"))
+    vault.correct(OWNER, CorrectRequest.of(id=target, statement="The dentist is Dr Abernathy on Mill Road"))
     before = dump(vault)
     with pytest.raises(Conflict):
         vault.approve(OWNER, staged["proposal_id"])
@@ -84,14 +88,14 @@ def test_a_staged_change_of_a_record_that_moved_on_is_a_conflict(vault: Vault, a
 
 def test_a_staged_archive_is_applied_on_approval(vault: Vault, add: Adder) -> None:
     target = add("The dentist is Dr Abernathy on Kiln Road", domain="health")
-    staged = vault.archive(ASSISTANT, id=target, reason="changed dentist")
+    staged = vault.archive(ASSISTANT, ArchiveRequest.of(id=target, reason="changed dentist"))
     assert staged["outcome"] == "staged"
     assert vault.approve(OWNER, staged["proposal_id"])["outcome"] == "archived"
     assert vault.get(OWNER, target)["memory"]["status"] == "archived"
 
 
 def test_an_approved_remote_proposal_keeps_the_proposers_scope_and_name(vault: Vault) -> None:
-    staged = vault.add(REMOTE, statement="The Kiln Road surgery closes at five", domain="health")
+    staged = vault.add(REMOTE, Draft.of(statement="The Kiln Road surgery closes at five", domain="health"))
     approved = vault.approve(OWNER, staged["proposal_id"])
     record = vault.get(REMOTE, approved["id"])["memory"]
     assert record["access_scope"] == "remote_allowed"
@@ -100,14 +104,14 @@ def test_an_approved_remote_proposal_keeps_the_proposers_scope_and_name(vault: V
 
 
 def test_a_workspace_change_to_its_own_record_can_be_approved(vault: Vault) -> None:
-    staged = vault.add(WORKSPACE_A, statement="The alpha team demo is on Friday", domain="team")
+    staged = vault.add(WORKSPACE_A, Draft.of(statement="The alpha team demo is on Friday", domain="team"))
     record = vault.approve(OWNER, staged["proposal_id"])["id"]
-    corrected = vault.correct(WORKSPACE_A, id=record, statement="The alpha team demo is on Thursday")
+    corrected = vault.correct(WORKSPACE_A, CorrectRequest.of(id=record, statement="The alpha team demo is on Thursday"))
     approved = vault.approve(OWNER, corrected["proposal_id"])
     assert approved["outcome"] == "superseded"
     new = vault.get(WORKSPACE_A, approved["id"])["memory"]
     assert (new["statement"], new["access_scope"]) == ("The alpha team demo is on Thursday", "workspace_allowed")
-    archived = vault.archive(WORKSPACE_A, id=approved["id"])
+    archived = vault.archive(WORKSPACE_A, ArchiveRequest.of(id=approved["id"]))
     assert vault.approve(OWNER, archived["proposal_id"])["outcome"] == "archived"
     assert vault.get(WORKSPACE_A, approved["id"])["memory"]["status"] == "archived"
 
@@ -115,7 +119,8 @@ def test_a_workspace_change_to_its_own_record_can_be_approved(vault: Vault) -> N
 def test_a_rejected_correction_keeps_no_reason_text(vault: Vault, add: Adder) -> None:
     target = add("The dentist is Dr Abernathy on Kiln Road", domain="health")
     staged = vault.correct(
-        ASSISTANT, id=target, statement="The dentist is Dr Abernathy on Mill Road", reason="Quillfeather moved"
+        ASSISTANT,
+        CorrectRequest.of(id=target, statement="The dentist is Dr Abernathy on Mill Road", reason="Quillfeather moved"),
     )
     vault.reject(OWNER, staged["proposal_id"])
     (rejected,) = vault.proposals(OWNER, status="rejected")
@@ -124,21 +129,23 @@ def test_a_rejected_correction_keeps_no_reason_text(vault: Vault, add: Adder) ->
 
 
 def test_approving_an_add_that_became_a_duplicate_records_the_confirmation(vault: Vault, add: Adder) -> None:
-    staged = vault.add(ASSISTANT, statement="The dentist is Dr Abernathy on Kiln Road", domain="health")
+    staged = vault.add(ASSISTANT, Draft.of(statement="The dentist is Dr Abernathy on Kiln Road", domain="health"))
     existing = add("The dentist is Dr Abernathy on Kiln Road!", domain="health")
     vault.approve(OWNER, staged["proposal_id"])
     assert [e["action"] for e in vault.events_for(OWNER, existing)] == ["added", "confirmed", "approved"]
 
 
 def test_a_workspace_callers_shared_add_linking_its_own_record_can_be_approved(vault: Vault) -> None:
-    staged = vault.add(WORKSPACE_A, statement="The alpha team demo is on Friday", domain="team")
+    staged = vault.add(WORKSPACE_A, Draft.of(statement="The alpha team demo is on Friday", domain="team"))
     demo = vault.approve(OWNER, staged["proposal_id"])["id"]
     shared = vault.add(
         WORKSPACE_A,
-        statement="The alpha demo needs the projector in room four",
-        domain="team",
-        access_scope="remote_allowed",
-        links=[{"type": "relates_to", "target_id": demo}],
+        Draft.of(
+            statement="The alpha demo needs the projector in room four",
+            domain="team",
+            access_scope="remote_allowed",
+            links=[{"type": "relates_to", "target_id": demo}],
+        ),
     )
     approved = vault.approve(OWNER, shared["proposal_id"])
     assert approved["outcome"] == "added"

@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 from propose_pairs import CONFLICTS, DISTINCT, DUPLICATES, ENDINGS, HELD_OUT
 
 from memvault.core.clock import FixedClock
+from memvault.core.drafts import Draft
 from memvault.core.errors import Forbidden, InvalidArgument, KillSwitchEngaged, NotFound, ReadOnlyMode
 from memvault.core.model import Caller
+from memvault.core.requests import ListRequest, ProposeRequest
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.vault import Vault
 from memvault.core.writer.similarity import Relation, relate
@@ -40,7 +42,7 @@ def lexical(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def propose(vault: Vault, caller: Caller, *statements: str | dict[str, Any], **args: Any) -> list[dict[str, Any]]:
     candidates = [s if isinstance(s, dict) else {"statement": s} for s in statements]
-    results: list[dict[str, Any]] = vault.propose(caller, candidates=candidates, **args)["results"]
+    results: list[dict[str, Any]] = vault.propose(caller, ProposeRequest.of(candidates=candidates, **args))["results"]
     assert len(results) == len(candidates)
     return results
 
@@ -174,7 +176,9 @@ def test_unrelated_is_add(vault: Vault, add: Adder) -> None:
 
 def test_an_empty_store_adds_and_a_candidate_sees_the_one_before_it(vault: Vault) -> None:
     automatic(vault)
-    vault.add(OWNER, statement="The kitchen has a gas stove.", domain="home")  # automatic mode: existing domains
+    vault.add(
+        OWNER, Draft.of(statement="The kitchen has a gas stove.", domain="home")
+    )  # automatic mode: existing domains
     first, again = propose(
         vault,
         ASSISTANT,
@@ -244,8 +248,8 @@ def half_hidden(module_vault: Vault) -> tuple[Vault, set[str], set[str]]:
     """Every record of the pairs twice: local_only, and reworded (a suffix) as remote_allowed."""
     hidden, shared = set(), set()
     for statement in HIDDEN_STATEMENTS:
-        hidden.add(module_vault.add(OWNER, statement=statement, domain="pairs")["id"])
-        again = module_vault.add(OWNER, statement=f"{statement} (shared copy)", access_scope="remote_allowed")
+        hidden.add(module_vault.add(OWNER, Draft.of(statement=statement, domain="pairs"))["id"])
+        again = module_vault.add(OWNER, Draft.of(statement=f"{statement} (shared copy)", access_scope="remote_allowed"))
         shared.add(again["id"])
     return module_vault, hidden, shared
 
@@ -259,7 +263,9 @@ def test_no_pass_of_a_remote_caller_touches_or_names_a_hidden_record(
     (result,) = propose(vault, caller, candidate)
     assert result["target_id"] is None or result["target_id"] in shared
     assert not any(memory_id in repr(result) for memory_id in hidden)
-    assert {m["revision"] for m in vault.list_memories(OWNER, domain="pairs", limit=200)["items"]} == {1}
+    assert {m["revision"] for m in vault.list_memories(OWNER, ListRequest.of(domain="pairs", limit=200))["items"]} == {
+        1
+    }
 
 
 def test_a_remote_caller_is_compared_with_what_it_may_see(vault: Vault, add: Adder) -> None:
@@ -271,7 +277,7 @@ def test_a_remote_caller_is_compared_with_what_it_may_see(vault: Vault, add: Add
 
 
 def test_a_workspace_caller_does_not_see_another_workspace(vault: Vault, add: Adder) -> None:
-    staged = vault.add(WORKSPACE_A, statement="The team retro is on Fridays at 14:00.", domain="team")
+    staged = vault.add(WORKSPACE_A, Draft.of(statement="The team retro is on Fridays at 14:00.", domain="team"))
     vault.approve(OWNER, staged["proposal_id"])
     other = Caller(principal="team-bot-b", surface=WORKSPACE_A.surface, workspace_id="ws-beta")
     (mine,) = propose(vault, WORKSPACE_A, "The team retro is on Fridays at 15:00.")
@@ -313,11 +319,14 @@ def test_review_mode_stages_every_change(vault: Vault, add: Adder) -> None:
     assert count(vault, "memories") == 3
 
 
-def test_automatic_mode_adds_but_corrections_and_archives_wait(vault: Vault, add: Adder) -> None:
-    candidates, _ = _mixed(add)
+def test_automatic_mode_commits_adds_and_corrections_but_archives_wait(vault: Vault, add: Adder) -> None:
+    """Contract revision 3: a correction inside the approved scope commits (the old version stays as
+    history); the pass's ARCHIVE is a judgement and always waits for the person."""
+    candidates, ids = _mixed(add)
     automatic(vault)
     results = propose(vault, ASSISTANT, *candidates)
-    assert [r["outcome"] for r in results] == ["skipped", "staged", "staged", "added"]
+    assert [r["outcome"] for r in results] == ["skipped", "added", "staged", "added"]
+    assert vault.get(OWNER, ids["conflict"])["memory"]["superseded_by_id"] == results[1]["id"]
     assert results[3]["id"] and vault.get(OWNER, results[3]["id"])["memory"]["domain"] == "work"
 
 
@@ -335,14 +344,16 @@ def test_retrieval_only_refuses_the_whole_call_and_changes_nothing(vault: Vault,
     vault.set_setting(OWNER, "write_mode", "retrieval-only")
     before = dump(vault)
     with pytest.raises(ReadOnlyMode):
-        vault.propose(ASSISTANT, candidates=[{"statement": c} if isinstance(c, str) else c for c in candidates])
+        vault.propose(
+            ASSISTANT, ProposeRequest.of(candidates=[{"statement": c} if isinstance(c, str) else c for c in candidates])
+        )
     assert dump(vault) == before
 
 
 def test_the_kill_switch_stops_remote_passes(vault: Vault) -> None:
     vault.set_kill_switch(OWNER, "on")
     with pytest.raises(KillSwitchEngaged):
-        vault.propose(REMOTE, candidates=[{"statement": "The garden hose is 25 metres long."}])
+        vault.propose(REMOTE, ProposeRequest.of(candidates=[{"statement": "The garden hose is 25 metres long."}]))
 
 
 # -- bad input changes nothing ------------------------------------------------------------------------------
@@ -372,7 +383,7 @@ def test_bad_input_refuses_the_whole_call(vault: Vault, add: Adder, args: dict[s
     add("The garden shed is red.", domain="garden")
     before = dump(vault)
     with pytest.raises(error) as raised:
-        vault.propose(ASSISTANT, **args)
+        vault.propose(ASSISTANT, ProposeRequest.of(**args))
     assert SECRET not in str(raised.value)
     assert dump(vault) == before
 
@@ -380,7 +391,7 @@ def test_bad_input_refuses_the_whole_call(vault: Vault, add: Adder, args: dict[s
 def test_a_remote_caller_may_not_propose_local_only_records(vault: Vault) -> None:
     before = dump(vault)
     with pytest.raises(Forbidden, match=r"candidates\[1\]"):
-        vault.propose(REMOTE, candidates=[GOOD, {**GOOD, "access_scope": "local_only"}])
+        vault.propose(REMOTE, ProposeRequest.of(candidates=[GOOD, {**GOOD, "access_scope": "local_only"}]))
     assert dump(vault) == before
 
 
@@ -388,5 +399,7 @@ def test_a_link_to_a_record_the_caller_may_not_see_is_not_found(vault: Vault, ad
     hidden = add("The garden shed is red.", domain="garden")
     before = dump(vault)
     with pytest.raises(NotFound):
-        vault.propose(REMOTE, candidates=[{**GOOD, "links": [{"type": "relates_to", "target_id": hidden}]}])
+        vault.propose(
+            REMOTE, ProposeRequest.of(candidates=[{**GOOD, "links": [{"type": "relates_to", "target_id": hidden}]}])
+        )
     assert dump(vault) == before

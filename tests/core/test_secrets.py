@@ -15,8 +15,10 @@ from corekit import ASSISTANT, OWNER, REMOTE, Adder, dump
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import Caller
+from memvault.core.requests import ArchiveRequest, CorrectRequest, ProposeRequest
 from memvault.core.vault import Vault
 from memvault.core.writer.gate import rejection
 from memvault.core.writer.secrets import find_secrets
@@ -84,7 +86,7 @@ def _fragments(secret: str) -> list[str]:
 
 def _assert_refused_silently(vault: Vault, caller: Caller, statement: str, secret: str, **fields: object) -> None:
     before = dump(vault)
-    answer = vault.add(caller, statement=statement, domain="misc", **fields)
+    answer = vault.add(caller, Draft.of(statement=statement, domain="misc", **fields))
     assert answer["outcome"] == "rejected", answer
     assert answer["id"] is None and answer["proposal_id"] is None
     assert "secret" in answer["reason"]
@@ -112,14 +114,14 @@ def test_a_correction_holding_a_secret_is_refused_without_echo(vault: Vault, add
     target = add("The router admin login is on the sticker", domain="home")
     before = dump(vault)
     with pytest.raises(InvalidArgument) as raised:
-        vault.correct(OWNER, id=target, statement="The router admin password is Hunter2-Fict!0us")
+        vault.correct(OWNER, CorrectRequest.of(id=target, statement="The router admin password is Hunter2-Fict!0us"))
     assert "Hunter2" not in raised.value.message and "secret" in raised.value.message
     assert dump(vault) == before
 
 
 @pytest.mark.parametrize("statement", ORDINARY)
 def test_ordinary_statements_with_numbers_are_accepted(module_vault: Vault, statement: str) -> None:
-    assert module_vault.add(OWNER, statement=statement, domain="misc")["outcome"] == "added"
+    assert module_vault.add(OWNER, Draft.of(statement=statement, domain="misc"))["outcome"] == "added"
 
 
 @pytest.mark.parametrize("statement", ["ok thanks", "   ", "lol", "thanks, bye!", "?!"])
@@ -127,9 +129,9 @@ def test_chatter_is_refused(vault: Vault, statement: str) -> None:
     before = dump(vault)
     if not statement.strip():
         with pytest.raises(InvalidArgument):
-            vault.add(OWNER, statement=statement)
+            vault.add(OWNER, Draft.of(statement=statement))
     else:
-        answer = vault.add(OWNER, statement=statement)
+        answer = vault.add(OWNER, Draft.of(statement=statement))
         assert answer["outcome"] == "rejected" and "chatter" in answer["reason"]
     assert dump(vault) == before
 
@@ -157,7 +159,7 @@ def test_an_archive_reason_holding_a_secret_is_refused_without_echo(vault: Vault
     target = add("The shed key is under the blue pot", domain="home")
     before = dump(vault)
     with pytest.raises(InvalidArgument) as raised:
-        vault.archive(caller, id=target, reason="moved it; the padlock password is Tr0ub4dor&3")
+        vault.archive(caller, ArchiveRequest.of(id=target, reason="moved it; the padlock password is Tr0ub4dor&3"))
     assert "Tr0ub4dor" not in raised.value.message and "secret" in raised.value.message
     assert dump(vault) == before
 
@@ -189,12 +191,12 @@ def test_random_credentials_are_refused_and_never_echoed(token: str, before: str
 def test_a_secret_as_the_domain_is_refused_too(module_vault: Vault, caller: Caller) -> None:
     secret = "ghp_R2d2C3poR2d2C3poR2d2C3poR2d2C3po1234"  # a domain name travels with its records
     before = dump(module_vault)
-    answer = module_vault.add(caller, statement="The release bot pushes tags nightly", domain=secret)
+    answer = module_vault.add(caller, Draft.of(statement="The release bot pushes tags nightly", domain=secret))
     assert answer["outcome"] == "rejected" and "secret" in answer["reason"]
     assert secret.lower() not in answer["reason"]
     assert dump(module_vault) == before
     result = module_vault.propose(
-        caller, candidates=[{"statement": "The release bot pushes tags nightly", "domain": secret}]
+        caller, ProposeRequest.of(candidates=[{"statement": "The release bot pushes tags nightly", "domain": secret}])
     )
     assert result["results"][0]["outcome"] == "rejected"
     assert dump(module_vault) == before

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from corekit import SCRYPT_N
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import StoreUnavailable, WrongPassphrase
 from memvault.core.model import OWNER
 from memvault.core.store.connection import PLAINTEXT_HEADER, IntegrityError, is_encrypted_file
@@ -27,7 +28,7 @@ def created(fresh_home: Path) -> Path:
     """A store made by `Vault.open(create=True)` itself (not copied from the template)."""
     assert not store_exists(fresh_home)
     with Vault.open(fresh_home, create=True, scrypt_n=SCRYPT_N) as vault:
-        vault.add(OWNER, statement=SECRETLESS_MARKER, domain="home")
+        vault.add(OWNER, Draft.of(statement=SECRETLESS_MARKER, domain="home"))
     return fresh_home
 
 
@@ -63,7 +64,7 @@ def test_store_and_key_file_are_0600_and_folders_0700(created: Path) -> None:
 
 
 def test_wal_companions_are_private_too(vault: Vault) -> None:
-    vault.add(OWNER, statement="The greenhouse thermostat is set to eighteen degrees", domain="home")
+    vault.add(OWNER, Draft.of(statement="The greenhouse thermostat is set to eighteen degrees", domain="home"))
     companions = [p for p in vault.paths.home.iterdir() if p.name.startswith("memvault.db-")]
     assert companions, "WAL mode should keep a -wal file while the store is open"
     for path in companions:
@@ -100,10 +101,10 @@ def test_opening_a_home_without_a_store_is_a_clear_error(fresh_home: Path) -> No
 def test_two_open_vaults_share_the_store(home: Path) -> None:
     """Two processes (here two connections) read each other's writes through WAL."""
     with Vault.open(home) as first, Vault.open(home) as second:
-        one = first.add(OWNER, statement="The spare house key is with the neighbour", domain="home")["id"]
+        one = first.add(OWNER, Draft.of(statement="The spare house key is with the neighbour", domain="home"))["id"]
         assert second.get(OWNER, one)["memory"]["statement"].startswith("The spare house key")
         with second.ctx.reading():  # a long read in one process does not block the other's write
-            two = first.add(OWNER, statement="The meter cupboard key is on the hook", domain="home")["id"]
+            two = first.add(OWNER, Draft.of(statement="The meter cupboard key is on the hook", domain="home"))["id"]
         assert {i["id"] for i in second.list_memories(OWNER)["items"]} == {one, two}
 
 

@@ -11,6 +11,15 @@ from memvault.core import views
 from memvault.core.clock import FixedClock
 from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import OWNER
+from memvault.core.requests import (
+    ArchiveRequest,
+    CorrectRequest,
+    DecisionsRequest,
+    FeedbackRequest,
+    RelatedRequest,
+    TimelineRequest,
+    UnresolvedRequest,
+)
 from memvault.core.vault import Vault
 
 SHARED = {"access_scope": "remote_allowed"}
@@ -37,44 +46,44 @@ def graph(vault: Vault, add: Adder) -> dict[str, str]:
 
 
 def test_related_follows_links_to_the_asked_depth(vault: Vault, graph: dict[str, str]) -> None:
-    one = vault.related(OWNER, id=graph["a"])
+    one = vault.related(OWNER, RelatedRequest.of(id=graph["a"]))
     assert set(ids(one["nodes"])) == {graph["a"], graph["b"], graph["s"]}
     assert ids(one["nodes"])[0] == graph["a"]
     assert {(e["from"], e["to"], e["type"]) for e in one["edges"]} == {
         (graph["a"], graph["b"], "depends_on"),
         (graph["a"], graph["s"], "relates_to"),
     }
-    two = vault.related(OWNER, id=graph["a"], depth=2)
+    two = vault.related(OWNER, RelatedRequest.of(id=graph["a"], depth=2))
     assert set(ids(two["nodes"])) == {graph["a"], graph["b"], graph["c"], graph["s"]}
     assert graph["d"] not in ids(two["nodes"])
     assert all(e["weight"] == 1.0 for e in two["edges"])
 
 
 def test_related_filters_by_link_type_and_limit(vault: Vault, graph: dict[str, str]) -> None:
-    only = vault.related(OWNER, id=graph["a"], types=["relates_to"], depth=3)
+    only = vault.related(OWNER, RelatedRequest.of(id=graph["a"], types=["relates_to"], depth=3))
     assert set(ids(only["nodes"])) == {graph["a"], graph["s"]}
-    capped = vault.related(OWNER, id=graph["a"], depth=3, limit=2)
+    capped = vault.related(OWNER, RelatedRequest.of(id=graph["a"], depth=3, limit=2))
     assert len(capped["nodes"]) == 2
     assert all(e["from"] in ids(capped["nodes"]) and e["to"] in ids(capped["nodes"]) for e in capped["edges"])
 
 
 def test_related_shows_a_remote_caller_no_local_node_or_edge(vault: Vault, graph: dict[str, str]) -> None:
-    seen = vault.related(REMOTE, id=graph["a"], depth=3)
+    seen = vault.related(REMOTE, RelatedRequest.of(id=graph["a"], depth=3))
     assert set(ids(seen["nodes"])) == {graph["a"], graph["b"], graph["c"]}
     assert all(graph["s"] not in (e["from"], e["to"]) for e in seen["edges"])
     with pytest.raises(NotFound) as hidden:
-        vault.related(REMOTE, id=graph["s"])
+        vault.related(REMOTE, RelatedRequest.of(id=graph["s"]))
     with pytest.raises(NotFound) as missing:
-        vault.related(REMOTE, id="m000000000000")
+        vault.related(REMOTE, RelatedRequest.of(id="m000000000000"))
     assert hidden.value.message == missing.value.message
 
 
 def test_related_never_reaches_archived_records(vault: Vault, graph: dict[str, str]) -> None:
-    vault.archive(OWNER, id=graph["b"], reason="obsolete")
-    seen = vault.related(OWNER, id=graph["a"], depth=3)
+    vault.archive(OWNER, ArchiveRequest.of(id=graph["b"], reason="obsolete"))
+    seen = vault.related(OWNER, RelatedRequest.of(id=graph["a"], depth=3))
     assert graph["b"] not in ids(seen["nodes"]) and graph["c"] not in ids(seen["nodes"])
     with pytest.raises(NotFound):
-        vault.related(OWNER, id=graph["b"])
+        vault.related(OWNER, RelatedRequest.of(id=graph["b"]))
 
 
 @pytest.mark.parametrize(
@@ -91,7 +100,7 @@ def test_related_never_reaches_archived_records(vault: Vault, graph: dict[str, s
 )
 def test_related_refuses_bad_arguments(vault: Vault, graph: dict[str, str], bad: dict[str, Any]) -> None:
     with pytest.raises(InvalidArgument):
-        vault.related(OWNER, id=graph["a"], **bad)
+        vault.related(OWNER, RelatedRequest.of(id=graph["a"], **bad))
 
 
 # -- timeline --------------------------------------------------------------------------------
@@ -102,8 +111,10 @@ def test_timeline_is_in_time_order_and_includes_superseded_versions(
     clock.advance(days=3)
     cadd("The gym opens at six", domain="health")
     clock.advance(days=3)
-    corrected = clocked_vault.correct(OWNER, id=first, statement="The team standup is at half past nine")["id"]
-    answer = clocked_vault.timeline(OWNER, domain="work")
+    corrected = clocked_vault.correct(
+        OWNER, CorrectRequest.of(id=first, statement="The team standup is at half past nine")
+    )["id"]
+    answer = clocked_vault.timeline(OWNER, TimelineRequest.of(domain="work"))
     events = answer["events"]
     times = [e["time"] for e in events]
     assert times == sorted(times)
@@ -121,23 +132,23 @@ def test_timeline_filters_by_subject_entity_and_window(clocked_vault: Vault, clo
     late = cadd("The invoice for the roof repair arrived")
     clock.advance(days=1)
     bike = cadd("The bike repair shop closes early on Saturdays")
-    by_subject = clocked_vault.timeline(OWNER, subject="roof repairs")  # every word, any form
+    by_subject = clocked_vault.timeline(OWNER, TimelineRequest.of(subject="roof repairs"))  # every word, any form
     assert {e["record"]["id"] for e in by_subject["events"]} == {late}
-    by_entity = clocked_vault.timeline(OWNER, entity="  ada   QUILL ")
+    by_entity = clocked_vault.timeline(OWNER, TimelineRequest.of(entity="  ada   QUILL "))
     assert {e["record"]["statement"] for e in by_entity["events"]} == {"Lunch with Ada about the garden plans"}
-    window = clocked_vault.timeline(OWNER, start="2026-03-05", end="2026-03-31")
+    window = clocked_vault.timeline(OWNER, TimelineRequest.of(start="2026-03-05", end="2026-03-31"))
     assert {e["record"]["id"] for e in window["events"]} == {late, bike}
-    assert clocked_vault.timeline(OWNER, limit=1)["events"][0]["record"]["id"] == bike
+    assert clocked_vault.timeline(OWNER, TimelineRequest.of(limit=1))["events"][0]["record"]["id"] == bike
 
 
 def test_timeline_hides_local_records_from_remote_and_archived_from_everyone(vault: Vault, add: Adder) -> None:
     shared = add("The bike service is booked for May", **SHARED)
     add("The diary entry about the bike fall stays private")
     gone = add("The old bike lock code changed", **SHARED)
-    vault.archive(OWNER, id=gone)
-    remote = vault.timeline(REMOTE, subject="bike")
+    vault.archive(OWNER, ArchiveRequest.of(id=gone))
+    remote = vault.timeline(REMOTE, TimelineRequest.of(subject="bike"))
     assert {e["record"]["id"] for e in remote["events"]} == {shared}
-    local = vault.timeline(OWNER, subject="bike")
+    local = vault.timeline(OWNER, TimelineRequest.of(subject="bike"))
     assert gone not in {e["record"]["id"] for e in local["events"]}
     assert len({e["record"]["id"] for e in local["events"]}) == 2
 
@@ -147,7 +158,7 @@ def test_timeline_hides_local_records_from_remote_and_archived_from_everyone(vau
 )
 def test_timeline_refuses_bad_arguments(vault: Vault, bad: dict[str, Any]) -> None:
     with pytest.raises(InvalidArgument):
-        vault.timeline(OWNER, **bad)
+        vault.timeline(OWNER, TimelineRequest.of(**bad))
 
 
 # -- projects, decisions, unresolved ---------------------------------------------------------
@@ -164,7 +175,7 @@ def project(clocked_vault: Vault, clock: FixedClock, cadd: Adder) -> dict[str, s
     undated = cadd("Does Lighthouse need offline sync?", type="OPEN_QUESTION", tags=tag, **SHARED)
     other = cadd("Renew the passport", type="NEXT_ACTION", due_at="2026-03-08", domain="admin")
     clock.advance(days=2)
-    state2 = clocked_vault.correct(OWNER, id=state, statement="Lighthouse is in development")["id"]
+    state2 = clocked_vault.correct(OWNER, CorrectRequest.of(id=state, statement="Lighthouse is in development"))["id"]
     return {
         "state": state,
         "state2": state2,
@@ -180,7 +191,7 @@ def project(clocked_vault: Vault, clock: FixedClock, cadd: Adder) -> dict[str, s
 def test_project_history_collects_states_decisions_and_open_items(
     clocked_vault: Vault, project: dict[str, str]
 ) -> None:
-    history = clocked_vault.project_history(OWNER, project="lighthouse")
+    history = clocked_vault.project_history(OWNER, "lighthouse")
     assert history["project"] == "Lighthouse"
     assert ids(history["states"]) == [project["state"], project["state2"]]
     assert set(ids(history["decisions"])) == {project["decision"], project["private_decision"]}
@@ -188,43 +199,48 @@ def test_project_history_collects_states_decisions_and_open_items(
 
 
 def test_project_history_for_remote_shows_only_shared_records(clocked_vault: Vault, project: dict[str, str]) -> None:
-    history = clocked_vault.project_history(REMOTE, project="Lighthouse")
+    history = clocked_vault.project_history(REMOTE, "Lighthouse")
     assert ids(history["decisions"]) == [project["decision"]]
     with pytest.raises(NotFound):
-        clocked_vault.project_history(REMOTE, project="Nowhere")
+        clocked_vault.project_history(REMOTE, "Nowhere")
 
 
 def test_a_project_with_nothing_visible_is_missing(vault: Vault, add: Adder) -> None:
     add("Secret Garden plot plan", tags=["project:Hidden Plot"])
-    assert vault.project_history(OWNER, project="hidden plot")["project"] == "Hidden Plot"
+    assert vault.project_history(OWNER, "hidden plot")["project"] == "Hidden Plot"
     with pytest.raises(NotFound) as hidden:
-        vault.project_history(WORKSPACE_A, project="hidden plot")
+        vault.project_history(WORKSPACE_A, "hidden plot")
     with pytest.raises(NotFound) as missing:
-        vault.project_history(WORKSPACE_A, project="no such plot")
+        vault.project_history(WORKSPACE_A, "no such plot")
     assert hidden.value.message == missing.value.message
-    assert vault.decisions(WORKSPACE_A, project="hidden plot") == {"items": []}
+    assert vault.decisions(WORKSPACE_A, DecisionsRequest.of(project="hidden plot")) == {"items": []}
 
 
 def test_decisions_newest_first_with_history_on_request(clocked_vault: Vault, project: dict[str, str]) -> None:
-    current = clocked_vault.decisions(OWNER, project="Lighthouse")
+    current = clocked_vault.decisions(OWNER, DecisionsRequest.of(project="Lighthouse"))
     assert ids(current["items"]) == [project["private_decision"], project["decision"]]
-    replaced = clocked_vault.correct(OWNER, id=project["decision"], statement="Lighthouse will use PostgreSQL")["id"]
+    replaced = clocked_vault.correct(
+        OWNER, CorrectRequest.of(id=project["decision"], statement="Lighthouse will use PostgreSQL")
+    )["id"]
     now = ids(clocked_vault.decisions(OWNER)["items"])
     assert replaced in now and project["decision"] not in now
-    with_history = ids(clocked_vault.decisions(OWNER, include_history=True)["items"])
+    with_history = ids(clocked_vault.decisions(OWNER, DecisionsRequest.of(include_history=True))["items"])
     assert replaced in with_history and project["decision"] in with_history
-    assert clocked_vault.decisions(OWNER, domain="admin") == {"items": []}
+    assert clocked_vault.decisions(OWNER, DecisionsRequest.of(domain="admin")) == {"items": []}
 
 
 def test_unresolved_orders_by_due_date_undated_last(clocked_vault: Vault, project: dict[str, str]) -> None:
     items = ids(clocked_vault.unresolved(OWNER)["items"])
     assert items == [project["other"], project["soon"], project["later"], project["undated"]]
-    assert ids(clocked_vault.unresolved(OWNER, due_before="2026-03-15")["items"]) == [project["other"], project["soon"]]
+    assert ids(clocked_vault.unresolved(OWNER, UnresolvedRequest.of(due_before="2026-03-15"))["items"]) == [
+        project["other"],
+        project["soon"],
+    ]
     assert ids(clocked_vault.unresolved(REMOTE)["items"]) == [project["soon"], project["later"], project["undated"]]
-    clocked_vault.archive(OWNER, id=project["soon"])
+    clocked_vault.archive(OWNER, ArchiveRequest.of(id=project["soon"]))
     assert project["soon"] not in ids(clocked_vault.unresolved(OWNER)["items"])
     with pytest.raises(InvalidArgument):
-        clocked_vault.unresolved(OWNER, due_before="soon")
+        clocked_vault.unresolved(OWNER, UnresolvedRequest.of(due_before="soon"))
 
 
 def test_unresolved_orders_only_by_a_due_date_the_record_shows(clocked_vault: Vault, cadd: Adder) -> None:
@@ -233,14 +249,16 @@ def test_unresolved_orders_only_by_a_due_date_the_record_shows(clocked_vault: Va
     assert clocked_vault.get(OWNER, failed)["memory"]["due_at"] is None
     dated = cadd("Order a new Lighthouse hinge", type="NEXT_ACTION", due_at="2026-03-20")
     assert ids(clocked_vault.unresolved(OWNER)["items"]) == [dated, failed]
-    assert ids(clocked_vault.unresolved(OWNER, due_before="2026-03-10")["items"]) == []
+    assert ids(clocked_vault.unresolved(OWNER, UnresolvedRequest.of(due_before="2026-03-10"))["items"]) == []
 
 
 # -- feedback --------------------------------------------------------------------------------
 def test_feedback_is_stored_without_the_query(vault: Vault, add: Adder) -> None:
     memory_id = add("The car is serviced at the garage on Mill Lane")
     query = "where is the car serviced (fictional query text)"
-    assert vault.record_feedback(OWNER, id=memory_id, useful=True, query=query, note="spot on") == {"ok": True}
+    assert vault.record_feedback(OWNER, FeedbackRequest.of(id=memory_id, useful=True, query=query, note="spot on")) == {
+        "ok": True
+    }
     rows = vault.ctx.conn.execute("SELECT memory_id, useful, principal, note FROM feedback").fetchall()
     assert [tuple(r) for r in rows] == [(memory_id, 1, "owner", "spot on")]
     everything = repr(dump(vault))
@@ -263,17 +281,17 @@ def test_feedback_refuses_bad_arguments_and_changes_nothing(vault: Vault, add: A
     memory_id = add("The car is serviced at the garage on Mill Lane")
     before = dump(vault)
     with pytest.raises(InvalidArgument):
-        vault.record_feedback(OWNER, id=memory_id, **bad)
+        vault.record_feedback(OWNER, FeedbackRequest.of(id=memory_id, **bad))
     assert dump(vault) == before
 
 
 def test_feedback_on_an_invisible_or_archived_record_is_not_found(vault: Vault, add: Adder) -> None:
     private = add("A private note about the dentist")
     with pytest.raises(NotFound):
-        vault.record_feedback(REMOTE, id=private, useful=False)
-    vault.archive(OWNER, id=private)
+        vault.record_feedback(REMOTE, FeedbackRequest.of(id=private, useful=False))
+    vault.archive(OWNER, ArchiveRequest.of(id=private))
     with pytest.raises(NotFound):
-        vault.record_feedback(OWNER, id=private, useful=True)
+        vault.record_feedback(OWNER, FeedbackRequest.of(id=private, useful=True))
     assert count(vault, "feedback") == 0
 
 
@@ -285,7 +303,7 @@ def test_a_timeline_window_reaches_old_records_beyond_the_read_cap(
     for n in range(4):
         clock.advance(days=30)
         cadd(f"A later fictional diary line number {n}")
-    window = clocked_vault.timeline(OWNER, start="2026-03-01", end="2026-03-02")
+    window = clocked_vault.timeline(OWNER, TimelineRequest.of(start="2026-03-01", end="2026-03-02"))
     assert [e["record"]["id"] for e in window["events"]] == [oldest]
     latest = clocked_vault.timeline(OWNER)
     assert len({e["record"]["id"] for e in latest["events"]}) == 2  # the two newest records

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from memvault.core.drafts import Draft
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.settings import SETTINGS
 from memvault.core.vault import Vault
@@ -248,7 +249,7 @@ def test_a_secret_is_rejected_not_echoed_and_not_stored(home: Path, capsys: pyte
 # -- proposals and config --------------------------------------------------------------------
 def _stage(home: Path, statement: str) -> str:
     with Vault.open(home) as vault:
-        result = vault.add(LOCAL_ASSISTANT, statement=statement, domain="hobbies")
+        result = vault.add(LOCAL_ASSISTANT, Draft.of(statement=statement, domain="hobbies"))
     assert result["outcome"] == "staged"
     return str(result["proposal_id"])
 
@@ -363,3 +364,12 @@ def test_every_command_and_option_is_in_the_cli_guide() -> None:
                 if option.startswith("--") and option not in ("--help", "--json") and option not in guide:
                     missing.append(f"memvault {name} {option}")
     assert missing == []
+
+
+def test_scope_shares_a_record_and_refuses_a_bad_scope(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    memory_id = add(capsys, "The allotment gate code changes in May", "--domain", "garden")
+    shared = run_json(capsys, "scope", memory_id, "remote_allowed")
+    assert shared["access_scope"] == "remote_allowed" and shared["revision"] == 2
+    code, _out, err = run(capsys, "scope", memory_id, "everyone")
+    assert code == 1 and "scope: expected one of" in err
+    assert run_json(capsys, "get", memory_id)["memory"]["access_scope"] == "remote_allowed"

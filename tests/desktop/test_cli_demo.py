@@ -15,8 +15,10 @@ import keyring
 import keyring.backend
 import pytest
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import OWNER, MemoryType
+from memvault.core.requests import ListRequest
 from memvault.core.vault import Vault
 from memvault.desktop.cli import main
 from memvault.desktop.commands import demo
@@ -48,7 +50,9 @@ def all_records(home: Path) -> list[dict[str, Any]]:
         for status in ("current", "superseded", "archived"):
             cursor = None
             while True:
-                page = vault.list_memories(OWNER, status=status, limit=200, **({"cursor": cursor} if cursor else {}))
+                page = vault.list_memories(
+                    OWNER, ListRequest.of(status=status, limit=200, **({"cursor": cursor} if cursor else {}))
+                )
                 records += page["items"]
                 cursor = page["next_cursor"]
                 if not cursor:
@@ -137,7 +141,7 @@ def test_demo_defaults_to_its_own_folder_never_memvault_home(
 
 def test_demo_refuses_a_store_it_did_not_make(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with Vault.open(home) as vault:
-        vault.add(OWNER, statement="A real record the demo must never touch", domain="mine")
+        vault.add(OWNER, Draft.of(statement="A real record the demo must never touch", domain="mine"))
     before = (home / "memvault.db").read_bytes()
     for argv in (
         ["demo", "--home", str(home)],

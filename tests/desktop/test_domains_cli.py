@@ -16,6 +16,8 @@ from memvault.desktop.cli import main
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "retrieval"))
 from regions_data import fill
 
+from memvault.core.drafts import Draft
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
@@ -69,16 +71,20 @@ def test_discover_is_a_dry_run_unless_applied(capsys: pytest.CaptureFixture[str]
 
 def test_view_commands(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     with Vault.open(home) as vault:
-        base = vault.add(OWNER, statement="The bike needs new brake pads", tags=["project:Bike"])["id"]
+        base = vault.add(OWNER, Draft.of(statement="The bike needs new brake pads", tags=["project:Bike"]))["id"]
         todo = vault.add(
             OWNER,
-            statement="Order brake pads for the bike",
-            type="NEXT_ACTION",
-            due_at="2026-05-01",
-            tags=["project:Bike"],
-            links=[{"type": "depends_on", "target_id": base}],
+            Draft.of(
+                statement="Order brake pads for the bike",
+                type="NEXT_ACTION",
+                due_at="2026-05-01",
+                tags=["project:Bike"],
+                links=[{"type": "depends_on", "target_id": base}],
+            ),
         )["id"]
-        vault.add(OWNER, statement="Decided to service the bike myself", type="DECISION", tags=["project:Bike"])
+        vault.add(
+            OWNER, Draft.of(statement="Decided to service the bike myself", type="DECISION", tags=["project:Bike"])
+        )
     related = run_json(capsys, "related", todo)
     assert [n["id"] for n in related["nodes"]] == [todo, base]
     assert run_json(capsys, "unresolved")["items"][0]["id"] == todo

@@ -100,3 +100,5 @@ def test_init_and_status_say_what_happens_to_an_assistant_s_writes(fresh_home: P
     assert run_cli(fresh_home, "config", "set", "write_mode", automatic).returncode == 0
     status = run_cli(fresh_home, "status").stdout.decode()
     assert "No domain exists yet" in status and "memvault proposals approve ID" in status
+    assert run_cli(fresh_home, "config", "set", "auto_write_domains", "*").returncode == 0
+    assert "No domain exists yet" not in run_cli(fresh_home, "status").stdout.decode()  # any domain: nothing waits

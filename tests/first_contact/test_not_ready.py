@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bridgekit import INIT, MEMVAULT, bridge_params, raw_session, run_cli
+from bridgekit import INIT, MEMVAULT, bridge_params, raw_session, run_cli, running_daemon
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
+from memvault.core.drafts import Draft
+from memvault.core.model import OWNER
 from memvault.core.store import migrations
 from memvault.core.vault import Vault
 from memvault.desktop import clients, launch_check
@@ -93,6 +95,26 @@ async def test_a_locked_store_names_the_daemon(home: Path, tmp_path: Path) -> No
     errors, status = await every_tool(bridge_params(home, MEMVAULT_PASSPHRASE=None), tmp_path / "err")
     assert_not_ready(errors, status, "locked", f"memvault --home {home} daemon")
     assert "passphrase" in status["not_ready"]["message"]
+
+
+async def test_a_locked_store_is_served_through_the_daemon_once_it_runs(home: Path, tmp_path: Path) -> None:
+    with Vault.open(home) as vault:
+        kept = vault.add(OWNER, Draft.of(statement="The kayak club meets at Birch Landing (fictional)"))
+    with (tmp_path / "bridge.err").open("w") as err:
+        async with (
+            stdio_client(bridge_params(home, MEMVAULT_PASSPHRASE=None), errlog=err) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            first = await session.call_tool("memory_search", {"query": "where does the kayak club meet"})
+            assert first.is_error and f"`memvault --home {home} daemon`" in body(first)["error"]["message"]
+            # The person runs the named command (it has the passphrase); the assistant just asks again.
+            with running_daemon(home):
+                found = await session.call_tool("memory_search", {"query": "where does the kayak club meet"})
+                status = await session.call_tool("memory_status", {})
+    assert not found.is_error and f"[{kept['id']}]" in body(found)["packet"]
+    assert "a daemon answers now; calling through it" in (home / "logs" / "mcp.log").read_text()
+    assert status.structured_content is not None and status.structured_content["counts"]["current"] == 1
 
 
 async def test_a_wrong_passphrase_is_locked_too_and_never_echoed(home: Path, tmp_path: Path) -> None:

@@ -11,9 +11,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from importkit import SOURCES, chatgpt_zip, content, copy_fixture, digest
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import Conflict, Forbidden, NotFound
 from memvault.core.importers.request import ImportRequest
 from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 
@@ -48,7 +50,7 @@ def test_a_dry_run_reports_and_changes_nothing(
 def test_commit_then_rollback_leaves_the_content_as_before(
     vault: Vault, tmp_path: Path, name: str, fmt: str, said: list[str]
 ) -> None:
-    existing = vault.add(OWNER, statement="The cabin's wifi router is in the attic.")["id"]
+    existing = vault.add(OWNER, Draft.of(statement="The cabin's wifi router is in the attic."))["id"]
     path = copy_fixture(name, tmp_path)
     before, original = content(vault), digest(path)
     report = run(vault, path, commit=True)
@@ -62,12 +64,12 @@ def test_commit_then_rollback_leaves_the_content_as_before(
     for row in rows:  # provenance: a pointer and a hash, never the conversation
         assert row["source"] == f"import:{fmt}" and row["source_reference"].startswith(f"{fmt}:")
         assert "sha256:" in row["evidence"] and row["evidence_hash"]
-    assert vault.search(OWNER, query=said[0])["results"]
+    assert vault.search(OWNER, SearchRequest.of(query=said[0]))["results"]
     assert digest(path) == original
     undone = vault.imports.rollback(OWNER, batch)
     assert undone["removed"] == len(rows)
     assert content(vault) == before
-    assert not vault.search(OWNER, query=said[0])["results"]
+    assert not vault.search(OWNER, SearchRequest.of(query=said[0]))["results"]
     assert vault.get(OWNER, existing)["memory"]["status"] == "current"
     with pytest.raises(Conflict):
         vault.imports.rollback(OWNER, batch)
@@ -92,8 +94,10 @@ def test_chatter_and_requests_are_not_candidates(vault: Vault, tmp_path: Path) -
 
 
 def test_the_store_decides_duplicates_and_corrections(vault: Vault, tmp_path: Path) -> None:
-    known = vault.add(OWNER, statement="I prefer corrugated metal for the roof.", type="PREFERENCE")["id"]
-    older = vault.add(OWNER, statement="My budget is 900 euros for the whole shed.", valid_from="2025-06-01")["id"]
+    known = vault.add(OWNER, Draft.of(statement="I prefer corrugated metal for the roof.", type="PREFERENCE"))["id"]
+    older = vault.add(OWNER, Draft.of(statement="My budget is 900 euros for the whole shed.", valid_from="2025-06-01"))[
+        "id"
+    ]
     report = run(vault, copy_fixture("chatgpt_conversations.json", tmp_path), commit=True)
     assert report["counts"]["confirmed"] == 1 and report["counts"]["corrected"] == 1  # type: ignore[index]
     assert vault.get(OWNER, older)["memory"]["status"] == "superseded"

@@ -18,6 +18,7 @@ from importkit import FIXTURES, content
 from memvault.core.errors import Conflict
 from memvault.core.importers.inbox import InboxWatcher
 from memvault.core.model import OWNER
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 
@@ -57,10 +58,12 @@ def test_a_dropped_export_waits_in_the_inbox_and_approval_commits_it(vault: Vaul
         k: v for k, v in before.items() if k != "proposals"
     }  # a dry run: nothing but the proposal
     approved = vault.approve(OWNER, str(proposal["id"]))
-    assert approved["outcome"] == "imported" and approved["counts"]["added"] == 5
-    assert vault.search(OWNER, query="allergic to peanuts")["results"]
-    vault.imports.rollback(OWNER, approved["batch_id"])
-    assert not vault.search(OWNER, query="allergic to peanuts")["results"]
+    assert approved["outcome"] == "imported"
+    (batch,) = vault.imports.batches(OWNER)
+    assert batch["counts"]["added"] == 5 and batch["finished_at"]
+    assert vault.search(OWNER, SearchRequest.of(query="allergic to peanuts"))["results"]
+    vault.imports.rollback(OWNER, str(batch["batch_id"]))
+    assert not vault.search(OWNER, SearchRequest.of(query="allergic to peanuts"))["results"]
 
 
 def test_a_file_dropped_twice_is_staged_once_and_a_bad_one_not_at_all(vault: Vault, watcher: InboxWatcher) -> None:

@@ -12,12 +12,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from maintkit import SECRET_STATEMENT
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vault import Vault
 
 
 def added(vault: Vault, statement: str, **fields: Any) -> str:
-    answer = vault.add(OWNER, statement=statement, **fields)
+    answer = vault.add(OWNER, Draft.of(statement=statement, **fields))
     assert answer["outcome"] == "added", answer
     return str(answer["id"])
 
@@ -44,7 +46,9 @@ def filled(vault: Vault) -> dict[str, str]:
         links=[{"type": "relates_to", "target_id": ids["garden"]}],
     )
     ids["archived"] = added(vault, "Fictional: the shed key hangs by the door")
-    vault.archive(OWNER, id=ids["archived"], reason="moved")
-    corrected = vault.correct(OWNER, id=ids["tea"], statement="Fictional: prefers green tea in the afternoon")
+    vault.archive(OWNER, ArchiveRequest.of(id=ids["archived"], reason="moved"))
+    corrected = vault.correct(
+        OWNER, CorrectRequest.of(id=ids["tea"], statement="Fictional: prefers green tea in the afternoon")
+    )
     ids["tea_now"] = str(corrected["id"])
     return ids

@@ -11,6 +11,7 @@ import pytest
 from maintkit import dump_db, integrity_ok, open_db, run_python, store_key
 
 from memvault.core.clock import FixedClock
+from memvault.core.drafts import Draft
 from memvault.core.errors import Forbidden, InvalidArgument
 from memvault.core.maintenance.files import sha256_of
 from memvault.core.model import OWNER, Caller, Surface
@@ -66,10 +67,11 @@ from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 home, stop = sys.argv[1], sys.argv[2]
 from pathlib import Path
+from memvault.core.drafts import Draft
 with Vault.open(home) as vault:
     n = 0
     while not Path(stop).exists() and n < 400:
-        vault.add(OWNER, statement=f"Fictional writer note number {n} about kestrels", tags=[f"n{n}"])
+        vault.add(OWNER, Draft.of(statement=f"Fictional writer note number {n} about kestrels", tags=[f"n{n}"]))
         n += 1
 """
 
@@ -107,7 +109,7 @@ def test_backups_taken_while_another_process_writes_are_consistent(vault: Vault,
 def test_daily_schedule_keeps_seven_daily_and_four_weekly(home: Path) -> None:
     clock = FixedClock(datetime(2026, 3, 1, 3, 0, tzinfo=UTC))
     with Vault.open(home, clock=clock) as vault:
-        vault.add(OWNER, statement="Fictional: the pier opens at dawn")
+        vault.add(OWNER, Draft.of(statement="Fictional: the pier opens at dawn"))
         first = vault.scheduled_backup(OWNER)
         assert first["made"]["kind"] == "weekly"
         assert vault.scheduled_backup(OWNER)["made"] is None  # once a day

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from maintkit import open_db, store_key
 
+from memvault.core.drafts import Draft
 from memvault.core.maintenance import doctor
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
@@ -72,7 +73,7 @@ def test_leftovers_of_a_killed_restore_are_found_and_removed(home: Path) -> None
 
 
 def test_a_backup_still_holding_a_purged_record_asks_for_a_sweep(home: Path, vault: Vault) -> None:
-    kept = vault.add(OWNER, statement="Fictional: the boathouse is painted blue")["id"]
+    kept = vault.add(OWNER, Draft.of(statement="Fictional: the boathouse is painted blue"))["id"]
     vault.backup(OWNER)
     with vault.ctx.transaction() as conn:  # as if a purge had stopped before reaching the backups
         conn.execute("INSERT INTO tombstones VALUES (?, '2026-03-01T00:00:00Z', 'privacy')", (kept,))

@@ -15,7 +15,9 @@ import pytest
 from keyring.backend import KeyringBackend
 
 from memvault.core import keys
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.requests import ArchiveRequest
 from memvault.core.vault import Vault
 from memvault.desktop.cli import main
 
@@ -54,9 +56,9 @@ def test_keyring_store_backs_up_restores_and_is_forgotten_on_delete(
 ) -> None:
     with Vault.open(fresh_home, create=True) as vault:
         assert keys.describe(vault.paths.key_file).backend == "keyring"
-        kept = vault.add(OWNER, statement="Fictional: the lighthouse keeper's cat is called Pilot")["id"]
+        kept = vault.add(OWNER, Draft.of(statement="Fictional: the lighthouse keeper's cat is called Pilot"))["id"]
         backup = vault.backup(OWNER)["path"]
-        vault.archive(OWNER, id=kept)
+        vault.archive(OWNER, ArchiveRequest.of(id=kept))
     assert len(ring.secrets) == 1
 
     Vault.restore_backup(backup, fresh_home)

@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 from maintkit import MARKER, SECRET_STATEMENT, integrity_ok, run_python, store_key, where_found
 
+from memvault.core.drafts import Draft
 from memvault.core.maintenance import doctor
 from memvault.core.model import OWNER
+from memvault.core.requests import PurgeRequest
 from memvault.core.vault import Vault
 
 ROUNDS = 5
@@ -55,12 +57,12 @@ def _build(template_home: Path, target: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("MEMVAULT_HOME", str(target))
     with Vault.open(target) as vault:
         for n in range(RECORDS):
-            vault.add(OWNER, statement=f"Fictional filler note {n} about tide tables and harbour lights " * 3)
+            vault.add(OWNER, Draft.of(statement=f"Fictional filler note {n} about tide tables and harbour lights " * 3))
         early = vault.backup(OWNER)["path"]
-        secret = vault.add(OWNER, statement=SECRET_STATEMENT)["id"]
+        secret = vault.add(OWNER, Draft.of(statement=SECRET_STATEMENT))["id"]
         vault.export_markdown(OWNER)
         vault.backup(OWNER)
-        request = vault.request_purge(OWNER, id=secret, reason="privacy")["request_id"]
+        request = vault.request_purge(OWNER, PurgeRequest.of(id=secret, reason="privacy"))["request_id"]
     return early, request, RECORDS + 1
 
 

@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 from maintkit import MARKER, SECRET_STATEMENT, dump_db, open_db, store_key, vocabulary, where_found
 
-from memvault.core.drafts import parse_draft
+from memvault.core.drafts import Draft, parse_draft
 from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
 from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.requests import CorrectRequest, ExportRequest, FeedbackRequest, PurgeRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 from memvault.core.writes import commit_draft
 from memvault.desktop.cli import main
@@ -20,11 +22,11 @@ REMOTE = Caller("chatgpt-tunnel", Surface.REMOTE)
 
 def _spread_the_secret(vault: Vault, secret: str, tmp_path: Path) -> Path:
     """Put the secret's text in every place memvault can keep it; returns an outside backup."""
-    vault.search(OWNER, query="lighthouse gate code")  # the retrieval log lists it
-    vault.record_feedback(OWNER, id=secret, useful=True, note=f"{MARKER} was the right answer")
-    staged = vault.add(LOCAL_ASSISTANT, statement=SECRET_STATEMENT, domain="travel")  # a pending proposal
+    vault.search(OWNER, SearchRequest.of(query="lighthouse gate code"))  # the retrieval log lists it
+    vault.record_feedback(OWNER, FeedbackRequest.of(id=secret, useful=True, note=f"{MARKER} was the right answer"))
+    staged = vault.add(LOCAL_ASSISTANT, Draft.of(statement=SECRET_STATEMENT, domain="travel"))  # a pending proposal
     assert staged["outcome"] == "staged"
-    vault.export_markdown(OWNER, include_history=True)
+    vault.export_markdown(OWNER, ExportRequest.of(include_history=True))
     vault.backup(OWNER)
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -55,7 +57,7 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
     assert MARKER.lower() in vocabulary(store_file, key, "memory_fts")
     assert "rbm" in vocabulary(store_file, key, "memory_trigram")  # zo-rbm-arker: no other text has it
 
-    request = vault.request_purge(OWNER, id=filled["secret"], reason="privacy: a made-up code")
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=filled["secret"], reason="privacy: a made-up code"))
     assert request["outcome"] == "confirmation_required"
     assert vault.get(OWNER, filled["secret"])  # a request alone purges nothing
     report = vault.confirm_purge(OWNER, request["request_id"])
@@ -89,21 +91,23 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
         assert {r[0] for r in kept["memories"]} == {r[0] for r in store["memories"]}
         assert filled["secret"] in {t[0] for t in kept["tombstones"]}
     assert (home / "memvault.db-wal").stat().st_size == 0
-    assert filled["secret"] not in str(vault.search(OWNER, query=f"{MARKER} lighthouse gate code"))
+    assert filled["secret"] not in str(vault.search(OWNER, SearchRequest.of(query=f"{MARKER} lighthouse gate code")))
 
 
 def test_requests_follow_access_and_only_the_person_confirms(vault: Vault, filled: dict[str, str]) -> None:
     with pytest.raises(NotFound):  # a local_only record is invisible to a remote caller: as if missing
-        vault.request_purge(REMOTE, id=filled["secret"], reason="privacy")
-    shared = vault.add(OWNER, statement="Fictional: the harbour cafe closes at six", access_scope="remote_allowed")
-    request = vault.request_purge(REMOTE, id=shared["id"], reason="obsolete")
+        vault.request_purge(REMOTE, PurgeRequest.of(id=filled["secret"], reason="privacy"))
+    shared = vault.add(
+        OWNER, Draft.of(statement="Fictional: the harbour cafe closes at six", access_scope="remote_allowed")
+    )
+    request = vault.request_purge(REMOTE, PurgeRequest.of(id=shared["id"], reason="obsolete"))
     assert request["outcome"] == "confirmation_required"
     with pytest.raises(Forbidden):
         vault.confirm_purge(REMOTE, request["request_id"])
     with pytest.raises(Forbidden):
         vault.confirm_purge(LOCAL_ASSISTANT, request["request_id"])
     with pytest.raises(Forbidden):
-        vault.request_purge(REMOTE, batch_id="b-none", reason="privacy")
+        vault.request_purge(REMOTE, PurgeRequest.of(batch_id="b-none", reason="privacy"))
     assert vault.get(OWNER, shared["id"])
     assert [r["id"] for r in vault.list_purge_requests(OWNER)] == [request["request_id"]]
     vault.confirm_purge(OWNER, request["request_id"])
@@ -119,20 +123,22 @@ def test_requests_follow_access_and_only_the_person_confirms(vault: Vault, fille
 )
 def test_bad_requests_change_nothing(vault: Vault, filled: dict[str, str], args: dict[str, object]) -> None:
     with pytest.raises(InvalidArgument):
-        vault.request_purge(OWNER, **args)
+        vault.request_purge(OWNER, PurgeRequest.of(**args))
     assert vault.list_purge_requests(OWNER) == []
 
 
 def test_a_reason_holding_a_secret_is_refused_without_echo(vault: Vault, filled: dict[str, str]) -> None:
     with pytest.raises(InvalidArgument) as refused:
-        vault.request_purge(LOCAL_ASSISTANT, id=filled["garden"], reason="privacy: the padlock password is Tr0ub4dor&3")
+        vault.request_purge(
+            LOCAL_ASSISTANT, PurgeRequest.of(id=filled["garden"], reason="privacy: the padlock password is Tr0ub4dor&3")
+        )
     assert "Tr0ub4dor" not in str(refused.value)
     assert vault.list_purge_requests(OWNER) == []
     assert "Tr0ub4dor" not in repr(vault.ctx.conn.execute("SELECT * FROM proposals").fetchall())
 
 
 def test_rejected_request_purges_nothing(vault: Vault, filled: dict[str, str]) -> None:
-    request = vault.request_purge(OWNER, id=filled["garden"], reason="other")
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=filled["garden"], reason="other"))
     vault.reject_purge(OWNER, request["request_id"])
     assert vault.get(OWNER, filled["garden"])
     with pytest.raises(Conflict):
@@ -141,13 +147,15 @@ def test_rejected_request_purges_nothing(vault: Vault, filled: dict[str, str]) -
 
 def test_one_version_or_the_whole_history(vault: Vault, filled: dict[str, str]) -> None:
     old, new = filled["tea"], filled["tea_now"]
-    request = vault.request_purge(OWNER, id=old, reason="incorrect")
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=old, reason="incorrect"))
     assert vault.confirm_purge(OWNER, request["request_id"])["purged_ids"] == [old]
     kept = vault.get(OWNER, new)["memory"]
     assert kept["supersedes_id"] is None and kept["status"] == "current"
 
-    third = vault.correct(OWNER, id=new, statement="Fictional: prefers rooibos in the afternoon")["id"]
-    request = vault.request_purge(OWNER, id=third, reason="privacy", whole_history=True)
+    third = vault.correct(OWNER, CorrectRequest.of(id=new, statement="Fictional: prefers rooibos in the afternoon"))[
+        "id"
+    ]
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=third, reason="privacy", whole_history=True))
     assert sorted(vault.confirm_purge(OWNER, request["request_id"])["purged_ids"]) == sorted([new, third])
     for gone in (old, new, third):
         with pytest.raises(NotFound):
@@ -157,7 +165,7 @@ def test_one_version_or_the_whole_history(vault: Vault, filled: dict[str, str]) 
 def test_a_version_that_loses_its_neighbour_gets_a_new_revision(vault: Vault, filled: dict[str, str]) -> None:
     old, new = filled["tea"], filled["tea_now"]
     revision = vault.get(OWNER, new)["memory"]["revision"]
-    request = vault.request_purge(OWNER, id=old, reason="incorrect")
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=old, reason="incorrect"))
     vault.confirm_purge(OWNER, request["request_id"])
     kept = vault.get(OWNER, new)["memory"]
     assert kept["supersedes_id"] is None and kept["revision"] == revision + 1
@@ -178,8 +186,8 @@ def test_purging_an_import_batch(vault: Vault, home: Path) -> None:
             {"statement": f"Fictional imported note on {MARKER}", "domain": "general", "access_scope": "local_only"}
         )
         imported = commit_draft(conn, OWNER, draft, None, vault.ctx.now(), import_batch_id="b-test")
-    keep = vault.add(OWNER, statement="Fictional: typed by hand, not imported")["id"]
-    request = vault.request_purge(OWNER, batch_id="b-test", reason="privacy")
+    keep = vault.add(OWNER, Draft.of(statement="Fictional: typed by hand, not imported"))["id"]
+    request = vault.request_purge(OWNER, PurgeRequest.of(batch_id="b-test", reason="privacy"))
     report = vault.confirm_purge(OWNER, request["request_id"])
     assert report["purged_ids"] == [imported]
     assert report["store"]["removed_rows"]["conversations"] == 1
@@ -211,7 +219,7 @@ def test_cli_purge_asks_for_yes(
 
 
 def test_the_generic_approve_refuses_a_purge_request_clearly(vault: Vault, filled: dict[str, str]) -> None:
-    request = vault.request_purge(OWNER, id=filled["garden"], reason="privacy")
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=filled["garden"], reason="privacy"))
     with pytest.raises(InvalidArgument, match="confirm_purge"):
         vault.approve(OWNER, request["request_id"])
     assert vault.get(OWNER, filled["garden"])
@@ -225,7 +233,7 @@ def test_a_busy_backup_is_kept_and_reported_then_swept(home: Path, vault: Vault,
     other = open_db(backup, key)
     other.execute("BEGIN EXCLUSIVE")  # another process is busy with this backup
     try:
-        request = vault.request_purge(OWNER, id=filled["secret"], reason="privacy")
+        request = vault.request_purge(OWNER, PurgeRequest.of(id=filled["secret"], reason="privacy"))
         report = vault.confirm_purge(OWNER, request["request_id"])
     finally:
         other.execute("ROLLBACK")

@@ -14,8 +14,11 @@ from pathlib import Path
 import pytest
 from maintkit import digests, dump_db, open_db, store_key
 
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable
 from memvault.core.model import OWNER
+from memvault.core.requests import ArchiveRequest
+from memvault.core.search_request import SearchRequest
 from memvault.core.store import migrations
 from memvault.core.store.connection import open_connection
 from memvault.core.vault import Vault
@@ -27,12 +30,12 @@ GROWS = ("events", "backups", "sqlite_sequence")
 
 
 def test_round_trip_gives_back_every_table(home: Path, filled: dict[str, str], vault: Vault) -> None:
-    vault.search(OWNER, query="allotment beds")  # a retrieval_log row and usage counts
+    vault.search(OWNER, SearchRequest.of(query="allotment beds"))  # a retrieval_log row and usage counts
     backup = Path(vault.backup(OWNER)["path"])
     key = store_key(home)
     before = dump_db(home / "memvault.db", key)
-    vault.add(OWNER, statement="Fictional: added after the backup, gone after the restore")
-    vault.archive(OWNER, id=filled["garden"])
+    vault.add(OWNER, Draft.of(statement="Fictional: added after the backup, gone after the restore"))
+    vault.archive(OWNER, ArchiveRequest.of(id=filled["garden"]))
     vault.close()
 
     result = Vault.restore_backup(backup, home)
@@ -69,7 +72,7 @@ def _other_key_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     other = tmp_path / "other-home"
     monkeypatch.setenv("MEMVAULT_PASSPHRASE", "a different fictional passphrase")
     with Vault.open(other, create=True, scrypt_n=2**12) as foreign:
-        foreign.add(OWNER, statement="Fictional: a record from someone else's store")
+        foreign.add(OWNER, Draft.of(statement="Fictional: a record from someone else's store"))
     monkeypatch.undo()
     return other / "memvault.db"
 
@@ -140,7 +143,7 @@ def test_restore_is_refused_while_another_connection_holds_the_store(home: Path,
 
 
 def test_cli_restore_prints_what_it_did(home: Path, vault: Vault, capsys: pytest.CaptureFixture[str]) -> None:
-    vault.add(OWNER, statement="Fictional: the ferry leaves at nine")
+    vault.add(OWNER, Draft.of(statement="Fictional: the ferry leaves at nine"))
     backup = vault.backup(OWNER)["path"]
     vault.close()
     assert main(["restore", backup]) == 0
@@ -158,7 +161,7 @@ def _data_digests(home: Path) -> dict[str, str]:
 def test_cli_restore_and_delete_data_refuse_while_the_daemon_runs(
     home: Path, vault: Vault, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    filled_ids = [vault.add(OWNER, statement=f"Fictional buoy number {n} is yellow")["id"] for n in range(3)]
+    filled_ids = [vault.add(OWNER, Draft.of(statement=f"Fictional buoy number {n} is yellow"))["id"] for n in range(3)]
     backup = vault.backup(OWNER)["path"]
     vault.close()
     daemon = subprocess.Popen(

@@ -9,6 +9,7 @@ import platformdirs
 import pytest
 from maintkit import digests
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop import clients
@@ -39,7 +40,7 @@ def installed(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> di
     cache.mkdir(parents=True)
     (cache / "model.bin").write_bytes(b"cached")
     with Vault.open(home) as vault:
-        vault.add(OWNER, statement="Fictional: the kayak is stored in the red shed")
+        vault.add(OWNER, Draft.of(statement="Fictional: the kayak is stored in the red shed"))
         vault.backup(OWNER)
     assert sorted(clients.registered_clients()) == ["claude", "codex"]
     return {"autostart": autostart, "cache": cache, "skill": clients.codex_skill()}

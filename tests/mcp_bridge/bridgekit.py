@@ -22,6 +22,7 @@ from typing import Any
 
 from mcp import StdioServerParameters
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.daemon import running_pid
@@ -119,7 +120,7 @@ def make_domains(home: Path, *domains: str) -> None:
     """Domains exist once the person has a record in them: automatic mode commits only there."""
     with Vault.open(home) as vault:
         for domain in domains:
-            vault.add(OWNER, statement=f"The {domain} area exists (fictional seed)", domain=domain)
+            vault.add(OWNER, Draft.of(statement=f"The {domain} area exists (fictional seed)", domain=domain))
 
 
 INIT = {

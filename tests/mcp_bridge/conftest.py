@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from memvault.core.drafts import Draft
 from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.requests import ArchiveRequest
 from memvault.core.vault import Vault
 
 REMOTE = Caller(principal="chatgpt", surface=Surface.REMOTE)
@@ -30,7 +32,7 @@ class Seeded:
 
 
 def owner_add(vault: Vault, statement: str, **fields: object) -> str:
-    answer = vault.add(OWNER, statement=statement, **fields)
+    answer = vault.add(OWNER, Draft.of(statement=statement, **fields))
     assert answer["outcome"] == "added", answer
     return str(answer["id"])
 
@@ -44,14 +46,16 @@ def seeded(vault: Vault) -> Seeded:
         vault, "Lindqvist garden: tomatoes go in the south bed", domain="garden", access_scope="remote_allowed"
     )
     # A workspace record is bound to the workspace that wrote it: proposed by ws-a's assistant, approved by the owner.
-    staged = vault.add(WORKSPACE_A, statement="Lindqvist garden: the team waters on Tuesdays", domain="garden")
+    staged = vault.add(
+        WORKSPACE_A, Draft.of(statement="Lindqvist garden: the team waters on Tuesdays", domain="garden")
+    )
     if staged["outcome"] == "staged":  # review mode (the default); automatic mode adds it at once
         staged = vault.approve(OWNER, staged["proposal_id"])
     workspace_a = str(staged["id"])
     archived_remote = owner_add(
         vault, "Lindqvist garden: the old shed was painted blue", domain="garden", access_scope="remote_allowed"
     )
-    vault.archive(OWNER, id=archived_remote, reason="shed torn down")
+    vault.archive(OWNER, ArchiveRequest.of(id=archived_remote, reason="shed torn down"))
     return Seeded(local_only, remote, workspace_a, archived_remote)
 
 

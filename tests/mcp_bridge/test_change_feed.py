@@ -26,6 +26,7 @@ from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 
 from memvault.core.changes import Change, ChangeBatch, ChangeKind
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 from memvault.desktop.change_listener import ChangeListener
@@ -37,11 +38,13 @@ from .bridgekit import MEMVAULT, address, bridge_params, env_for, run_cli, runni
 BOUND_S = 2.0
 WRITER = """
 import sys, time
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
 with Vault.open(sys.argv[1]) as vault:
     for n in range(int(sys.argv[2])):
-        answer = vault.add(OWNER, statement=f"Odalys planted Brindlewick bulb number {n} by the pond", domain="garden")
+        text = f"Odalys planted Brindlewick bulb number {n} by the pond"
+        answer = vault.add(OWNER, Draft.of(statement=text, domain="garden"))
         print(answer["id"], flush=True)
         time.sleep(0.05)
 """
@@ -111,7 +114,7 @@ def test_commits_in_another_process_arrive_in_order_within_the_bound(vault: Vaul
 
 def test_a_listener_with_a_cursor_catches_up_first(vault: Vault, home: Path) -> None:
     before = vault.changes_since(OWNER, None).cursor
-    first = vault.add(OWNER, statement="Odalys moved the Brindlewick bulbs indoors", domain="garden")["id"]
+    first = vault.add(OWNER, Draft.of(statement="Odalys moved the Brindlewick bulbs indoors", domain="garden"))["id"]
     with running_daemon(home, MEMVAULT_EMBEDDINGS="off"):
         heard = Heard()
         with ChangeListener(vault, heard, cursor=before):
@@ -172,7 +175,7 @@ def test_stop_is_clean_and_final(vault: Vault, home: Path, way: str) -> None:
         assert time.monotonic() - started < 2.0
         assert not listener.running
         listener.stop()  # twice is fine
-        vault.add(OWNER, statement="Odalys watered the Brindlewick bulbs", domain="garden")
+        vault.add(OWNER, Draft.of(statement="Odalys watered the Brindlewick bulbs", domain="garden"))
         write_in_another_process(home, 1)
         time.sleep(0.5)
         assert heard.batches == []
@@ -192,7 +195,9 @@ def test_follow_prints_json_lines_until_sigterm(vault: Vault, home: Path) -> Non
         assert "following changes after cursor" in ready and "change signal" in ready, ready
         lines: queue.Queue[bytes] = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
-        new_id = vault.add(OWNER, statement="Odalys keeps Brindlewick seeds in the blue tin", domain="garden")["id"]
+        new_id = vault.add(
+            OWNER, Draft.of(statement="Odalys keeps Brindlewick seeds in the blue tin", domain="garden")
+        )["id"]
         change = json.loads(lines.get(timeout=10))
         assert change["kind"] == "memory_added" and change["memory_ids"] == [new_id]
         assert "Brindlewick" not in json.dumps(change)
@@ -205,12 +210,12 @@ def test_follow_prints_json_lines_until_sigterm(vault: Vault, home: Path) -> Non
 
 
 def test_changes_without_follow_lists_the_log(vault: Vault, home: Path) -> None:
-    vault.add(OWNER, statement="Odalys labelled the Brindlewick rows", domain="garden")
+    vault.add(OWNER, Draft.of(statement="Odalys labelled the Brindlewick rows", domain="garden"))
     listed = run_cli(home, "--json", "changes", "--since", "0")
     assert listed.returncode == 0, listed.stderr.decode()
     rows = [json.loads(line) for line in listed.stdout.decode().splitlines()]
     assert [row["kind"] for row in rows][-1] == "memory_added"
-    assert run_cli(home, "changes", "--since", "-3").returncode == 64  # argparse refuses it: a usage error (EXIT_USAGE)
+    assert run_cli(home, "changes", "--since", "-3").returncode == 64  # a usage error (EX_USAGE)
 
 
 def test_a_bad_subscription_is_answered_with_an_error(home: Path) -> None:

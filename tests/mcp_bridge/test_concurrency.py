@@ -124,6 +124,8 @@ async def all_current(client: ClientSession, domain: str) -> list[dict[str, Any]
 
 async def test_four_clients_250_writes_each_lose_nothing(home: Path, tmp_path: Path) -> None:
     make_domains(home, *DOMAINS)
+    with Vault.open(home) as vault:  # corrections wait for the person, who approves them meanwhile
+        vault.set_setting(OWNER, "auto_write_review_changes", True)
     writers = [Writer(n) for n in range(CLIENTS)]
     approved: list[str] = []
     done = anyio.Event()
@@ -142,7 +144,7 @@ async def test_four_clients_250_writes_each_lose_nothing(home: Path, tmp_path: P
         adds = sum(len(w.added) for w in writers)
         corrections = {old: new for w in writers for old, new in w.corrections.items()}
         for writer in writers:
-            # Automatic mode commits adds in existing domains; assistants' corrections wait for the person.
+            # Automatic mode commits adds in existing domains; corrections wait (auto_write_review_changes).
             assert writer.answers["added"] == len(writer.added)
             assert writer.answers["staged"] == len(writer.corrections)
             assert writer.answers["added"] + writer.answers["staged"] == OPERATIONS

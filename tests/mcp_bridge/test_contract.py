@@ -1,8 +1,9 @@
 """The served tools against mcp-contract.md: names, argument names, defaults, annotations, vocabularies.
 
-The contract is parsed from the document itself (the shared copy, else a copy in the
-repository's docs/); a pinned table derived from it guards the parser and runs even when
-no copy is reachable.
+The contract is parsed from the copy kept in the repository (docs/mcp-contract.md), so every
+check runs on a clean clone; where the team's shared copy is reachable, the two must be the
+same (a new revision is copied in with the code that follows it). A pinned table derived
+from it guards the parser.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from memvault.mcp_bridge.server import build_server
 from memvault.mcp_bridge.tools import vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACT_PLACES = (Path("/work/shared/docs/mcp-contract.md"), ROOT / "docs" / "mcp-contract.md")
+CONTRACT = ROOT / "docs" / "mcp-contract.md"
+SHARED_CONTRACT = ROOT.parent / "shared" / "docs" / "mcp-contract.md"
 
 # Derived by hand from contract version 1, revision 2.
 PINNED: dict[str, tuple[str, list[str]]] = {
@@ -118,19 +120,19 @@ def parse_contract(text: str) -> dict[str, tuple[str, list[str], dict[str, str]]
     return tools
 
 
-def contract_text() -> str | None:
-    for place in CONTRACT_PLACES:
-        if place.exists():
-            return place.read_text(encoding="utf-8")
-    return None
+def contract_text() -> str:
+    return CONTRACT.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
 def contract() -> dict[str, tuple[str, list[str], dict[str, str]]]:
-    text = contract_text()
-    if text is None:
-        pytest.skip("mcp-contract.md is not reachable from here; the pinned table still runs")
-    return parse_contract(text)
+    return parse_contract(contract_text())
+
+
+def test_the_repository_copy_is_the_shared_contract() -> None:
+    if not SHARED_CONTRACT.exists():
+        pytest.skip("the team's shared copy is not beside this checkout")
+    assert contract_text() == SHARED_CONTRACT.read_text(encoding="utf-8"), "copy the new revision into docs/"
 
 
 @pytest.fixture
@@ -254,10 +256,7 @@ def test_the_advanced_parser_reads_a_known_line() -> None:
 
 
 async def test_served_advanced_tools_take_the_contract_arguments(served: dict[str, Tool]) -> None:
-    text = contract_text()
-    if text is None:
-        pytest.skip("mcp-contract.md is not reachable from here")
-    advanced = parse_advanced(text)
+    advanced = parse_advanced(contract_text())
     assert set(ADVANCED_KINDS) <= set(advanced)
     for name in set(advanced) & set(served):
         arguments = list(served[name].input_schema.get("properties", {}))

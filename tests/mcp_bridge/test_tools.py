@@ -95,28 +95,38 @@ async def test_add_is_staged_in_review_mode(vault: Vault, seeded: Seeded) -> Non
 
 
 async def test_correct_archive_restore_round(auto_vault: Vault, seeded: Seeded) -> None:
-    """An assistant's corrections and archives wait for the person (even in automatic mode); restore is direct."""
+    """Automatic mode (contract revision 3): inside the approved scope an assistant's correction,
+    archive and restore commit; the corrected version stays as history."""
     async with connect(auto_vault, LOCAL_ASSISTANT) as client:
         corrected = await call(
             client,
             "memory_correct",
             {"id": seeded.remote, "statement": "Lindqvist garden: tomatoes go in the west bed", "reason": "more sun"},
         )
-        new_id = auto_vault.approve(OWNER, corrected.data["proposal_id"])["id"]
+        new_id = corrected.data["id"]
         history = await call(client, "memory_get", {"id": new_id})
         archived = await call(client, "memory_archive", {"id": new_id, "reason": "season over"})
-        auto_vault.approve(OWNER, archived.data["proposal_id"])
         search = await call(client, "memory_search", {"query": "tomatoes west bed", "include_history": True})
         restored = await call(client, "memory_restore", {"id": new_id})
         after = await call(client, "memory_get", {"id": new_id})
-    assert corrected.data["outcome"] == "staged" and corrected.data["supersedes_id"] == seeded.remote
+    assert corrected.data["outcome"] == "superseded" and corrected.data["supersedes_id"] == seeded.remote
     assert corrected.structured == corrected.data
     assert [old["id"] for old in history.data["history"]] == [seeded.remote]
     assert history.data["history"][0]["status"] == "superseded"
-    assert archived.data["outcome"] == "staged" and archived.data["id"] == new_id
+    assert archived.data == {"outcome": "archived", "id": new_id}
     assert new_id not in [hit["id"] for hit in search.data["results"]]
-    assert restored.data == {"outcome": "restored", "id": new_id}
+    assert restored.data == {"outcome": "restored", "id": new_id, "proposal_id": None}
     assert after.data["memory"]["status"] == "current"
+
+
+async def test_review_mode_stages_an_assistants_correction_archive_and_restore(vault: Vault, seeded: Seeded) -> None:
+    async with connect(vault, LOCAL_ASSISTANT) as client:
+        corrected = await call(client, "memory_correct", {"id": seeded.remote, "statement": "Tomatoes go west"})
+        archived = await call(client, "memory_archive", {"id": seeded.remote})
+        restored = await call(client, "memory_restore", {"id": seeded.archived_remote})
+    assert [a.data["outcome"] for a in (corrected, archived, restored)] == ["staged"] * 3
+    assert restored.structured == restored.data and restored.data["proposal_id"]
+    assert sorted(p["kind"] for p in vault.proposals(OWNER)) == ["archive", "correct", "restore"]
 
 
 async def test_export_writes_private_markdown(vault: Vault, seeded: Seeded) -> None:

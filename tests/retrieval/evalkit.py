@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from memvault.core.clock import FixedClock, parse_time
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Caller, Surface
+from memvault.core.requests import CorrectRequest
 from memvault.core.retrieval.query import fts_query
-from memvault.core.search_request import parse_search
+from memvault.core.search_request import SearchRequest, parse_search
 from memvault.core.store import memories, search
 from memvault.core.vault import Vault
 
@@ -63,18 +65,20 @@ def build_store(vault: Vault, clock: FixedClock, data: dict[str, Any]) -> dict[s
             args: dict[str, Any] = {"id": ids[item["corrects"]], "statement": item["statement"]}
             if item.get("valid_from"):
                 args["valid_from"] = item["valid_from"]
-            result = vault.correct(OWNER, **args)
+            result = vault.correct(OWNER, CorrectRequest.of(**args))
         else:
             result = vault.add(
                 OWNER,
-                statement=item["statement"],
-                domain=item["domain"],
-                type=item["type"],
-                importance=item.get("importance", 0.5),
-                confidence=item.get("confidence", 0.8),
-                access_scope=item.get("scope", "local_only"),
-                entities=item.get("entities", []),
-                **({"valid_from": item["valid_from"]} if item.get("valid_from") else {}),
+                Draft.of(
+                    statement=item["statement"],
+                    domain=item["domain"],
+                    type=item["type"],
+                    importance=item.get("importance", 0.5),
+                    confidence=item.get("confidence", 0.8),
+                    access_scope=item.get("scope", "local_only"),
+                    entities=item.get("entities", []),
+                    **({"valid_from": item["valid_from"]} if item.get("valid_from") else {}),
+                ),
             )
         assert result["outcome"] in ("added", "superseded"), (item["key"], result)
         ids[item["key"]] = result["id"]
@@ -129,7 +133,7 @@ def search_args(query: dict[str, Any], limit: int = 10) -> dict[str, Any]:
 def run_vault(vault: Vault, data: dict[str, Any]) -> list[Outcome]:
     outcomes = []
     for query in data["queries"]:
-        answer = vault.search(caller_of(query), **search_args(query))
+        answer = vault.search(caller_of(query), SearchRequest.of(**search_args(query)))
         outcomes.append(
             Outcome(
                 query,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Caller
 from memvault.core.vault import Vault
 
@@ -88,7 +89,7 @@ def fill(vault: Vault, *, explicit: bool = True, caller: Caller = OWNER, **field
     for region, statements in REGIONS.items():
         for statement in statements:
             extra = {"domain": region} if explicit else {}
-            answer = vault.add(caller, statement=statement, **extra, **fields)
+            answer = vault.add(caller, Draft.of(statement=statement, **extra, **fields))
             assert answer["outcome"] == "added", answer
             ids.setdefault(region, []).append(answer["id"])
     return ids

@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 from regions_data import FINANCE, GARDEN, HEALTH, REGIONS, SOFTWARE, fill
 
-from memvault.core import domains as domains_module
+from memvault.core import domain_upkeep as upkeep_module
+from memvault.core.drafts import Draft
 from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
 from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.requests import CorrectRequest, ListRequest
 from memvault.core.retrieval.router import route
 from memvault.core.vault import Vault
 
@@ -45,15 +47,15 @@ def test_a_write_without_a_domain_joins_the_best_matching_one(vault: Vault) -> N
         "Zyx quorbles wibble": "general",
     }
     for statement, expected in cases.items():
-        answer = vault.add(OWNER, statement=statement)
+        answer = vault.add(OWNER, Draft.of(statement=statement))
         assert vault.get(OWNER, answer["id"])["memory"]["domain"] == expected, statement
         assert vault.events_for(OWNER, answer["id"])[-1]["action"] == "domain_assigned"
 
 
 def test_an_approved_assistant_write_stays_movable_by_discovery(vault: Vault) -> None:
     fill(vault)
-    staged = vault.add(LOCAL_ASSISTANT, statement="The greenhouse tomato seedlings need a bigger pot")
-    named = vault.add(LOCAL_ASSISTANT, statement="The greenhouse roof needs cleaning", domain="finance")
+    staged = vault.add(LOCAL_ASSISTANT, Draft.of(statement="The greenhouse tomato seedlings need a bigger pot"))
+    named = vault.add(LOCAL_ASSISTANT, Draft.of(statement="The greenhouse roof needs cleaning", domain="finance"))
     chosen = vault.approve(OWNER, staged["proposal_id"])["id"]
     placed = vault.approve(OWNER, named["proposal_id"])["id"]
     assert vault.get(OWNER, chosen)["memory"]["domain"] == "garden"
@@ -63,7 +65,7 @@ def test_an_approved_assistant_write_stays_movable_by_discovery(vault: Vault) ->
 
 def test_a_remote_write_is_never_placed_by_records_it_cannot_see(vault: Vault) -> None:
     fill(vault)  # every record local_only
-    answer = vault.add(REMOTE, statement="The greenhouse tomato seedlings need a bigger pot")
+    answer = vault.add(REMOTE, Draft.of(statement="The greenhouse tomato seedlings need a bigger pot"))
     assert answer["outcome"] == "staged"
     assert vault.proposals(OWNER)[0]["payload"]["draft"]["domain"] == "general"
 
@@ -72,9 +74,11 @@ def test_a_workspace_callers_shared_write_is_never_placed_by_its_workspace_recor
     team = Caller(principal="team-bot", surface=Surface.WORKSPACE, workspace_id="ws-alpha")
     for region, statements in REGIONS.items():  # records only its workspace sees (none shared)
         for statement in statements:
-            vault.approve(OWNER, vault.add(team, statement=statement, domain=region)["proposal_id"])
-    own = vault.add(team, statement="The greenhouse tomato seedlings need a bigger pot")
-    shared = vault.add(team, statement="The greenhouse tomato seedlings need more light", access_scope="remote_allowed")
+            vault.approve(OWNER, vault.add(team, Draft.of(statement=statement, domain=region))["proposal_id"])
+    own = vault.add(team, Draft.of(statement="The greenhouse tomato seedlings need a bigger pot"))
+    shared = vault.add(
+        team, Draft.of(statement="The greenhouse tomato seedlings need more light", access_scope="remote_allowed")
+    )
     domains = {p["id"]: p["payload"]["draft"]["domain"] for p in vault.proposals(OWNER)}
     assert domains[own["proposal_id"]] == "garden"  # its workspace's records place its workspace record
     assert domains[shared["proposal_id"]] == "general"  # a record every remote caller sees: shared view only
@@ -83,7 +87,7 @@ def test_a_workspace_callers_shared_write_is_never_placed_by_its_workspace_recor
 # -- discovery -------------------------------------------------------------------------------
 def test_discovery_waits_for_enough_records(vault: Vault) -> None:
     for statement in GARDEN[:10]:
-        vault.add(OWNER, statement=statement)
+        vault.add(OWNER, Draft.of(statement=statement))
     plan = vault.discover_domains(OWNER, dry_run=True)
     assert plan["regions"] == [] and plan["moves"] == 0
     assert "50" in plan["reason"]
@@ -135,11 +139,11 @@ def test_rediscovery_is_stable(vault: Vault) -> None:
 
 
 def test_discovery_never_moves_what_the_person_placed_or_pinned(vault: Vault) -> None:
-    placed = [vault.add(OWNER, statement=s, domain="hobbies")["id"] for s in GARDEN[:8]]
-    pinned = [vault.add(OWNER, statement=s, domain="money")["id"] for s in FINANCE[:8]]
+    placed = [vault.add(OWNER, Draft.of(statement=s, domain="hobbies"))["id"] for s in GARDEN[:8]]
+    pinned = [vault.add(OWNER, Draft.of(statement=s, domain="money"))["id"] for s in FINANCE[:8]]
     vault.pin_domain(OWNER, "money")
     for statement in GARDEN[8:] + FINANCE[8:] + HEALTH + SOFTWARE:
-        vault.add(OWNER, statement=statement)
+        vault.add(OWNER, Draft.of(statement=statement))
     vault.discover_domains(OWNER, dry_run=False)
     after = snapshot(vault)
     assert {after[i][2] for i in placed} == {"hobbies"}
@@ -155,7 +159,7 @@ def test_discovery_never_moves_what_the_person_placed_or_pinned(vault: Vault) ->
 def test_a_router_uses_what_discovery_learned(vault: Vault) -> None:
     fill(vault, explicit=False)
     vault.discover_domains(OWNER, dry_run=False)
-    new = vault.add(OWNER, statement="Tomato seedlings in the greenhouse")["id"]
+    new = vault.add(OWNER, Draft.of(statement="Tomato seedlings in the greenhouse"))["id"]
     garden_domain = snapshot(vault)[new][2]
     assert garden_domain != "general"
     with vault.ctx.reading() as conn:
@@ -177,7 +181,9 @@ def filled(vault: Vault) -> dict[str, list[str]]:
 
 def test_rename_keeps_every_record_and_its_history(vault: Vault, filled: dict[str, list[str]]) -> None:
     first = filled["garden"][0]
-    newer = vault.correct(OWNER, id=first, statement="The tomato seedlings need watering every morning")["id"]
+    newer = vault.correct(
+        OWNER, CorrectRequest.of(id=first, statement="The tomato seedlings need watering every morning")
+    )["id"]
     vault.update_domain(OWNER, "finance", keywords=["money"])
     with vault.ctx.transaction() as conn:
         conn.execute("UPDATE domains SET related = '[\"garden\"]' WHERE name = 'finance'")
@@ -329,7 +335,7 @@ def test_discovery_never_makes_an_empty_domain(vault: Vault) -> None:
     """Every record placed by the person, across topics: regions exist but nothing may move."""
     statements = [s for region in REGIONS.values() for s in region]
     for n, statement in enumerate(statements):
-        vault.add(OWNER, statement=statement, domain=f"box-{n % 4}")
+        vault.add(OWNER, Draft.of(statement=statement, domain=f"box-{n % 4}"))
     before = {d["name"] for d in vault.list_domains(OWNER)["items"]}
     answer = vault.discover_domains(OWNER, dry_run=False)
     assert answer["moves"] == 0 and answer["new_domains"] == []
@@ -340,14 +346,14 @@ def test_a_region_holding_shared_records_is_never_named_by_private_words(vault: 
     """A domain's name travels with its records, so it must not carry words of hidden ones."""
     fill(vault, explicit=False, access_scope="remote_allowed")
     for n, statement in enumerate(HEALTH):
-        vault.add(OWNER, statement=f"{statement} (quokkafever {n})")
+        vault.add(OWNER, Draft.of(statement=f"{statement} (quokkafever {n})"))
     vault.discover_domains(OWNER, dry_run=False)
     shared_domains = {
         row[0]
         for row in vault.ctx.conn.execute("SELECT DISTINCT domain FROM memories WHERE access_scope = 'remote_allowed'")
     }
     assert shared_domains and not any("quokka" in name for name in shared_domains)
-    assert not any("quokka" in r["domain"] for r in vault.list_memories(REMOTE, limit=200)["items"])
+    assert not any("quokka" in r["domain"] for r in vault.list_memories(REMOTE, ListRequest.of(limit=200))["items"])
 
 
 def test_a_region_holding_workspace_records_is_never_named_by_private_words(vault: Vault) -> None:
@@ -355,19 +361,19 @@ def test_a_region_holding_workspace_records_is_never_named_by_private_words(vaul
     team = Caller(principal="team-bot", surface=Surface.WORKSPACE, workspace_id="ws-alpha")
     for statements in REGIONS.values():
         for statement in statements:
-            vault.approve(OWNER, vault.add(team, statement=statement)["proposal_id"])
+            vault.approve(OWNER, vault.add(team, Draft.of(statement=statement))["proposal_id"])
     for n, statement in enumerate(HEALTH):
-        vault.add(OWNER, statement=f"{statement} (quokkafever {n})")
+        vault.add(OWNER, Draft.of(statement=f"{statement} (quokkafever {n})"))
     vault.discover_domains(OWNER, dry_run=False)
-    seen = {r["domain"] for r in vault.list_memories(team, limit=200)["items"]}
+    seen = {r["domain"] for r in vault.list_memories(team, ListRequest.of(limit=200))["items"]}
     assert seen and not any("quokka" in name for name in seen), seen
 
 
 def test_a_shared_write_of_the_person_is_placed_by_shared_records_only(vault: Vault) -> None:
     fill(vault)  # every record local_only
-    private = vault.add(OWNER, statement="The greenhouse tomato seedlings need a bigger pot")
+    private = vault.add(OWNER, Draft.of(statement="The greenhouse tomato seedlings need a bigger pot"))
     shared = vault.add(
-        OWNER, statement="The greenhouse tomato seedlings need more light", access_scope="remote_allowed"
+        OWNER, Draft.of(statement="The greenhouse tomato seedlings need more light", access_scope="remote_allowed")
     )
     assert vault.get(OWNER, private["id"])["memory"]["domain"] == "garden"
     assert vault.get(OWNER, shared["id"])["memory"]["domain"] == "general"
@@ -375,10 +381,13 @@ def test_a_shared_write_of_the_person_is_placed_by_shared_records_only(vault: Va
 
 def test_discovery_never_moves_a_shared_record_into_a_privately_named_domain(vault: Vault) -> None:
     for statement in HEALTH + GARDEN + FINANCE + SOFTWARE[:6]:
-        vault.add(OWNER, statement=statement)  # local only
+        vault.add(OWNER, Draft.of(statement=statement))  # local only
     vault.discover_domains(OWNER, dry_run=False)
     private_regions = {d["name"] for d in vault.list_domains(OWNER)["items"]} - {"general"}
-    shared = [vault.add(OWNER, statement=f"{s} (shared copy)", access_scope="remote_allowed")["id"] for s in HEALTH[:8]]
+    shared = [
+        vault.add(OWNER, Draft.of(statement=f"{s} (shared copy)", access_scope="remote_allowed"))["id"]
+        for s in HEALTH[:8]
+    ]
     vault.discover_domains(OWNER, dry_run=False)
     landed = {vault.get(OWNER, i)["memory"]["domain"] for i in shared}
     assert not landed & private_regions, landed
@@ -394,7 +403,7 @@ def test_maintain_places_records_waiting_in_general_by_their_meaning(vault: Vaul
         "Merged the feature branch after review": "software",
         "Zyx wibble frobnicate": "general",
     }
-    ids = {vault.add(OWNER, statement=s)["id"]: domain for s, domain in expected.items()}
+    ids = {vault.add(OWNER, Draft.of(statement=s))["id"]: domain for s, domain in expected.items()}
     waiting = [i for i in ids if vault.get(OWNER, i)["memory"]["domain"] == "general"]
     answer = vault.maintain_domains(OWNER)
     assert answer["action"] == "refreshed"
@@ -411,9 +420,9 @@ def test_settling_never_moves_out_of_a_domain_pinned_meanwhile(
     desktop app) must still hold when the moves are applied."""
     fill(vault)
     vault.discover_domains(OWNER, dry_run=False)
-    ids = [vault.add(OWNER, statement=s)["id"] for s in ("Picked up a new trowel and some seed trays",)]
+    ids = [vault.add(OWNER, Draft.of(statement=s))["id"] for s in ("Picked up a new trowel and some seed trays",)]
     assert vault.get(OWNER, ids[0])["memory"]["domain"] == "general"
-    real_route = domains_module.route
+    real_route = upkeep_module.route
 
     def route_while_the_person_pins(*args: Any, **kwargs: Any) -> Any:
         with Vault.open(home) as other:  # another process's connection
@@ -421,7 +430,7 @@ def test_settling_never_moves_out_of_a_domain_pinned_meanwhile(
                 other.pin_domain(OWNER, "general")
         return real_route(*args, **kwargs)
 
-    monkeypatch.setattr(domains_module, "route", route_while_the_person_pins)
+    monkeypatch.setattr(upkeep_module, "route", route_while_the_person_pins)
     assert vault.maintain_domains(OWNER)["settled"] == 0
     assert vault.get(OWNER, ids[0])["memory"]["domain"] == "general"
 
@@ -432,14 +441,14 @@ def test_discovery_never_moves_out_of_a_domain_pinned_meanwhile(
     fill(vault, explicit=False)
     before = snapshot(vault)
     assert any(domain == "general" for _, _, domain in before.values())
-    real_plan = domains_module.discovery.plan_discovery
+    real_plan = upkeep_module.discovery.plan_discovery
 
     def plan_while_the_person_pins(*args: Any, **kwargs: Any) -> Any:
         with Vault.open(home) as other:  # the clustering runs outside any transaction
             other.pin_domain(OWNER, "general")
         return real_plan(*args, **kwargs)
 
-    monkeypatch.setattr(domains_module.discovery, "plan_discovery", plan_while_the_person_pins)
+    monkeypatch.setattr(upkeep_module.discovery, "plan_discovery", plan_while_the_person_pins)
     vault.discover_domains(OWNER, dry_run=False)
     after = snapshot(vault)
     assert [i for i in before if before[i][2] == "general"] == [i for i in after if after[i][2] == "general"]

@@ -11,11 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.requests import CorrectRequest
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
-from memvault.core.retrieval.governor import HybridRetriever
+from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.vectors import VectorIndex, to_blob
+from memvault.core.search_request import SearchRequest
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
 
@@ -69,7 +72,7 @@ def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
     rng = np.random.default_rng(7)
     vectors = rng.normal(size=(50, 384)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    ids = [vault.add(OWNER, statement=f"Fictional note number {n}")["id"] for n in range(50)]
+    ids = [vault.add(OWNER, Draft.of(statement=f"Fictional note number {n}"))["id"] for n in range(50)]
     with vault.ctx.transaction() as conn:
         vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids[:30], vectors[:30], strict=True)])
     index = VectorIndex("test-model", 384)
@@ -92,8 +95,8 @@ def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
 
 
 def test_records_are_embedded_when_written(vault: Vault) -> None:
-    added = vault.add(OWNER, statement="I prefer green tea in the morning")
-    corrected = vault.correct(OWNER, id=added["id"], statement="I prefer black tea in the morning")
+    added = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))
+    corrected = vault.correct(OWNER, CorrectRequest.of(id=added["id"], statement="I prefer black tea in the morning"))
     with vault.ctx.reading() as conn:
         stored = {row[0] for row in conn.execute("SELECT memory_id FROM memory_vectors WHERE model = ?", (MODEL_ID,))}
         blob = conn.execute("SELECT vector FROM memory_vectors WHERE memory_id = ?", (corrected["id"],)).fetchone()[0]
@@ -106,22 +109,26 @@ def test_records_are_embedded_when_written(vault: Vault) -> None:
 def test_with_embeddings_off_everything_works_lexically_and_reindex_catches_up(vault: Vault) -> None:
     vault.set_setting(OWNER, "embeddings", "off")
     assert vault.status(OWNER)["embeddings"] == "off"
-    tea = vault.add(OWNER, statement="I prefer green tea in the morning")["id"]
+    tea = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]
     with vault.ctx.reading() as conn:
         assert vector_sql.count_missing(conn, MODEL_ID) == 1
-    answer = vault.search(OWNER, query="green tea")
+    answer = vault.search(OWNER, SearchRequest.of(query="green tea"))
     assert [h["id"] for h in answer["results"]] == [tea] and answer["results"][0]["why"] == ["lexical"]
-    assert vault.search(OWNER, query="which beverage at breakfast")["results"] == []  # no meaning without a model
+    assert (
+        vault.search(OWNER, SearchRequest.of(query="which beverage at breakfast"))["results"] == []
+    )  # no meaning without a model
     assert vault.reindex(OWNER) == {"embedded": 0, "missing": 1, "embeddings": "off"}
     vault.set_setting(OWNER, "embeddings", "local")
     assert vault.reindex(OWNER) == {"embedded": 1, "missing": 0, "embeddings": "local"}
-    assert [h["id"] for h in vault.search(OWNER, query="which beverage at breakfast")["results"]] == [tea]
+    assert [h["id"] for h in vault.search(OWNER, SearchRequest.of(query="which beverage at breakfast"))["results"]] == [
+        tea
+    ]
 
 
 def test_reindex_from_the_command_line(home: Path) -> None:
     with Vault.open(home) as opened:
         opened.set_setting(OWNER, "embeddings", "off")
-        opened.add(OWNER, statement="I prefer green tea in the morning")
+        opened.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))
         opened.set_setting(OWNER, "embeddings", "local")
     memvault = Path(sys.executable).parent / "memvault"
     done = subprocess.run([str(memvault), "--json", "reindex"], capture_output=True, text=True, check=True)
@@ -130,13 +137,13 @@ def test_reindex_from_the_command_line(home: Path) -> None:
 
 def test_a_record_not_embedded_yet_is_still_found_by_its_words(vault: Vault) -> None:
     vault.set_setting(OWNER, "embeddings", "off")
-    tea = vault.add(OWNER, statement="I prefer green tea in the morning")["id"]
+    tea = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]
     vault.set_setting(OWNER, "embeddings", "local")
     retriever = vault.retriever
     assert isinstance(retriever, HybridRetriever)
     with vault.ctx.reading() as conn:  # as if this process had caught up already: no embedding at search
         retriever._checked_version = vector_sql.store_version(conn)
-    answer = vault.search(OWNER, query="green tea")
+    answer = vault.search(OWNER, SearchRequest.of(query="green tea"))
     assert [h["id"] for h in answer["results"]] == [tea]
     with vault.ctx.reading() as conn:
         assert vector_sql.count_missing(conn, MODEL_ID) == 1
@@ -145,7 +152,7 @@ def test_a_record_not_embedded_yet_is_still_found_by_its_words(vault: Vault) -> 
 def test_a_fresh_process_searches_by_meaning_too(home: Path) -> None:
     """Loading the model is the process's warm-up: it does not count against the search deadline."""
     with Vault.open(home) as opened:
-        tea = opened.add(OWNER, statement="I prefer green tea in the morning")["id"]
+        tea = opened.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]
     memvault = Path(sys.executable).parent / "memvault"
     done = subprocess.run(
         [str(memvault), "--json", "search", "which beverage do I have at breakfast"],

@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Caller, Surface
-from memvault.core.retrieval.governor import HybridRetriever, skip_reason
+from memvault.core.requests import ArchiveRequest
+from memvault.core.retrieval.governor import skip_reason
+from memvault.core.retrieval.pipeline import HybridRetriever
+from memvault.core.search_request import SearchRequest
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
 
@@ -55,32 +59,34 @@ def test_every_write_moves_the_store_version(vault: Vault) -> None:
             return vector_sql.store_version(conn)
 
     start = version()
-    added = vault.add(OWNER, statement="I prefer green tea in the morning")["id"]
+    added = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]
     after_add = version()
     assert after_add > start
-    vault.search(OWNER, query="green tea")  # reading (usage counters, the log) is not a write
+    vault.search(OWNER, SearchRequest.of(query="green tea"))  # reading (usage counters, the log) is not a write
     assert version() == after_add
-    vault.archive(OWNER, id=added)
+    vault.archive(OWNER, ArchiveRequest.of(id=added))
     assert version() > after_add
 
 
 def test_the_cache_answers_repeats_and_any_write_invalidates_it(home: Path) -> None:
     first, second = Vault.open(home), Vault.open(home)  # two processes' worth of connections
     try:
-        tea = first.add(OWNER, statement="I prefer green tea in the morning")["id"]
+        tea = first.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]
         retriever = first.retriever
         assert isinstance(retriever, HybridRetriever)
-        assert [h["id"] for h in first.search(OWNER, query="tea in the morning")["results"]] == [tea]
+        assert [h["id"] for h in first.search(OWNER, SearchRequest.of(query="tea in the morning"))["results"]] == [tea]
         misses = retriever.cache.misses
-        first.search(OWNER, query="tea in the morning")
+        first.search(OWNER, SearchRequest.of(query="tea in the morning"))
         assert retriever.cache.misses == misses and retriever.cache.hits >= 1
-        other = first.search(Caller("bot", Surface.REMOTE), query="tea in the morning")
+        other = first.search(Caller("bot", Surface.REMOTE), SearchRequest.of(query="tea in the morning"))
         assert other["results"] == []  # the cache is per caller: a remote bot never gets the local answer
-        coffee = second.add(OWNER, statement="I also drink a strong coffee in the morning")["id"]
-        answer = first.search(OWNER, query="tea in the morning")
+        coffee = second.add(OWNER, Draft.of(statement="I also drink a strong coffee in the morning"))["id"]
+        answer = first.search(OWNER, SearchRequest.of(query="tea in the morning"))
         assert coffee in [h["id"] for h in answer["results"]]  # the other connection's write was seen
-        second.archive(OWNER, id=tea)
-        assert tea not in [h["id"] for h in first.search(OWNER, query="tea in the morning")["results"]]
+        second.archive(OWNER, ArchiveRequest.of(id=tea))
+        assert tea not in [
+            h["id"] for h in first.search(OWNER, SearchRequest.of(query="tea in the morning"))["results"]
+        ]
     finally:
         first.close()
         second.close()

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from regions_data import fill
 
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.router import RouteDecision, route
@@ -86,9 +87,9 @@ def test_a_domain_the_caller_cannot_see_is_neither_active_nor_dormant(vault: Vau
     fill(vault)  # every record local_only
     vault.add(
         OWNER,
-        statement="Shared gardening tips go to the allotment group",
-        domain="garden",
-        access_scope="remote_allowed",
+        Draft.of(
+            statement="Shared gardening tips go to the allotment group", domain="garden", access_scope="remote_allowed"
+        ),
     )
     decision = _route(vault, "what is my monthly grocery budget and the tax return?", caller=REMOTE)
     assert "finance" not in decision.names and "finance" not in decision.dormant
@@ -127,7 +128,7 @@ def test_routing_twenty_domains_is_fast(vault: Vault) -> None:
             )
     for i in range(20):
         for j in range(5):
-            vault.add(OWNER, statement=f"Note {j} about topic{i} and subject{i}", domain=f"region-{i}")
+            vault.add(OWNER, Draft.of(statement=f"Note {j} about topic{i} and subject{i}", domain=f"region-{i}"))
     vector = np.ones(384, dtype=np.float32) / np.sqrt(384)
     _route(vault, "warm the cache", vector=vector)
     started = time.perf_counter()
@@ -158,7 +159,7 @@ def test_two_stores_in_one_process_never_share_routing(template_home: Path, tmp_
         home = tmp_path / f"store-{n}"
         shutil.copytree(template_home, home)
         with Vault.open(home) as vault:
-            vault.add(OWNER, statement="Zebras graze on the savannah", domain=domain)
+            vault.add(OWNER, Draft.of(statement="Zebras graze on the savannah", domain=domain))
             answers.append(_route(vault, "zebras").names)
             stamps.append(domain_store.version(vault.ctx.conn))
     assert answers == [("alpha",), ("beta",)]
@@ -197,11 +198,13 @@ def test_routing_reveals_nothing_of_records_the_caller_cannot_see(vault: Vault) 
     """A hidden record's words (learned or stored as keywords) never steer a remote request."""
     shared = {"access_scope": "remote_allowed"}
     for statement in ("The gym opens at six on weekdays", "Stretch after every run"):
-        vault.add(OWNER, statement=statement, domain="health", **shared)
+        vault.add(OWNER, Draft.of(statement=statement, domain="health", **shared))
     for statement in ("The bank sends statements monthly", "Savings go into the index fund"):
-        vault.add(OWNER, statement=statement, domain="finance", **shared)
+        vault.add(OWNER, Draft.of(statement=statement, domain="finance", **shared))
     for n in range(3):
-        vault.add(OWNER, statement=f"Private note {n}: the quokkafever diagnosis needs a follow-up", domain="health")
+        vault.add(
+            OWNER, Draft.of(statement=f"Private note {n}: the quokkafever diagnosis needs a follow-up", domain="health")
+        )
     assert _route(vault, "quokkafever").names == ("health",)  # the person's own view
     for stage in ("learned", "stored keywords"):
         hidden, nonsense = _route(vault, "quokkafever", REMOTE), _route(vault, "zzyzx", REMOTE)
@@ -225,8 +228,10 @@ def test_a_remote_route_is_the_same_with_or_without_hidden_records(template_home
             if hidden:
                 for i in range(4):
                     text = f"Private: the doctor says the quokkafever diagnosis needs test {i}"
-                    vault.add(OWNER, statement=text, domain="health")
-                    vault.add(OWNER, statement=f"Private: the quokkafever bill {i} was paid", domain="finance")
+                    vault.add(OWNER, Draft.of(statement=text, domain="health"))
+                    vault.add(
+                        OWNER, Draft.of(statement=f"Private: the quokkafever bill {i} was paid", domain="finance")
+                    )
             vault.refresh_domains(OWNER)  # stored keywords and centroids now include the hidden text
             decision = _route(vault, query, REMOTE, vector)
             decisions.append([(d.name, round(d.weight, 6)) for d in decision.active])

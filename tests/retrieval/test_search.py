@@ -8,9 +8,12 @@ from typing import Any
 import pytest
 
 from memvault.core.clock import FixedClock
+from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import OWNER, Caller, Surface
+from memvault.core.requests import ArchiveRequest, CorrectRequest, FeedbackRequest
 from memvault.core.retrieval.hybrid import Deadline
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 REMOTE = Caller("remote-bot", Surface.REMOTE)
@@ -23,7 +26,7 @@ RECORD_FIELDS = {
 
 
 def _add(vault: Vault, statement: str, **fields: Any) -> str:
-    result = vault.add(OWNER, statement=statement, **fields)
+    result = vault.add(OWNER, Draft.of(statement=statement, **fields))
     assert result["outcome"] == "added", result
     return str(result["id"])
 
@@ -47,7 +50,7 @@ def filled(clocked_vault: Vault) -> dict[str, str]:
 
 
 def test_the_answer_has_exactly_the_contract_shape(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    answer = clocked_vault.search(OWNER, query="what do I drink in the morning")
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query="what do I drink in the morning"))
     assert set(answer) == {"query", "skipped", "reason", "domains", "results", "packet", "budget"}
     assert set(answer["budget"]) == {"records", "tokens", "latency_ms", "truncated"}
     assert answer["skipped"] is False
@@ -63,25 +66,27 @@ def test_the_answer_has_exactly_the_contract_shape(clocked_vault: Vault, filled:
 
 
 def test_meaning_matches_without_shared_words(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    answer = clocked_vault.search(OWNER, query="which beverage do I have at breakfast")
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query="which beverage do I have at breakfast"))
     assert _ids(answer)[:1] == [filled["tea"]]
     assert "semantic" in answer["results"][0]["why"]
 
 
 def test_partial_words_and_japanese_text_match(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    assert filled["kitchen"] in _ids(clocked_vault.search(OWNER, query="renovat"))
-    assert filled["japanese"] in _ids(clocked_vault.search(OWNER, query="日本語"))
-    assert filled["japanese"] in _ids(clocked_vault.search(OWNER, query="東京"))  # two characters: LIKE fallback
+    assert filled["kitchen"] in _ids(clocked_vault.search(OWNER, SearchRequest.of(query="renovat")))
+    assert filled["japanese"] in _ids(clocked_vault.search(OWNER, SearchRequest.of(query="日本語")))
+    assert filled["japanese"] in _ids(
+        clocked_vault.search(OWNER, SearchRequest.of(query="東京"))
+    )  # two characters: LIKE fallback
 
 
 @pytest.mark.parametrize("text", ['"', 'tea" OR "x', "NEAR(tea car)", "tea*", "-tea", "col:tea", "^tea", "a AND"])
 def test_fts_syntax_in_user_text_is_only_text(clocked_vault: Vault, filled: dict[str, str], text: str) -> None:
-    answer = clocked_vault.search(OWNER, query=text)
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query=text))
     assert isinstance(answer["results"], list)
 
 
 def test_nothing_relevant_means_no_results(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    answer = clocked_vault.search(OWNER, query="which football team do I support")
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query="which football team do I support"))
     assert answer["results"] == [] and answer["skipped"] is False and answer["packet"] == ""
 
 
@@ -91,50 +96,61 @@ def test_nothing_relevant_means_no_results(clocked_vault: Vault, filled: dict[st
 def test_self_contained_questions_are_skipped_with_a_reason(
     clocked_vault: Vault, filled: dict[str, str], text: str
 ) -> None:
-    answer = clocked_vault.search(OWNER, query=text)
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query=text))
     assert answer["skipped"] is True and answer["results"] == [] and answer["reason"]
 
 
 def test_personal_questions_are_not_skipped(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    assert clocked_vault.search(OWNER, query="what is the capital of my favourite country")["skipped"] is False
+    assert (
+        clocked_vault.search(OWNER, SearchRequest.of(query="what is the capital of my favourite country"))["skipped"]
+        is False
+    )
 
 
 def test_remote_callers_never_get_local_only_records(clocked_vault: Vault, filled: dict[str, str]) -> None:
     for text in ("green tea", "kia car", "meetings before 10", "kitchen plumber"):
-        answer = clocked_vault.search(REMOTE, query=text)
+        answer = clocked_vault.search(REMOTE, SearchRequest.of(query=text))
         assert all(hit["access_scope"] == "remote_allowed" for hit in answer["results"])
         assert filled["tea"] not in answer["packet"] and "green tea" not in answer["packet"]
-    assert _ids(clocked_vault.search(REMOTE, query="meetings before 10")) == [filled["meetings"]]
+    assert _ids(clocked_vault.search(REMOTE, SearchRequest.of(query="meetings before 10"))) == [filled["meetings"]]
 
 
 def test_filters_by_domain_and_type(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    assert filled["car"] in _ids(clocked_vault.search(OWNER, query="my electric car"))
-    assert _ids(clocked_vault.search(OWNER, query="my electric car", domains=["food", "home"])) == []
-    assert _ids(clocked_vault.search(OWNER, query="my electric car", domains=["car"])) == [filled["car"]]
-    assert _ids(clocked_vault.search(OWNER, query="my electric car", types=["PROJECT"])) == []
-    assert _ids(clocked_vault.search(OWNER, query="renovation plumber", types=["PROJECT"])) == [filled["kitchen"]]
+    assert filled["car"] in _ids(clocked_vault.search(OWNER, SearchRequest.of(query="my electric car")))
+    assert _ids(clocked_vault.search(OWNER, SearchRequest.of(query="my electric car", domains=["food", "home"]))) == []
+    assert _ids(clocked_vault.search(OWNER, SearchRequest.of(query="my electric car", domains=["car"]))) == [
+        filled["car"]
+    ]
+    assert _ids(clocked_vault.search(OWNER, SearchRequest.of(query="my electric car", types=["PROJECT"]))) == []
+    assert _ids(clocked_vault.search(OWNER, SearchRequest.of(query="renovation plumber", types=["PROJECT"]))) == [
+        filled["kitchen"]
+    ]
     with pytest.raises(InvalidArgument):
-        clocked_vault.search(OWNER, query="tea", types=["NOT_A_TYPE"])
+        clocked_vault.search(OWNER, SearchRequest.of(query="tea", types=["NOT_A_TYPE"]))
 
 
 def test_corrections_answer_with_the_new_record_and_history_on_request(
     clocked_vault: Vault, clock: FixedClock, filled: dict[str, str]
 ) -> None:
     clock.advance(days=30)
-    new = clocked_vault.correct(OWNER, id=filled["car"], statement="My car is a blue Volkswagen ID.3")["id"]
-    now_ids = _ids(clocked_vault.search(OWNER, query="what car do I drive"))
+    new = clocked_vault.correct(
+        OWNER, CorrectRequest.of(id=filled["car"], statement="My car is a blue Volkswagen ID.3")
+    )["id"]
+    now_ids = _ids(clocked_vault.search(OWNER, SearchRequest.of(query="what car do I drive")))
     assert new in now_ids and filled["car"] not in now_ids
-    history = clocked_vault.search(OWNER, query="what car do I drive", include_history=True)
+    history = clocked_vault.search(OWNER, SearchRequest.of(query="what car do I drive", include_history=True))
     assert _ids(history)[0] == new and filled["car"] in _ids(history)
     assert f"superseded on {clock.now().date().isoformat()} by [{new}]" in history["packet"]
-    then = clocked_vault.search(OWNER, query="what car do I drive", as_of="2026-03-15")
+    then = clocked_vault.search(OWNER, SearchRequest.of(query="what car do I drive", as_of="2026-03-15"))
     assert _ids(then) == [filled["car"]]
 
 
 def test_archived_records_are_never_found(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    clocked_vault.archive(OWNER, id=filled["tea"])
+    clocked_vault.archive(OWNER, ArchiveRequest.of(id=filled["tea"]))
     for depth in ("shallow", "normal", "deep"):
-        answer = clocked_vault.search(OWNER, query="green tea in the morning", depth=depth, include_history=True)
+        answer = clocked_vault.search(
+            OWNER, SearchRequest.of(query="green tea in the morning", depth=depth, include_history=True)
+        )
         assert filled["tea"] not in _ids(answer)
 
 
@@ -146,17 +162,17 @@ def test_links_pull_neighbours_of_strong_hits_in(clocked_vault: Vault, filled: d
         type="NEXT_ACTION",
         links=[{"type": "part_of_project", "target_id": filled["kitchen"]}],
     )
-    answer = clocked_vault.search(OWNER, query="kitchen renovation status")
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query="kitchen renovation status"))
     assert _ids(answer)[0] == filled["kitchen"]
     assert plumber in _ids(answer)
     assert "graph" in next(h for h in answer["results"] if h["id"] == plumber)["why"]
-    shallow = clocked_vault.search(OWNER, query="kitchen renovation status", depth="shallow")
+    shallow = clocked_vault.search(OWNER, SearchRequest.of(query="kitchen renovation status", depth="shallow"))
     assert plumber not in _ids(shallow)
 
 
 def test_every_search_counts_usage_and_logs_ids_only(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    clocked_vault.search(OWNER, query="green tea")
-    again = clocked_vault.search(OWNER, query="green tea")  # the cached ranking still counts
+    clocked_vault.search(OWNER, SearchRequest.of(query="green tea"))
+    again = clocked_vault.search(OWNER, SearchRequest.of(query="green tea"))  # the cached ranking still counts
     assert again["results"][0]["retrieval_count"] == 1  # as it was when this search read it
     record = clocked_vault.get(OWNER, filled["tea"])["memory"]
     assert record["retrieval_count"] == 2 and record["last_retrieved_at"] == clocked_vault.ctx.now()
@@ -167,7 +183,7 @@ def test_every_search_counts_usage_and_logs_ids_only(clocked_vault: Vault, fille
 
 
 def test_shadow_mode_ranks_and_logs_but_returns_no_memory(clocked_vault: Vault, filled: dict[str, str]) -> None:
-    answer = clocked_vault.search(OWNER, query="green tea", shadow=True)
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query="green tea", shadow=True))
     assert set(answer) == {"shadow", "retrieved", "latency_ms"} and answer["shadow"] is True
     assert answer["retrieved"] == 1
     with clocked_vault.ctx.reading() as conn:
@@ -179,9 +195,9 @@ def test_shadow_mode_ranks_and_logs_but_returns_no_memory(clocked_vault: Vault, 
 def test_budgets_limit_records_and_tokens(clocked_vault: Vault, filled: dict[str, str]) -> None:
     for n in range(12):
         _add(clocked_vault, f"Tea tasting note {n}: a smoky lapsang souchong from shop {n}", domain="food")
-    answer = clocked_vault.search(OWNER, query="tea tasting lapsang", limit=3)
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query="tea tasting lapsang", limit=3))
     assert answer["budget"]["records"] == 3 == len(answer["results"])
-    small = clocked_vault.search(OWNER, query="tea tasting lapsang", limit=10, max_tokens=60)
+    small = clocked_vault.search(OWNER, SearchRequest.of(query="tea tasting lapsang", limit=10, max_tokens=60))
     assert small["budget"]["tokens"] <= 60 and small["budget"]["truncated"] is True
     assert 1 <= len(small["results"]) < 10
 
@@ -189,38 +205,40 @@ def test_budgets_limit_records_and_tokens(clocked_vault: Vault, filled: dict[str
 def test_a_missed_deadline_returns_the_best_so_far(
     clocked_vault: Vault, filled: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert clocked_vault.search(OWNER, query="green tea in the morning")["budget"]["truncated"] is False
+    assert (
+        clocked_vault.search(OWNER, SearchRequest.of(query="green tea in the morning"))["budget"]["truncated"] is False
+    )
     clocked_vault.set_setting(OWNER, "search_deadline_ms", 10)
     monkeypatch.setattr(Deadline, "passed", lambda self: True)  # a machine too busy to make 10 ms
-    answer = clocked_vault.search(OWNER, query="green tea in the morning")
+    answer = clocked_vault.search(OWNER, SearchRequest.of(query="green tea in the morning"))
     assert answer["budget"]["truncated"] is True
     assert _ids(answer)[:1] == [filled["tea"]]  # the lexical stage always runs: the best so far
     assert answer["results"][0]["why"] == ["lexical"]
-    again = clocked_vault.search(OWNER, query="green tea in the morning")
+    again = clocked_vault.search(OWNER, SearchRequest.of(query="green tea in the morning"))
     assert again["budget"]["truncated"] is True  # a truncated ranking is never cached
 
 
 def test_records_a_caller_cannot_see_do_not_move_its_scores(clocked_vault: Vault) -> None:
     kayak = _add(clocked_vault, "The blue kayak hangs in the garage", domain="outdoors", access_scope="remote_allowed")
     _add(clocked_vault, "Paddles for the canoe are in the shed", domain="outdoors", access_scope="remote_allowed")
-    before = clocked_vault.search(REMOTE, query="blue kayak and paddles")["results"]
+    before = clocked_vault.search(REMOTE, SearchRequest.of(query="blue kayak and paddles"))["results"]
     for n in range(15):
         _add(clocked_vault, f"Kayak trip number {n} on the blue lake", domain="outdoors")  # local only
-    after = clocked_vault.search(REMOTE, query="blue kayak and paddles")["results"]
+    after = clocked_vault.search(REMOTE, SearchRequest.of(query="blue kayak and paddles"))["results"]
     assert [h["id"] for h in after] == [h["id"] for h in before] and after[0]["id"] == kayak
     assert [h["score"] for h in after] == [h["score"] for h in before]
-    local = clocked_vault.search(OWNER, query="blue kayak and paddles")["results"]
+    local = clocked_vault.search(OWNER, SearchRequest.of(query="blue kayak and paddles"))["results"]
     assert len(local) > len(after)  # the person sees them all
 
 
 def test_feedback_moves_a_record_within_the_relevant_ones(clocked_vault: Vault) -> None:
     first = _add(clocked_vault, "The spare house key is with the neighbour at number 6", domain="home")
     second = _add(clocked_vault, "The spare house key is in the blue box in the shed", domain="home")
-    before = _ids(clocked_vault.search(OWNER, query="where is the spare house key"))
+    before = _ids(clocked_vault.search(OWNER, SearchRequest.of(query="where is the spare house key")))
     assert set(before[:2]) == {first, second}
     top, other = before[0], before[1]
     for _ in range(3):
-        clocked_vault.record_feedback(OWNER, id=top, useful=False)
-        clocked_vault.record_feedback(OWNER, id=other, useful=True)
-    after = _ids(clocked_vault.search(OWNER, query="where is the spare house key"))
+        clocked_vault.record_feedback(OWNER, FeedbackRequest.of(id=top, useful=False))
+        clocked_vault.record_feedback(OWNER, FeedbackRequest.of(id=other, useful=True))
+    after = _ids(clocked_vault.search(OWNER, SearchRequest.of(query="where is the spare house key")))
     assert after[:2] == [other, top]  # reordered, and the unhelpful one is still there

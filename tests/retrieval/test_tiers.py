@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from memvault.core.clock import FixedClock
+from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
 from memvault.core.retrieval.tiers import COLD, HOT, WARM, TierRules, activation, tier_of
+from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -57,10 +59,12 @@ def test_explicit_important_durable_preferences_resist_decay() -> None:
 
 def test_cold_records_exist_but_only_deep_searches_reach_them(clocked_vault: Vault, clock: FixedClock) -> None:
     clock.set(datetime(2023, 1, 10, tzinfo=UTC))
-    old = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    old = clocked_vault.add(
+        OWNER, Draft.of(statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    )
     clock.set(datetime(2026, 3, 1, tzinfo=UTC))
-    normal = clocked_vault.search(OWNER, query="where is the bicycle lock code", depth="normal")
-    deep = clocked_vault.search(OWNER, query="where is the bicycle lock code", depth="deep")
+    normal = clocked_vault.search(OWNER, SearchRequest.of(query="where is the bicycle lock code", depth="normal"))
+    deep = clocked_vault.search(OWNER, SearchRequest.of(query="where is the bicycle lock code", depth="deep"))
     assert normal["results"] == []
     assert [h["id"] for h in deep["results"]] == [old["id"]] and deep["results"][0]["tier"] == COLD
     assert clocked_vault.get(OWNER, old["id"])["memory"]["status"] == "current"  # decay never removes
@@ -68,22 +72,34 @@ def test_cold_records_exist_but_only_deep_searches_reach_them(clocked_vault: Vau
 
 def test_a_confirmation_moves_activation_but_never_confidence(clocked_vault: Vault, clock: FixedClock) -> None:
     clock.set(datetime(2023, 1, 10, tzinfo=UTC))
-    first = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    first = clocked_vault.add(
+        OWNER, Draft.of(statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    )
     clock.set(datetime(2026, 3, 1, tzinfo=UTC))
-    again = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    again = clocked_vault.add(
+        OWNER, Draft.of(statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    )
     assert again["outcome"] == "duplicate"
     record = clocked_vault.get(OWNER, first["id"])["memory"]
     assert record["confidence"] == 0.8 and record["last_confirmed_at"] == "2026-03-01T00:00:00.000Z"
-    normal = clocked_vault.search(OWNER, query="where is the bicycle lock code", depth="normal")
+    normal = clocked_vault.search(OWNER, SearchRequest.of(query="where is the bicycle lock code", depth="normal"))
     assert [h["id"] for h in normal["results"]] == [first["id"]] and normal["results"][0]["tier"] == HOT
 
 
 def test_questions_about_the_past_go_deep_unless_told_otherwise(clocked_vault: Vault, clock: FixedClock) -> None:
     clock.set(datetime(2023, 1, 10, tzinfo=UTC))
-    old = clocked_vault.add(OWNER, statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    old = clocked_vault.add(
+        OWNER, Draft.of(statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    )
     clock.set(datetime(2026, 3, 1, tzinfo=UTC))
     query = "where is the bicycle lock code"
-    assert clocked_vault.search(OWNER, query=query, as_of="2023-06-01", depth="normal")["results"] == []
-    assert [h["id"] for h in clocked_vault.search(OWNER, query=query, as_of="2023-06-01")["results"]] == [old["id"]]
+    assert (
+        clocked_vault.search(OWNER, SearchRequest.of(query=query, as_of="2023-06-01", depth="normal"))["results"] == []
+    )
+    assert [
+        h["id"] for h in clocked_vault.search(OWNER, SearchRequest.of(query=query, as_of="2023-06-01"))["results"]
+    ] == [old["id"]]
     # ... and being retrieved makes it hot again: a normal search now finds it
-    assert [h["id"] for h in clocked_vault.search(OWNER, query=query, depth="normal")["results"]] == [old["id"]]
+    assert [h["id"] for h in clocked_vault.search(OWNER, SearchRequest.of(query=query, depth="normal"))["results"]] == [
+        old["id"]
+    ]

@@ -28,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import evalkit as ek
 
-from memvault.core.retrieval import governor
+from memvault.core.retrieval import pipeline
 from memvault.core.retrieval.ranking import Signals, Weights, rank
+from memvault.core.search_request import SearchRequest
 
 GRID: dict[str, list[float]] = {
     "lexical": [0.2, 0.35, 0.5, 0.65, 0.8, 1.0],
@@ -53,21 +54,21 @@ Captured = list[tuple[Any, list[tuple[Any, Signals]]]]
 def capture(vault: Any, data: dict[str, Any]) -> dict[int, Captured]:
     """Run every query once; keep what `rank` was given (the candidates and their signals)."""
     seen: dict[int, Captured] = {}
-    original = governor.rank
+    original = pipeline.rank
     current: list[int] = [-1]
 
     def recording(items: list[tuple[Any, Signals]], weights: Weights) -> Any:
         seen.setdefault(current[0], []).append((weights, list(items)))
         return original(items, weights)
 
-    governor.rank = recording  # type: ignore[assignment]
+    pipeline.rank = recording  # type: ignore[assignment]
     try:
         for index, query in enumerate(data["queries"]):
             current[0] = index
             vault.retriever.clear_caches()
-            vault.search(ek.caller_of(query), **ek.search_args(query))
+            vault.search(ek.caller_of(query), SearchRequest.of(**ek.search_args(query)))
     finally:
-        governor.rank = original  # type: ignore[assignment]
+        pipeline.rank = original  # type: ignore[assignment]
     return seen
 
 

@@ -1,4 +1,4 @@
--- memvault schema 3: imports of a person's history (conversations as sources, batches, manifests).
+-- memvault schema 4: imports of a person's history (conversations as sources, batches, manifests).
 
 -- A conversation keeps a pointer into the untouched original and the hash of what was read.
 ALTER TABLE conversations ADD COLUMN format TEXT;
@@ -42,24 +42,3 @@ CREATE TABLE import_items (
     PRIMARY KEY (batch_id, seq)
 ) WITHOUT ROWID;
 
--- The approval inbox takes one more kind: an export dropped into imports/inbox, dry-run, waiting
--- for the person to approve its commit. (SQLite cannot change a CHECK: the table is rebuilt.)
-CREATE TABLE proposals_new (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL CHECK (kind IN ('add', 'correct', 'archive', 'purge', 'import')),
-    status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
-    target_id TEXT,
-    norm_key TEXT,
-    payload TEXT NOT NULL,
-    principal TEXT NOT NULL,
-    surface TEXT NOT NULL,
-    reason TEXT,
-    result_id TEXT,
-    created_at TEXT NOT NULL,
-    decided_at TEXT
-);
-INSERT INTO proposals_new SELECT id, kind, status, target_id, norm_key, payload, principal, surface, reason,
-    result_id, created_at, decided_at FROM proposals;
-DROP TABLE proposals;
-ALTER TABLE proposals_new RENAME TO proposals;
-CREATE INDEX proposals_status ON proposals (status, created_at);

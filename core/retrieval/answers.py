@@ -1,0 +1,55 @@
+"""The shapes of `memory_search` answers: a full answer, a skipped one, a shadow one."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from memvault.core.results import MemoryRecord, SearchAnswer, SearchHit, ShadowAnswer
+from memvault.core.retrieval.packet import Packet
+from memvault.core.retrieval.ranking_cache import Ranking
+from memvault.core.search_request import SearchRequest
+
+
+def shadow_answer(retrieved: int, latency_ms: float) -> ShadowAnswer:
+    return {"shadow": True, "retrieved": retrieved, "latency_ms": round(latency_ms, 2)}
+
+
+def skipped_answer(request: SearchRequest, reason: str, latency_ms: float) -> SearchAnswer | ShadowAnswer:
+    if request.shadow:
+        return shadow_answer(0, latency_ms)
+    return {
+        "query": request.query,
+        "skipped": True,
+        "reason": reason,
+        "domains": [],
+        "results": [],
+        "packet": "",
+        "budget": {"records": 0, "tokens": 0, "latency_ms": round(latency_ms, 2), "truncated": False},
+    }
+
+
+def search_answer(request: SearchRequest, ranking: Ranking, packet: Packet, latency_ms: float) -> SearchAnswer:
+    """The answer of a search that ran: the packet's records with their scores, reasons and tiers."""
+    by_id = {h.id: h for h in ranking.hits}
+    ids = [r.id for r in packet.records]
+    return {
+        "query": request.query,
+        "skipped": False,
+        "reason": "" if ids else "nothing in personal memory is relevant enough",
+        "domains": [{"name": name, "weight": weight} for name, weight in ranking.domains],
+        "results": [
+            hit(r.to_dict(), by_id[r.id].score, list(by_id[r.id].why), by_id[r.id].tier) for r in packet.records
+        ],
+        "packet": packet.text,
+        "budget": {
+            "records": len(ids),
+            "tokens": packet.tokens,
+            "latency_ms": round(latency_ms, 2),
+            "truncated": packet.truncated or ranking.truncated,
+        },
+    }
+
+
+def hit(record: MemoryRecord, score: float, why: list[str], tier: str) -> SearchHit:
+    """A search hit: the record plus its score, the signals that found it, and its tier."""
+    return cast(SearchHit, {**record, "score": round(score, 4), "why": why, "tier": tier})

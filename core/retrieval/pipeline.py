@@ -1,0 +1,286 @@
+"""The search pipeline behind `Vault.search`: governor, router, candidates, ranking, packet.
+
+A search: the governor decides whether to search at all; the router weighs the domains;
+the candidate stages (lexical, semantic, graph; `hybrid`) gather records; `ranking` scores
+them; the ranking is cached (`ranking_cache`); the packet keeps the budgets; `answers` shapes
+the reply. Usage and the retrieval log are written after the answer is chosen.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from memvault.core.context import Context
+from memvault.core.errors import MemvaultError
+from memvault.core.model import Caller, Memory
+from memvault.core.results import SearchAnswer, ShadowAnswer
+from memvault.core.retrieval import query as q
+from memvault.core.retrieval.answers import search_answer, shadow_answer, skipped_answer
+from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
+from memvault.core.retrieval.embeddings import loaded as embeddings_loaded
+from memvault.core.retrieval.governor import hops_for, pool_for, skip_reason
+from memvault.core.retrieval.hybrid import (
+    SEEDS,
+    Deadline,
+    Gathered,
+    gather_graph,
+    gather_lexical,
+    gather_semantic,
+    signals_for,
+    without_cold,
+)
+from memvault.core.retrieval.packet import compile_packet, default_counter
+from memvault.core.retrieval.ranking import Signals, Weights, rank, relevance
+from memvault.core.retrieval.ranking_cache import CACHE_ENTRIES, Hit, Ranking, RankingCache, cache_key, stamp
+from memvault.core.retrieval.router import route
+from memvault.core.retrieval.tiers import TierRules
+from memvault.core.retrieval.vectors import VectorIndex, backfill
+from memvault.core.search_request import SearchRequest
+from memvault.core.store import memories
+from memvault.core.store import search as sql
+from memvault.core.store import vectors as vector_sql
+from memvault.core.store.connection import Connection
+
+log = logging.getLogger("memvault.retrieval")
+
+CATCH_UP = 16  # records a search embeds at most for writes it finds from other processes
+
+
+class HybridRetriever:
+    """The retrieval brain behind `Vault.search`: governor, router, candidates, ranking, packet.
+
+    One instance lives as long as its Vault (the daemon keeps it warm): it holds the vector
+    index, the embedder and the ranking cache.
+    """
+
+    def __init__(self) -> None:
+        self.cache = RankingCache()
+        self._index: VectorIndex | None = None
+        self._embedded_through = 0
+        self._checked_version = -1
+        self._vectors: OrderedDict[str, Any] = OrderedDict()
+        self._visible_totals: dict[tuple[object, ...], int] = {}
+        self._lock = threading.Lock()
+
+    # -- embeddings ----------------------------------------------------------------------------
+    def embeddings_on(self, ctx: Context) -> bool:
+        return str(ctx.setting("embeddings")) == "local"
+
+    def clear_caches(self) -> None:
+        """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""
+        self.cache.clear()
+        with self._lock:
+            self._vectors.clear()
+
+    def _query_vector(self, embedder: Embedder, text: str) -> Any:
+        """The request's embedding; the last few hundred are kept (a vector depends on the text alone)."""
+        with self._lock:
+            vector = self._vectors.get(text)
+            if vector is not None:
+                self._vectors.move_to_end(text)
+                return vector
+        vector = embedder.embed_one(text)
+        with self._lock:
+            self._vectors[text] = vector
+            while len(self._vectors) > CACHE_ENTRIES:
+                self._vectors.popitem(last=False)
+        return vector
+
+    def _index_for(self, embedder: Embedder) -> VectorIndex:
+        if self._index is None:
+            self._index = VectorIndex(embedder.model_id, embedder.dimensions)
+        return self._index
+
+    def after_write(self, ctx: Context) -> int:
+        """Embed what was just written (and anything else still missing): the post-commit step."""
+        if not self.embeddings_on(ctx):
+            return 0
+        try:
+            embedder = shared_embedder()
+            with self._lock:
+                done, self._embedded_through = backfill(ctx, embedder, after=self._embedded_through)
+            return done
+        except EmbeddingUnavailable as exc:
+            log.warning("records stay lexical-only: %s", exc)
+        except MemvaultError as exc:  # the write is committed; its vector comes with reindex
+            log.warning("embedding after a write failed (%s): run `memvault reindex`", type(exc).__name__)
+        return 0
+
+    def reindex(self, ctx: Context) -> dict[str, Any]:
+        """Embed every record still without a vector (e.g. written while embeddings were off)."""
+        if not self.embeddings_on(ctx):
+            return {"embedded": 0, "missing": self._missing(ctx), "embeddings": "off"}
+        embedder = shared_embedder()
+        with self._lock:
+            done, _ = backfill(ctx, embedder)
+        self.cache.clear()
+        return {"embedded": done, "missing": self._missing(ctx), "embeddings": "local"}
+
+    def _missing(self, ctx: Context) -> int:
+        with ctx.reading() as conn:
+            return vector_sql.count_missing(conn, MODEL_ID)
+
+    def _catch_up(self, ctx: Context, version: int) -> None:
+        """Before searching: embed a bounded number of records other processes wrote."""
+        if version == self._checked_version:
+            return
+        self._checked_version = version
+        try:
+            embedder = shared_embedder()
+            with self._lock:
+                _, self._embedded_through = backfill(ctx, embedder, after=self._embedded_through, limit=CATCH_UP)
+        except MemvaultError as exc:  # a busy store or no model: search anyway, with what is embedded
+            log.info("no catch-up embedding before this search (%s)", type(exc).__name__)
+
+    # -- search --------------------------------------------------------------------------------
+    def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer:
+        started = time.perf_counter()
+        reason = skip_reason(request.query, bool(q.query_terms(request.query)))
+        if reason:
+            return skipped_answer(request, reason, (time.perf_counter() - started) * 1000)
+        semantic = self.embeddings_on(ctx)
+        if semantic:
+            with ctx.reading() as conn:
+                version = vector_sql.store_version(conn)
+            self._catch_up(ctx, version)
+        # The deadline counts this search's own work: not the catch-up embedding of other
+        # processes' writes, nor loading the model on a process's first search.
+        own_start = time.perf_counter()
+        with ctx.reading() as conn:
+            version = stamp(conn)
+            key = cache_key(request, caller, version, "local" if semantic else "off")
+            ranking = self.cache.get(key)
+            if ranking is None:
+                ranking = self._rank(ctx, conn, caller, request, semantic, version, own_start)
+                if not ranking.truncated:
+                    self.cache.put(key, ranking)
+            records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
+        return self._answer(ctx, caller, request, ranking, records, started)
+
+    def _rank(
+        self,
+        ctx: Context,
+        conn: Connection,
+        caller: Caller,
+        request: SearchRequest,
+        semantic: bool,
+        version: int,
+        started: float,
+    ) -> Ranking:
+        deadline = Deadline(started, float(ctx.setting("search_deadline_ms")))
+        weights = Weights.from_settings(ctx.setting)
+        warm, setup = embeddings_loaded(), time.perf_counter()
+        vector, index = self._semantic_setup(conn, request, version) if semantic else (None, None)
+        if not warm:  # loading the model is the process's warm-up, not this search's latency
+            deadline.started += time.perf_counter() - setup
+        semantic = index is not None
+        decision = route(conn, caller, request.query, vector)
+        depth = request.depth
+        if depth == "auto":  # a request about the past goes deep: what was true then may be cold now
+            past = bool(request.as_of or request.known_at or request.include_history)
+            depth = "deep" if past else decision.depth
+        pool = pool_for(depth, request.limit)
+        gathered = Gathered()
+        gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals)
+        if index is not None and vector is not None:
+            if deadline.passed():
+                gathered.truncated = True
+                semantic = False  # rank what the lexical stage found on its own terms
+            else:
+                gather_semantic(conn, caller, request, index, vector, pool, gathered)
+        rules = TierRules(
+            float(ctx.setting("tier_half_life_days")), float(ctx.setting("tier_hot")), float(ctx.setting("tier_cold"))
+        )
+        now = ctx.clock.now()
+        weights_by_domain = decision.weights
+
+        def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, tuple[Signals, str]]:
+            found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic)
+            return found if depth == "deep" else without_cold(found)  # cold records: depth deep only
+
+        hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
+        if hops and gathered.found:
+            if deadline.passed():
+                gathered.truncated = True
+            else:
+                provisional = signals({})
+                strong = sorted(((relevance(s, weights), k) for k, (s, _) in provisional.items()), reverse=True)[:SEEDS]
+                seeds = {k: r for r, k in strong if r >= weights.min_relevance}
+                similarity = _similarity(index, vector)
+                gather_graph(conn, caller, request, seeds, hops, gathered, similarity)
+        final = signals(sql.feedback_balance(conn, list(gathered.found)))
+        ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights)
+        hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
+        return Ranking(
+            hits=hits,
+            domains=tuple((d["name"], d["weight"]) for d in decision.as_contract()),
+            domain_share=float(ctx.setting("domain_max_share")),
+            shares={d.name: d.token_share for d in decision.active},
+            conflicts=_conflicts(conn, [h.id for h in hits]),
+            truncated=gathered.truncated,  # a stage was skipped at the deadline
+        )
+
+    def _semantic_setup(self, conn: Connection, request: SearchRequest, version: int) -> tuple[Any, VectorIndex | None]:
+        """The request's vector and the index brought up to date; (None, None) without a model."""
+        try:
+            embedder = shared_embedder()
+            vector = self._query_vector(embedder, request.query)
+            index = self._index_for(embedder)
+            index.refresh(conn, version)
+            return vector, index
+        except EmbeddingUnavailable as exc:
+            log.warning("searching lexically: %s", exc)
+            return None, None
+
+    def _answer(
+        self,
+        ctx: Context,
+        caller: Caller,
+        request: SearchRequest,
+        ranking: Ranking,
+        records: dict[str, Memory],
+        started: float,
+    ) -> SearchAnswer | ShadowAnswer:
+        ordered = [records[h.id] for h in ranking.hits if h.id in records]
+        max_tokens = request.max_tokens or int(ctx.setting("packet_max_tokens"))
+        packet = compile_packet(
+            ordered,
+            request.limit,
+            max_tokens,
+            count=default_counter(),
+            domain_share=ranking.domain_share,
+            conflicts=ranking.conflicts,
+            shares=ranking.shares,
+        )
+        latency_ms = (time.perf_counter() - started) * 1000
+        ids = [r.id for r in packet.records]
+        scores = {h.id: h.score for h in ranking.hits}
+        with ctx.transaction() as conn:
+            now = ctx.now()
+            sql.log_retrieval(conn, caller, ids, [scores[i] for i in ids], latency_ms, now, shadow=request.shadow)
+            if not request.shadow:
+                memories.record_usage(conn, ids, now)
+        if request.shadow:
+            return shadow_answer(len(ids), latency_ms)
+        return search_answer(request, ranking, packet, latency_ms)
+
+
+def _similarity(index: VectorIndex | None, vector: Any) -> Callable[[list[str]], dict[str, float]] | None:
+    if index is None or vector is None:
+        return None
+    return lambda ids: index.similarity(vector, ids)
+
+
+def _conflicts(conn: Connection, ids: list[str]) -> dict[str, tuple[str, ...]]:
+    """contradicts links among the hits, both ways: the packet labels each side."""
+    chosen = set(ids)
+    found: dict[str, list[str]] = {}
+    for seed, other, link_type, _ in sql.linked(conn, ids):
+        if link_type == "contradicts" and other in chosen:
+            found.setdefault(seed, []).append(other)
+    return {k: tuple(sorted(set(v))) for k, v in found.items()}
