@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from memvault.core.access import write_scope
 from memvault.core.context import Context
@@ -35,8 +36,31 @@ from memvault.core.writes import apply_correction, commit_draft, confirm
 log = logging.getLogger("memvault.import")
 
 SNIPPET_CHARS = 240
+MEMO_TEXTS = 20_000  # ~30 MB of 384-d vectors
 # progress(conversations done, conversations in all, counts so far)
 Progress = Callable[[int, int, dict[str, int]], None]
+
+
+def _memo(embed: Embed | None) -> Embed | None:
+    """The model's answer per distinct text, kept for the import: records written by earlier chunks
+    have no stored vector yet (they are embedded after the commit), so the writer's comparison would
+    embed the same neighbours again for every candidate."""
+    if embed is None:
+        return None
+    known: dict[str, Any] = {}
+
+    def cached(texts: list[str]) -> list[Any] | None:
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            vectors = embed(missing)
+            if vectors is None:
+                return None
+            if len(known) > MEMO_TEXTS:
+                known.clear()
+            known.update(zip(missing, vectors, strict=True))
+        return [known[t] for t in texts]
+
+    return cached
 
 
 def select(export: Export, request: ImportRequest) -> tuple[list[Conversation], int]:
@@ -87,7 +111,7 @@ def _report(request: ImportRequest, export: Export, tally: Tally, left_out: int,
 def dry_run(ctx: Context, caller: Caller, request: ImportRequest) -> ImportReport:
     export = read_export(request.path, request.format, request.max_bytes)
     chosen, left_out = select(export, request)
-    embed = local_embeddings(ctx)
+    embed = _memo(local_embeddings(ctx))
     tally, batch = Tally(), BatchMemory()
     seen: dict[str, Decision] = {}  # a sentence said again gets the first one's verdict, judged once
     with ctx.reading() as conn:
@@ -149,7 +173,7 @@ def commit(ctx: Context, caller: Caller, request: ImportRequest, progress: Progr
     chosen, left_out = select(export, request)
     chunks = _chunks(chosen, request.chunk_size)
     done = manifest["chunks_done"] if manifest else 0
-    batch = _Batch(caller, local_embeddings(ctx), export, request, batch_id or memories.new_id("b"), Tally())
+    batch = _Batch(caller, _memo(local_embeddings(ctx)), export, request, batch_id or memories.new_id("b"), Tally())
     started = time.monotonic()
     for number in range(done, len(chunks)):
         with ctx.transaction() as conn:
