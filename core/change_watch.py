@@ -5,20 +5,33 @@ Kept apart from the signal's writer so a process that only commits never imports
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
-from watchdog.events import FileClosedEvent, FileModifiedEvent, FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileModifiedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
+from watchdog.observers.polling import PollingObserver
 
 from memvault.core.change_signal import signal_path
 from memvault.core.paths import VaultPaths
 
-# inotify reports the end of each write (one event per signal); other systems only a modification.
-_EVENTS: list[type[FileSystemEvent]] = [FileClosedEvent] if sys.platform.startswith("linux") else [FileModifiedEvent]
+log = logging.getLogger("memvault.changes")
+
+# Creation or modification (the first signal creates the file); inotify also reports the end of
+# each write, one event per signal.
+_POLLED: list[type[FileSystemEvent]] = [FileCreatedEvent, FileModifiedEvent]
+_EVENTS: list[type[FileSystemEvent]] = [FileClosedEvent] if sys.platform.startswith("linux") else _POLLED
 
 
 class _Handler(FileSystemEventHandler):
@@ -29,6 +42,15 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if os.fsdecode(event.src_path) == self.target:
             self.wake()
+
+
+def _started(
+    observer: BaseObserver, handler: _Handler, folder: Path, events: list[type[FileSystemEvent]]
+) -> BaseObserver:
+    observer.schedule(handler, os.fspath(folder), recursive=False, event_filter=events)
+    observer.daemon = True
+    observer.start()
+    return observer
 
 
 class SignalWatcher:
@@ -48,12 +70,12 @@ class SignalWatcher:
             if self._observer is not None:
                 return
             self.path.parent.mkdir(mode=0o700, exist_ok=True)
-            observer = Observer()
             handler = _Handler(os.fspath(self.path), self._wake)
-            observer.schedule(handler, os.fspath(self.path.parent), recursive=False, event_filter=_EVENTS)
-            observer.daemon = True
-            observer.start()
-            self._observer = observer
+            try:
+                self._observer = _started(Observer(), handler, self.path.parent, _EVENTS)
+            except OSError as exc:  # e.g. the user's inotify watches are used up: look once a second instead
+                log.warning("change signal: no file-system events (%s); checking it every second", exc.strerror)
+                self._observer = _started(PollingObserver(timeout=1.0), handler, self.path.parent, _POLLED)
 
     def stop(self) -> None:
         with self._lock:

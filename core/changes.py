@@ -99,6 +99,7 @@ RECORD_KINDS = frozenset(
         ChangeKind.MEMORY_RESTORED,
         ChangeKind.MEMORY_CONFIRMED,
         ChangeKind.MEMORY_MOVED,
+        ChangeKind.MEMORY_RESCOPED,  # seen once the record is visible: a caller that lost it learns nothing
         ChangeKind.FEEDBACK_RECORDED,
     }
 )

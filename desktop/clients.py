@@ -130,9 +130,10 @@ class Server:
 
 def server_args(home: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
     """`mcp`, or `--home DIR mcp` when the store is not where memvault looks by default
-    (clients such as Codex do not pass MEMVAULT_HOME on to the servers they spawn)."""
+    (clients such as Codex do not pass MEMVAULT_HOME on to the servers they spawn, nor
+    XDG_DATA_HOME, which moves the default folder on Linux)."""
     chosen = VaultPaths.from_env(home).home
-    if chosen == default_home():
+    if chosen == default_home() and not os.environ.get("XDG_DATA_HOME"):
         return ("mcp",)
     return ("--home", str(chosen), "mcp")
 

@@ -1,9 +1,13 @@
-"""The shapes of `memory_search` answers: a full answer, a skipped one, a shadow one."""
+"""The shapes of `memory_search` answers: a full answer, a skipped one, a shadow one; and a
+record shown as the store knew it at a moment (`known_at`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import cast
 
+from memvault.core.model import Memory, Status
 from memvault.core.results import MemoryRecord, SearchAnswer, SearchHit, ShadowAnswer
 from memvault.core.retrieval.packet import Packet
 from memvault.core.retrieval.ranking_cache import Ranking
@@ -48,6 +52,24 @@ def search_answer(request: SearchRequest, ranking: Ranking, packet: Packet, late
             "truncated": packet.truncated or ranking.truncated,
         },
     }
+
+
+def as_known_at(record: Memory, moment: str, successors: Mapping[str, Memory]) -> Memory:
+    """The record as the store held it at `moment`: a supersession learned later is not shown.
+
+    A correction learned after the moment had not happened yet: the record was current, had no
+    successor, and the end the correction gave it (its successor's start) was unknown.
+    """
+    successor = successors.get(record.superseded_by_id or "")
+    if record.status is not Status.SUPERSEDED or successor is None or (successor.learned_at or "") <= moment:
+        return record
+    ended_by_correction = record.valid_until is not None and record.valid_until == successor.valid_from
+    return replace(
+        record,
+        status=Status.CURRENT,
+        superseded_by_id=None,
+        valid_until=None if ended_by_correction else record.valid_until,
+    )
 
 
 def hit(record: MemoryRecord, score: float, why: list[str], tier: str) -> SearchHit:

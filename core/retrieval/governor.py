@@ -19,9 +19,15 @@ _PERSONAL = re.compile(
     r"usual|usually|prefer|preference|favou?rite|project|plan|plans|decided|decision)\b",
     re.IGNORECASE,
 )
+_OPERATOR = (
+    r"[-+*/^x\u00d7\u00f7%=().,]|times|multiplied\s+by|divided\s+by|plus|minus|over|modulo|mod|"
+    r"to\s+the\s+power\s+of|percent\s+of|squared|cubed"
+)
+# A request made only of numbers and operators, symbols or words ("17 times 23"); possessive
+# quantifiers keep the match linear in the request's length.
 _ARITHMETIC = re.compile(
-    r"^\s*(what\s+is|what's|calculate|compute|how\s+much\s+is|solve)?\s*"
-    r"[-+*/^x\u00d7\u00f7%().,\d\s=]*\d[-+*/^x\u00d7\u00f7%().,\d\s=]*[?.!]?\s*$",
+    r"\s*+(?:what\s+is|what's|whats|calculate|compute|how\s+much\s+is|solve|work\s+out)?+"
+    rf"(?:\s++|\d++|{_OPERATOR})*+[?!]?+\s*+",
     re.IGNORECASE,
 )
 _GENERAL = re.compile(
@@ -42,7 +48,7 @@ def skip_reason(text: str, has_terms: bool) -> str | None:
     """Why personal memory cannot help with this request, or None when it may."""
     if not has_terms:
         return "nothing in the request to look up in personal memory"
-    if _ARITHMETIC.match(text):
+    if _ARITHMETIC.fullmatch(text) and any(c.isdigit() for c in text):
         return "arithmetic: self-contained, personal memory does not help"
     if _CHATTER.match(text):
         return "greeting or acknowledgement: nothing to look up"

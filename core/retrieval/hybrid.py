@@ -18,7 +18,7 @@ from memvault.core.model import Caller, Memory
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval import tiers
 from memvault.core.retrieval.ranking import Signals, feedback_value
-from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_of
+from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_for
 from memvault.core.retrieval.vectors import VectorIndex
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import search as sql
@@ -121,7 +121,9 @@ def gather_lexical(
     out: Gathered,
     version: int = -1,
     totals: Totals | None = None,
+    alone: bool = True,
 ) -> None:
+    """Word, trigram and substring matches; `alone`: no semantic stage follows (embeddings off)."""
     terms = q.word_terms(request.query)
     if terms:
         out.own_statistics = not caller.is_local
@@ -138,9 +140,11 @@ def gather_lexical(
         for record, bm25 in sql.lexical_candidates(conn, caller, words, request, pool):
             out.add(record, "lexical").word_bm25 = bm25
     # Trigrams find what word prefixes cannot (CJK text, a fragment inside a word, another
-    # spelling); they are the costliest lookup, so only when the words found little.
+    # spelling); they are the costliest lookup, so only when the words found little: fewer
+    # than half the pool alone, fewer than the answer's limit when meaning fills the rest.
     trigrams = q.trigram_query(request.query)
-    if trigrams and (q.has_cjk(request.query) or len(out.found) < pool // 2):
+    enough = pool // 2 if alone else request.limit
+    if trigrams and (q.has_cjk(request.query) or len(out.found) < enough):
         for record, bm25 in sql.trigram_candidates(conn, caller, trigrams, request, pool):
             out.add(record, "lexical").trigram_bm25 = bm25
     patterns = [q.like_pattern(t) for t in q.short_cjk_terms(request.query)]
@@ -283,7 +287,7 @@ def signals_for(
             status_neutral=bool(request.as_of or request.known_at),
             why=list(item.why),
         )
-        out[memory_id] = (signals, tier_of(active, rules))
+        out[memory_id] = (signals, tier_for(record, active, rules))
     return out
 
 

@@ -4,12 +4,15 @@ Budgets: at most `max_records` lines and `max_tokens` tokens (counted with the e
 model's own word-piece tokenizer, the nearest stand-in for an assistant's). When records of
 several domains compete, each domain may take at most its own token share (the domain's
 `token_share`, never above `domain_share`) in a first pass; a second pass fills what is left
-best-first, so the shares only stop one domain from crowding the others out. The newest
-authoritative current constraint among the ranked records (explicit, current, type
-CONSTRAINT) is never dropped, whatever the budget.
+best-first, so the shares only stop one domain from crowding the others out. Relevance comes
+first: the newest authoritative current constraint (explicit, current, type CONSTRAINT) is
+kept past the record limit and the domain shares only when it bears on the request (its score
+at least KEEP_SHARE of the best hit's), and only within the token budget left by the lines
+ranked above it: it never displaces a more relevant line, and it keeps its ranked place.
 
 Labels tell the model how far to trust a line: disputed, partial, historical, superseded
-(with when and by what), conflicts with [id], valid until, due, uncertain.
+(with when and by what), conflicts with [id], valid until, due, uncertain. Each line cites its
+record's source (and the reference within it) when the record has one.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from memvault.core.retrieval.embeddings import token_counter
 
 log = logging.getLogger("memvault.retrieval")
 Counter = Callable[[str], int]
+KEEP_SHARE = 0.5
 
 
 def estimate_tokens(text: str) -> int:
@@ -57,6 +61,9 @@ def line_for(record: Memory, conflicts: Sequence[str] = ()) -> str:
         notes.append("uncertain")
     if record.explicitness is Explicitness.INFERRED:
         notes.append("inferred")
+    cited = " ".join(part for part in (record.source, record.source_reference) if part)
+    if cited:
+        notes.append(f"source: {cited}")
     suffix = f" ({'; '.join(notes)})" if notes else ""
     return f"[{record.id}] {record.domain}/{record.type.value.lower()}: {record.statement}{suffix}"
 
@@ -70,14 +77,61 @@ class Packet:
     tokens_by_domain: dict[str, int] = field(default_factory=dict)
 
 
-def must_keep(ranked: Sequence[Memory]) -> Memory | None:
-    """The newest authoritative current constraint among the ranked records."""
+def must_keep(ranked: Sequence[Memory], scores: Mapping[str, float]) -> Memory | None:
+    """The newest authoritative current constraint among the hits that bear on the request."""
+    best = max((scores.get(r.id, 0.0) for r in ranked), default=0.0)
     constraints = [
         r
         for r in ranked
-        if r.type is MemoryType.CONSTRAINT and r.status is Status.CURRENT and r.explicitness is Explicitness.EXPLICIT
+        if r.type is MemoryType.CONSTRAINT
+        and r.status is Status.CURRENT
+        and r.explicitness is Explicitness.EXPLICIT
+        and best > 0
+        and scores.get(r.id, 0.0) >= KEEP_SHARE * best
     ]
     return max(constraints, key=lambda r: (r.valid_from or "", r.learned_at or ""), default=None)
+
+
+class _Fill:
+    """The lines chosen so far and the tokens they use, per domain and in all."""
+
+    def __init__(self, cost_of: Counter) -> None:
+        self.cost_of = cost_of
+        self.chosen: list[Memory] = []
+        self.used: dict[str, int] = {}
+        self.total = 0
+
+    def add(self, record: Memory) -> None:
+        self.chosen.append(record)
+        self.used[record.domain] = self.used.get(record.domain, 0) + self.cost_of(record.id)
+        self.total += self.cost_of(record.id)
+
+    def drop_last(self) -> None:
+        last = self.chosen.pop()
+        self.used[last.domain] -= self.cost_of(last.id)
+        self.total -= self.cost_of(last.id)
+
+    def first_pass(
+        self, ranked: list[Memory], keep: Memory | None, max_records: int, max_tokens: int, cap: Callable[[str], float]
+    ) -> list[Memory]:
+        """Best first within the budgets and each domain's cap; answers the lines deferred by a cap."""
+        deferred: list[Memory] = []
+        for record in ranked:
+            cost = self.cost_of(record.id)
+            if record is keep and len(self.chosen) >= max_records:  # it takes the least relevant line's place
+                if self.total - self.cost_of(self.chosen[-1].id) + cost <= max_tokens:
+                    self.drop_last()
+                    self.add(record)
+            elif len(self.chosen) >= max_records:
+                if keep is None or keep in self.chosen:
+                    break
+            elif self.total + cost > max_tokens:
+                continue
+            elif record is not keep and self.used.get(record.domain, 0) + cost > cap(record.domain):
+                deferred.append(record)
+            else:
+                self.add(record)
+        return deferred
 
 
 def compile_packet(
@@ -89,54 +143,38 @@ def compile_packet(
     domain_share: float = 1.0,
     conflicts: Mapping[str, Sequence[str]] | None = None,
     shares: Mapping[str, float] | None = None,
+    scores: Mapping[str, float] | None = None,
 ) -> Packet:
     """Best first until a budget runs out; see the module docstring for the rules."""
     count = count or estimate_tokens
     conflicts = conflicts or {}
-    keep = must_keep(ranked)
-    ordered = ([keep] if keep else []) + [r for r in ranked if r is not keep]
+    keep = must_keep(ranked, scores or {})
+    by_id: dict[str, Memory] = {r.id: r for r in ranked}
     lines: dict[str, str] = {}
     costs: dict[str, int] = {}
 
-    def cost_of(record: Memory) -> int:  # counted only for records the budget gets to
-        if record.id not in costs:
-            lines[record.id] = line_for(record, conflicts.get(record.id, ()))
-            costs[record.id] = count(lines[record.id])
-        return costs[record.id]
+    def cost_of(memory_id: str) -> int:  # counted only for records the budget gets to
+        if memory_id not in costs:
+            lines[memory_id] = line_for(by_id[memory_id], conflicts.get(memory_id, ()))
+            costs[memory_id] = count(lines[memory_id])
+        return costs[memory_id]
 
-    several = len({r.domain for r in ordered}) > 1
+    several = len({r.domain for r in ranked}) > 1
     shares = shares or {}
 
     def cap(domain: str) -> float:  # a domain's own token share, never above domain_share
         share = min(domain_share, shares.get(domain, domain_share))
         return max_tokens * share if several and share < 1.0 else float(max_tokens)
 
-    chosen: list[Memory] = []
-    used: dict[str, int] = {}
-    total = 0
-    deferred: list[Memory] = []
-    for record in ordered:
-        forced = record is keep
-        if not forced and len(chosen) >= max_records:
-            break
-        cost = cost_of(record)
-        if not forced and total + cost > max_tokens:
-            continue
-        if not forced and used.get(record.domain, 0) + cost > cap(record.domain):
-            deferred.append(record)
-            continue
-        chosen.append(record)
-        used[record.domain] = used.get(record.domain, 0) + cost
-        total += cost
+    fill = _Fill(cost_of)
+    deferred = fill.first_pass(ranked, keep, max_records, max_tokens, cap)
     for record in deferred:  # second pass: what the other domains did not need
-        cost = cost_of(record)
-        if len(chosen) < max_records and total + cost <= max_tokens:
-            chosen.append(record)
-            used[record.domain] = used.get(record.domain, 0) + cost
-            total += cost
+        if len(fill.chosen) < max_records and fill.total + cost_of(record.id) <= max_tokens:
+            fill.add(record)
+    chosen = fill.chosen
     picked = {r.id for r in chosen}
-    truncated = any(r.id not in picked for r in ordered[:max_records])
+    truncated = any(r.id not in picked for r in ranked[:max_records])
     order = {r.id: i for i, r in enumerate(ranked)}
     chosen.sort(key=lambda r: order[r.id])
     text = "\n".join(lines[r.id] for r in chosen)
-    return Packet(text, chosen, total, truncated, used)
+    return Packet(text, chosen, fill.total, truncated, fill.used)

@@ -20,7 +20,7 @@ from memvault.core.errors import MemvaultError
 from memvault.core.model import Caller, Memory
 from memvault.core.results import SearchAnswer, ShadowAnswer
 from memvault.core.retrieval import query as q
-from memvault.core.retrieval.answers import search_answer, shadow_answer, skipped_answer
+from memvault.core.retrieval.answers import as_known_at, search_answer, shadow_answer, skipped_answer
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
 from memvault.core.retrieval.embeddings import loaded as embeddings_loaded
 from memvault.core.retrieval.governor import hops_for, pool_for, skip_reason
@@ -160,6 +160,8 @@ class HybridRetriever:
                 if not ranking.truncated:
                     self.cache.put(key, ranking)
             records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
+            if request.known_at:
+                records = _as_known_at(conn, caller, records, request.known_at)
         return self._answer(ctx, caller, request, ranking, records, started)
 
     def _rank(
@@ -186,7 +188,7 @@ class HybridRetriever:
             depth = "deep" if past else decision.depth
         pool = pool_for(depth, request.limit)
         gathered = Gathered()
-        gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals)
+        gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals, alone=index is None)
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True
@@ -201,7 +203,7 @@ class HybridRetriever:
 
         def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, tuple[Signals, str]]:
             found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic)
-            return found if depth == "deep" else without_cold(found)  # cold records: depth deep only
+            return found if depth == "deep" else without_cold(found)  # past material: depth deep only
 
         hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
         if hops and gathered.found:
@@ -256,6 +258,7 @@ class HybridRetriever:
             domain_share=ranking.domain_share,
             conflicts=ranking.conflicts,
             shares=ranking.shares,
+            scores={h.id: h.score for h in ranking.hits},
         )
         latency_ms = (time.perf_counter() - started) * 1000
         ids = [r.id for r in packet.records]
@@ -268,6 +271,11 @@ class HybridRetriever:
         if request.shadow:
             return shadow_answer(len(ids), latency_ms)
         return search_answer(request, ranking, packet, latency_ms)
+
+
+def _as_known_at(conn: Connection, caller: Caller, records: dict[str, Memory], moment: str) -> dict[str, Memory]:
+    successors = sql.by_ids(conn, caller, [r.superseded_by_id for r in records.values() if r.superseded_by_id])
+    return {k: as_known_at(r, moment, successors) for k, r in records.items()}
 
 
 def _similarity(index: VectorIndex | None, vector: Any) -> Callable[[list[str]], dict[str, float]] | None:

@@ -1,16 +1,25 @@
-"""The ranking formula: relevance decides whether a record is a hit, priors decide the order.
+"""The ranking formula: relevance decides whether a record is a hit; rank fusion, relevance and
+priors decide the order.
 
     direct    = 1 - (1 - w_lexical * lexical) * (1 - w_semantic * semantic)
                 (a noisy OR: either signal alone can make a record relevant, both together more;
                  with embeddings off, or for a record not embedded yet, direct = lexical)
     relevance = direct + w_graph * graph * (1 - direct)
-    score     = relevance * (1 + w_domain * domain + w_status * status + w_confidence * confidence
-                                 + w_importance * importance + w_recency * recency
-                                 + w_activation * activation + w_explicit * explicit
-                                 + w_feedback * feedback)
+    fused     = sum over the candidates' orders by lexical, by cosine and by graph signal of
+                1 / (FUSION_K + place), scaled so that first everywhere is 1
+    score     = fused * relevance ** RELEVANCE_POWER
+                      * (1 + w_domain * domain + w_status * status + w_confidence * confidence
+                           + w_importance * importance + w_recency * recency
+                           + w_activation * activation + w_explicit * explicit
+                           + w_feedback * feedback)
 
-A candidate whose relevance is below `rank_min_relevance` is not a hit, however important:
-the priors reorder relevant records, they never make an irrelevant one relevant.
+The fused rank depends on places only, not on any signal's scale, so words and meaning count
+alike on text whose score ranges the weights were never tuned on (the weights of `relevance`
+were fitted to the fictional set); relevance still orders within it, and alone decides
+whether a candidate is a hit at all: below `rank_min_relevance` it is not, however important,
+unless it holds nearly every word of the request (lexical >= WORDS_SUFFICE: a long paragraph
+naming the one rare name asked about has a weak vector but answers).
+The priors reorder relevant records, they never make an irrelevant one relevant.
 Every signal is in 0..1 (feedback in -1..1); docs/retrieval.md defines each one.
 """
 
@@ -104,24 +113,48 @@ def prior(record: Memory, signals: Signals, weights: Weights) -> float:
     )
 
 
-def score(record: Memory, signals: Signals, weights: Weights) -> float | None:
-    """The record's score, or None when it is not relevant enough to be a hit."""
-    rel = relevance(signals, weights)
-    if rel < weights.min_relevance or rel <= 0:
-        return None
-    return rel * (1.0 + prior(record, signals, weights))
-
-
 def feedback_value(useful: int, not_useful: int) -> float:
     """A damped balance: one vote moves it a third of the way, many votes approach +-1."""
     return (useful - not_useful) / (useful + not_useful + 2)
 
 
+FUSION_K = 5.0  # reciprocal-rank constant: small, so the first few places count clearly more
+RELEVANCE_POWER = 1.5  # how far the absolute relevance still orders the fused ranks
+WORDS_SUFFICE = 0.9  # a record holding (nearly) every word of the request is a hit, whatever its vector
+
+
+def fused_ranks(items: list[tuple[Memory, Signals]]) -> dict[str, float]:
+    """Reciprocal-rank fusion of the candidates' orders by words, by meaning and by links, scaled
+    to 0..1 (1: first in every order). Ranks, not scores: no corpus's score scale leaks in."""
+    orders = [
+        [(s.lexical, r.id) for r, s in items if s.lexical > 0],
+        [(s.cosine, r.id) for r, s in items if s.semantic_on and s.cosine is not None],
+        [(s.graph, r.id) for r, s in items if s.graph > 0],
+    ]
+    fused: dict[str, float] = {}
+    used = 0
+    for entries in orders:
+        if not entries:
+            continue
+        used += 1
+        entries.sort(key=lambda e: (-e[0], e[1]))
+        for place, (_, memory_id) in enumerate(entries):
+            fused[memory_id] = fused.get(memory_id, 0.0) + 1.0 / (FUSION_K + place + 1)
+    top = used / (FUSION_K + 1) if used else 1.0
+    return {k: v / top for k, v in fused.items()}
+
+
 def rank(items: list[tuple[Memory, Signals]], weights: Weights) -> list[tuple[Memory, Signals, float]]:
+    """Hits (relevance at or above the floor), best first: fused rank x relevance^p x (1 + priors)."""
+    fused = fused_ranks(items)
     scored = []
     for record, signals in items:
-        value = score(record, signals, weights)
-        if value is not None:
-            scored.append((record, signals, value))
+        rel = relevance(signals, weights)
+        if WORDS_SUFFICE and signals.lexical >= WORDS_SUFFICE:
+            rel = max(rel, weights.min_relevance)
+        if rel < weights.min_relevance or rel <= 0:
+            continue
+        value = fused.get(record.id, 0.0) * rel**RELEVANCE_POWER * (1.0 + prior(record, signals, weights))
+        scored.append((record, signals, value))
     scored.sort(key=lambda item: (-item[2], item[0].id))
     return scored

@@ -6,8 +6,10 @@ activation = 0.5 ** (idle_days / half_life), where
 Explicit, high-importance durable records (preferences, constraints, goals, workflows with
 importance >= 0.8) never fall below DURABLE_FLOOR: they resist decay.
 
-Decay changes priority, never existence: a cold record is still stored, still reachable by
-`memory_get`, `memory_list` and by searches with depth=deep. Confirmations move
+The tier: superseded and historical records are cold (only depth=deep, which every search
+about the past uses, reaches them); a live record is hot or warm by its activation and never
+cold: a current fact does not disappear because nobody asked for it recently. Decay changes
+priority (activation is a ranking prior), never existence. Confirmations move
 `last_confirmed_at`, which raises activation; they never touch confidence.
 """
 
@@ -17,12 +19,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from memvault.core.model import Explicitness, Memory, MemoryType
+from memvault.core.model import Explicitness, Memory, MemoryType, Status
 
 DURABLE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.CONSTRAINT, MemoryType.GOAL, MemoryType.WORKFLOW})
 DURABLE_IMPORTANCE = 0.8
 DURABLE_FLOOR = 0.65
 HOT, WARM, COLD = "hot", "warm", "cold"
+PAST = frozenset({Status.SUPERSEDED, Status.HISTORICAL})
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,16 @@ def activation(record: Memory, now: datetime, rules: TierRules) -> float:
 
 
 def tier_of(value: float, rules: TierRules) -> str:
+    """The tier an activation alone would give (cold below `tier_cold`)."""
     if value >= rules.hot:
         return HOT
     if value < rules.cold:
         return COLD
     return WARM
+
+
+def tier_for(record: Memory, value: float, rules: TierRules) -> str:
+    """A record's tier: past material is cold; a live record is at least warm, however idle."""
+    if record.status in PAST:
+        return COLD
+    return HOT if value >= rules.hot else WARM

@@ -109,20 +109,15 @@ def _ranked_matches(
         ).fetchall()
         scores = {int(r[0]): float(r[1]) for r in top}
         if scores:
-            rows = conn.execute(
-                f"SELECT {MEMORY_COLUMNS}, m.rowid AS fts_rowid FROM {FROM_MEMORIES}"
-                f" WHERE m.rowid IN ({','.join('?' * len(scores))}) AND {' AND '.join(where)}",
+            # Filtered by rowid alone first: only the best `limit` become records.
+            kept = conn.execute(
+                f"SELECT m.rowid FROM memories m WHERE m.rowid IN ({','.join('?' * len(scores))})"
+                f" AND {' AND '.join(where)}",
                 [*scores, *params],
             ).fetchall()
-            if len(rows) >= limit or len(top) < limit * OVERFETCH:
-                found = []
-                for row in rows:
-                    data = dict(row)
-                    found.append(
-                        (row_to_memory({k: v for k, v in data.items() if k != "fts_rowid"}), scores[data["fts_rowid"]])
-                    )
-                found.sort(key=lambda pair: pair[1])
-                return found[:limit]
+            if len(kept) >= limit or len(top) < limit * OVERFETCH:
+                best = sorted((int(r[0]) for r in kept), key=lambda rowid: scores[rowid])[:limit]
+                return [(record, scores[rowid]) for rowid, record in _by_rowid(conn, best)]
     rows = conn.execute(
         f"SELECT {MEMORY_COLUMNS}, {score} AS bm25 FROM {table}"
         f" JOIN memories m ON m.rowid = {table}.rowid {USAGE_JOIN}"
@@ -130,6 +125,22 @@ def _ranked_matches(
         [match, *params, limit],
     ).fetchall()
     return _with_score(rows, "bm25")
+
+
+def _by_rowid(conn: Connection, rowids: Sequence[int]) -> list[tuple[int, Memory]]:
+    if not rowids:
+        return []
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS}, m.rowid AS fts_rowid FROM {FROM_MEMORIES}"
+        f" WHERE m.rowid IN ({','.join('?' * len(rowids))})",
+        list(rowids),
+    ).fetchall()
+    found = []
+    for row in rows:
+        data = dict(row)
+        rowid = int(data.pop("fts_rowid"))
+        found.append((rowid, row_to_memory(data)))
+    return found
 
 
 def lexical_candidates(

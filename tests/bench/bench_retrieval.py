@@ -10,6 +10,8 @@ that, vectors are SYNTHESISED (a real bulk vector plus noise, normalised), becau
 100k statements takes ~6 minutes of one core on this machine class. The index, the SQL and
 the ranking see the same shapes either way; only the semantic neighbourhoods are artificial.
 
+With --mcp it also times `memory_search` (distinct queries, so no cache hits) and `memory_add`
+(embeddings on) through `memvault mcp --embedded` driven by the official MCP client.
 It prints, per size: search latency p50/p95 in a warm process (hybrid and lexical-only, the
 ranking cache cleared before every search, so these are uncached figures) in wall-clock and
 process-CPU milliseconds (the CPU figure is what the code costs when the machine is shared),
@@ -21,6 +23,7 @@ the hybrid search and of bm25 over the evaluation queries at that size.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import platform
@@ -110,6 +113,13 @@ def synthesise_vectors(vault: Vault, seed: int = 11) -> int:
         with vault.ctx.transaction() as conn:
             vector_sql.put(conn, MODEL_ID, [(m[1], to_blob(v)) for m, v in zip(missing, picks, strict=True)])
         done += len(missing)
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []:
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -225,11 +235,48 @@ def compare_sqlite_vec(location: str, sizes: list[int]) -> list[dict[str, Any]]:
     return out
 
 
+async def _mcp_session(home: Path, queries: list[dict[str, Any]], adds: int) -> dict[str, Any]:
+    from mcp import ClientSession, StdioServerParameters  # noqa: PLC0415 - only --mcp pays for the SDK
+    from mcp.client.stdio import stdio_client  # noqa: PLC0415
+
+    command = str(Path(sys.executable).with_name("memvault"))
+    params = StdioServerParameters(
+        command=command, args=["mcp", "--embedded"], env={**os.environ, "MEMVAULT_HOME": str(home)}
+    )
+    rng = random.Random(9)
+    with open(os.devnull, "w") as err:
+        async with stdio_client(params, errlog=err) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("memory_search", {"query": "warm up the index and the model", "limit": 10})
+            searches = []
+            for query in queries:  # distinct texts: neither the ranking cache nor the request vectors repeat
+                started = time.perf_counter()
+                await session.call_tool("memory_search", {"query": query["query"], "limit": 10})
+                searches.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            for i in range(adds):
+                statement = _statement(rng, 30_000_000 + i)
+                await session.call_tool("memory_add", {"statement": statement, "domain": "work", "confidence": 0.9})
+            add_ms = (time.perf_counter() - started) * 1000 / max(adds, 1)
+    return {
+        "search_wall_ms": percentiles(searches),
+        "add_with_embedding_ms": round(add_ms, 2),
+        "searches": len(searches),
+    }
+
+
+def time_mcp(home: Path, queries: list[dict[str, Any]], adds: int = 40) -> dict[str, Any]:
+    """memory_search and memory_add through `memvault mcp --embedded` and the official MCP client."""
+    with Vault.open(home) as vault:  # the person lets the assistant's confident writes commit
+        vault.set_setting(OWNER, "write_mode", "automatic-write-within-approved-scope")
+    return asyncio.run(_mcp_session(home, queries, adds))
+
+
 def rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def run_size(size: int, real: int, data: dict[str, Any]) -> dict[str, Any]:
+def run_size(size: int, real: int, data: dict[str, Any], mcp: bool = False) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="memvault-bench-retrieval-"))
     try:
         vault, _, ids = ek.open_eval_vault(folder / "store", True, data)
@@ -254,7 +301,9 @@ def run_size(size: int, real: int, data: dict[str, Any]) -> dict[str, Any]:
         vault.set_setting(OWNER, "embeddings", "local")
         throughput = embedding_throughput(vault)
         vault.close()
+        over_mcp = time_mcp(folder / "store", [q for q in data["queries"] if q["kind"] != "skip"]) if mcp else None
         return {
+            "mcp": over_mcp,
             "records": size,
             "bulk_write_s": round(write_s, 1),
             "real_embedded": embedded + len(data["memories"]),
@@ -281,6 +330,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--real", type=int, default=5000, help="bulk records embedded with the real model")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--mcp", action="store_true", help="also time memory_search / memory_add over MCP")
     parser.add_argument("--compare-sqlite-vec", metavar="DIR", help="also time sqlite-vec installed in DIR")
     options = parser.parse_args()
     if options.compare_sqlite_vec:
@@ -290,11 +340,16 @@ def main() -> None:
     data = ek.load_set()
     results = []
     for size in (int(s) for s in options.sizes.split(",")):
-        result = run_size(size, options.real, data)
+        result = run_size(size, options.real, data, options.mcp)
         results.append(result)
         if not options.json:
             print(json.dumps(result, indent=1), flush=True)
-    machine = {"python": platform.python_version(), "cpus": os.cpu_count(), "load": os.getloadavg()}
+    machine = {
+        "cpu": cpu_model(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+    }
     if options.json:
         print(json.dumps({"machine": machine, "results": results}, indent=1))
     else:

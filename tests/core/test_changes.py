@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import re
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from corekit import OWNER, REMOTE, WORKSPACE_A, WORKSPACE_B, Adder
+from watchdog.observers import Observer
 
+from memvault.core import change_watch
 from memvault.core.change_signal import signal_path
 from memvault.core.changes import ACTION_KINDS, MAX_BATCH, Change, ChangeBatch, ChangeKind
 from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument, KillSwitchEngaged
-from memvault.core.model import LOCAL_ASSISTANT, Caller, Surface
+from memvault.core.model import LOCAL_ASSISTANT, Caller, Scope, Surface
+from memvault.core.paths import VaultPaths
 from memvault.core.requests import ArchiveRequest, CorrectRequest, PurgeRequest
 from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
@@ -218,6 +224,17 @@ def test_a_correction_into_a_hidden_record_shows_only_the_visible_id(vault: Vaul
         assert change.domain in (None, "garden")
 
 
+def test_a_record_shared_later_shows_up_and_one_withdrawn_disappears(vault: Vault, add: Adder) -> None:
+    record = add(LOCAL_ONLY, domain="home")
+    start = vault.changes_since(REMOTE, None).cursor
+    vault.change_scope(OWNER, record, Scope.REMOTE_ALLOWED)
+    shared = everything(vault, REMOTE, cursor=start)
+    assert [(c.kind, c.memory_ids) for c in shared] == [(ChangeKind.MEMORY_RESCOPED, (record,))]
+    vault.change_scope(OWNER, record, Scope.LOCAL_ONLY)
+    assert everything(vault, REMOTE, cursor=shared[-1].cursor) == []
+    assert everything(vault, REMOTE) == []  # and its whole history is out of sight again
+
+
 def test_the_kill_switch_stops_a_remote_feed(vault: Vault) -> None:
     vault.set_kill_switch(OWNER, "on")
     with pytest.raises(KillSwitchEngaged):
@@ -245,3 +262,37 @@ def test_every_event_action_in_the_code_has_a_kind() -> None:
     actions |= set(re.findall(r"\"(domain_pinned)\" if pinned else \"(domain_unpinned)\"", source)[0])
     assert len(actions) > 20
     assert actions - set(ACTION_KINDS) == set()
+
+
+def test_a_restore_to_an_older_backup_signals_and_reads_as_a_reset(home: Path) -> None:
+    with Vault.open(home) as vault:
+        vault.add(OWNER, Draft.of(statement=SHARED, domain="garden"))
+        backup = vault.backup(OWNER)["path"]
+        for n in range(5):
+            vault.add(OWNER, Draft.of(statement=f"Ingrith planted Orrowmere row {n}", domain="garden"))
+        ahead = vault.changes_since(OWNER, None).cursor
+    signal_path(VaultPaths.from_env(home)).unlink()
+    Vault.restore_backup(backup, home)
+    with Vault.open(home) as vault:
+        restored = vault.changes_since(OWNER, None).cursor
+        assert signal_path(vault.paths).read_text() == f"{restored}\n"
+        assert restored < ahead
+        assert vault.changes_since(OWNER, ahead) == ChangeBatch(cursor=restored, reset=True)
+        assert everything(vault)[-1].kind is ChangeKind.STORE_RESTORED
+
+
+def test_without_file_system_events_the_watcher_still_wakes(
+    vault: Vault, add: Adder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where inotify refuses (its watches used up), the signal is looked at once a second instead."""
+
+    class Refusing(Observer):  # type: ignore[misc,valid-type]
+        def schedule(self, *args: object, **kwargs: object) -> None:
+            raise OSError(errno.ENOSPC, "inotify watch limit reached")
+
+    monkeypatch.setattr(change_watch, "Observer", Refusing)
+    woken = threading.Event()
+    with change_watch.SignalWatcher(vault.paths, woken.set):
+        time.sleep(1.2)  # the polling observer's first snapshot
+        add(SHARED, domain="garden")
+        assert woken.wait(5)

@@ -146,6 +146,10 @@ def test_known_at_answers_what_the_store_knew_then(clocked_vault: Vault, cadd: A
         return _ids(clocked_vault.search(OWNER, SearchRequest.of(query="Alma lives", **when)))
 
     assert search(known_at="2026-03-15") == [lisbon]  # what the store said mid-March
+    then = clocked_vault.search(OWNER, SearchRequest.of(query="Alma lives", known_at="2026-03-15"))
+    shown = then["results"][0]  # ... shown as it was then, not as today's superseded row
+    assert shown["status"] == "current" and shown["superseded_by_id"] is None and shown["valid_until"] is None
+    assert "superseded" not in then["packet"] and porto not in then["packet"]
     assert search(known_at="2026-04-01") == [porto]  # what it says after the correction
     assert search(known_at="2026-02-01") == []  # it knew nothing yet
     # Valid time is a different question: in late 2025 she was (as we now know) in Porto.

@@ -104,12 +104,10 @@ def test_each_store_has_its_own_daemon(home: Path, tmp_path: Path) -> None:
 def test_sigterm_stops_it_cleanly_with_a_session_open(home: Path) -> None:
     daemon = start_daemon(home)
     sock = socket_exchange(home, [INIT])
-    started = time.monotonic()
     daemon.send_signal(signal.SIGTERM)
     time.sleep(0.02)
     daemon.send_signal(signal.SIGTERM)  # impatient: a second one while it stops changes nothing
-    assert stop_daemon(daemon) == 0
-    assert time.monotonic() - started < 10
+    assert stop_daemon(daemon) == 0  # (it fails when the daemon hangs past its bound: no wall-clock guess here)
     assert sock.recv(1024) == b""  # the open session was closed, not left hanging
     sock.close()
     where = address(home)

@@ -80,6 +80,7 @@ def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     }.items():
         monkeypatch.setenv(name, str(value))
     monkeypatch.delenv("MEMVAULT_HOME")  # the store in its default place: `args = ["mcp"]`
+    monkeypatch.delenv("XDG_DATA_HOME")  # which Codex would not pass on: with it, `--home` is named
     return home
 
 
@@ -264,6 +265,17 @@ def test_the_cli_registers_this_executable_and_never_a_secret(homes: Path, tmp_p
         assert passphrase not in text and "MEMVAULT_PASSPHRASE" not in text
     listing = run_cli(tmp_path, "--json", "install", "codex", "--no-check", **env)
     assert json.loads(listing.stdout)["changes"] == []
+
+
+def test_a_default_folder_moved_by_xdg_data_home_is_named_with_home(
+    homes: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex passes no XDG_DATA_HOME: its server would look in ~/.local/share and find no store."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    config = write_codex(homes, CODEX_CONFIG)
+    clients.install("codex", executable=EXE)
+    entry = tomllib.loads(config.read_text())["mcp_servers"]["memvault"]
+    assert entry["args"] == ["--home", str((tmp_path / "data" / "memvault").resolve()), "mcp"]
 
 
 def test_a_store_outside_the_default_place_is_named_with_home(homes: Path, tmp_path: Path) -> None:

@@ -313,6 +313,42 @@ MEMORIES: list[Mem] = [
     ("d.cat_cafe", "travel", "FACT", "Visited a cat café in Kanazawa during the Japan trip", {}),
     ("d.knee_pads", "hobbies", "FACT", "Bought knee pads for gardening on the hedge project", {}),
     ("d.spanish_film", "hobbies", "FACT", "Saw a Spanish film at the open-air cinema last summer", {}),
+    # -- variety: other voices and lengths, terse notes, long pasted text, other languages,
+    #    similar names (the set was otherwise written in one voice) ------------------------------
+    ("v.terse_wifi", "home", "FACT", "wifi pw -> sticker under router", {}),
+    ("v.terse_bins", "home", "WORKFLOW", "bins: paper goes out thu night, glass -> corner container", {}),
+    ("v.terse_ferry", "travel", "FACT", "ferry Rostock-Gedser 2h, book early summer", {}),
+    (
+        "v.long_lease",
+        "home",
+        "FACT",
+        "Pasted from the garage lease: The tenant may use garage no. 14 in the courtyard of"
+        " Lindenweg 3 for one car and ordinary household storage. Rent is 65 euros a month, due on"
+        " the third working day. Either side may end the lease with three months' notice to the end"
+        " of a quarter. Storing fuel, paint thinner or other flammable liquids is not allowed; the"
+        " landlord may inspect once a year after announcing it two weeks in advance.",
+        {},
+    ),
+    (
+        "v.long_standup",
+        "work",
+        "FACT",
+        "Notes from the data team retro: the nightly load overran three times in May because the"
+        " upstream export arrived late; we agreed to move the load to 04:00, add an alert when the"
+        " export is missing at 03:30, and ask the vendor for a delivery window in the contract."
+        " Malin owns the alert, I own the vendor conversation.",
+        {},
+    ),
+    ("v.chat_voice", "family", "FACT", "lena says the kids' swim lessons moved to saturdays at 10, pls remember", {}),
+    ("v.third_person", "hobbies", "FACT", "The user's chess club meets in the back room of Café Rosa", {}),
+    ("v.german", "car", "FACT", "Der Ersatzschlüssel fürs Auto liegt in der Schublade im Flur", {}),
+    ("v.french", "food", "PREFERENCE", "J'adore les crêpes au sarrasin avec du fromage de chèvre", {}),
+    ("v.chinese", "learning", "GOAL", "我想在明年秋天之前通过汉语水平考试三级", {}),
+    ("v.japanese", "travel", "FACT", "京都の旅館の予約は十月十二日から三泊です", {}),
+    ("v.name_malin", "work", "FACT", "Malin Berg leads the data platform team", {"entities": ["Malin Berg"]}),
+    ("v.name_malte", "family", "FACT", "Malte Berger is my cousin who lives in Kiel", {"entities": ["Malte Berger"]}),
+    ("v.proj_aurora", "software", "PROJECT", "Aurora: the home-lab dashboard on a Raspberry Pi", {}),
+    ("v.proj_aurelia", "work", "PROJECT", "Aurelia is the customer churn model at work", {}),
 ]
 
 QUERIES: list[Query] = [
@@ -524,4 +560,23 @@ QUERIES: list[Query] = [
     ("how many centimetres are in a metre", [], "skip", {}),
     ("thanks!", [], "skip", {}),
     ("what is the boiling point of water in fahrenheit", [], "skip", {}),
+    # -- variety ------------------------------------------------------------------------------
+    ("what is the wifi password", ["v.terse_wifi"], "terse", {}),
+    ("which day is the paper bin collected", ["v.terse_bins"], "terse", {}),
+    ("how long does the ferry to Denmark take", ["v.terse_ferry"], "terse", {}),
+    ("can I keep petrol in the garage", ["v.long_lease"], "long", {}),
+    ("notice period for the garage", ["v.long_lease"], "long", {}),
+    ("why did the nightly load run late", ["v.long_standup"], "long", {}),
+    ("who talks to the vendor about the export", ["v.long_standup"], "long", {}),
+    ("when are the kids' swimming lessons", ["v.chat_voice"], "voice", {}),
+    ("where does my chess club meet", ["v.third_person"], "voice", {}),
+    ("Ersatzschlüssel Auto", ["v.german"], "language", {}),
+    ("where is the spare car key", ["v.german"], "language", {}),
+    ("crêpes", ["v.french"], "language", {}),
+    ("汉语水平考试", ["v.chinese"], "cjk", {}),
+    ("京都の旅館", ["v.japanese"], "cjk", {}),
+    ("Malin", ["v.name_malin", "v.long_standup"], "names", {"forbidden": ["v.name_malte"]}),
+    ("where does my cousin Malte live", ["v.name_malte"], "names", {}),
+    ("Aurora dashboard", ["v.proj_aurora"], "names", {}),
+    ("Aurelia churn model", ["v.proj_aurelia"], "names", {}),
 ]

@@ -45,6 +45,11 @@ ANSWERABLE_KINDS = frozenset(
         "cross",
         "project",
         "distractor",
+        "terse",
+        "long",
+        "voice",
+        "language",
+        "names",
     }
 )
 TEMPORAL_KINDS = frozenset({"correction", "as_of", "history"})

@@ -22,6 +22,10 @@ from memvault.core.vault import Vault
         "2 + 2",
         "what is 17 * 23?",
         "calculate 3.5 x 4",
+        "What is 17 times 23?",
+        "what is 12 divided by 4",
+        "(3 + 4) * 2",
+        "5 squared",
         "What is the capital of France?",
         "who wrote Pride and Prejudice",
         "how many days are in a leap year",
@@ -43,6 +47,8 @@ def test_self_contained_requests_are_skipped(text: str) -> None:
         "what did I decide about the kitchen",
         "Kletterhalle",
         "2 + 2 apples in my recipe",
+        "what is 17 times my rent",
+        "times we met in 2023",
     ],
 )
 def test_anything_personal_is_searched(text: str) -> None:

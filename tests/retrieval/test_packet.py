@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from memvault.core.model import Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.drafts import Draft
+from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
 from memvault.core.retrieval.embeddings import token_counter
 from memvault.core.retrieval.packet import compile_packet, default_counter, line_for
+from memvault.core.search_request import SearchRequest
+from memvault.core.vault import Vault
 
 
 def _memory(n: int, *, domain: str = "food", type_: MemoryType = MemoryType.FACT, **fields: object) -> Memory:
@@ -59,15 +62,47 @@ def test_one_domain_cannot_crowd_out_the_others() -> None:
     assert len(alone.records) == 6  # a lone domain may use the whole budget (the second pass fills it)
 
 
-def test_the_newest_authoritative_constraint_is_never_dropped() -> None:
+def test_a_tight_budget_keeps_relevance_first_and_no_unrelated_constraint() -> None:
+    ranked = [_memory(n) for n in range(10, 16)]
+    unrelated = _memory(1, type_=MemoryType.CONSTRAINT, valid_from="2026-02-01T00:00:00Z")
+    ranked.append(unrelated)
+    scores = {r.id: 1.0 - 0.05 * i for i, r in enumerate(ranked[:-1])} | {unrelated.id: 0.2}
+    count = token_counter()
+    for budget in (40, 60, 100):
+        packet = compile_packet(ranked, 8, budget, count=count, scores=scores)
+        assert unrelated not in packet.records  # it does not bear on the request
+        n = len(packet.records)
+        assert n >= 1 and packet.records == ranked[:n]  # the best lines, in order, none replaced by weaker ones
+
+
+def test_a_constraint_that_bears_on_the_request_is_kept_in_its_place() -> None:
     old = _memory(1, type_=MemoryType.CONSTRAINT, valid_from="2025-01-01T00:00:00Z")
     new = _memory(2, type_=MemoryType.CONSTRAINT, valid_from="2026-02-01T00:00:00Z")
     inferred = _memory(3, type_=MemoryType.CONSTRAINT, valid_from="2026-02-20T00:00:00Z",
                        explicitness=Explicitness.INFERRED)  # fmt: skip
     ranked = [_memory(n) for n in range(10, 20)] + [old, inferred, new]
-    packet = compile_packet(ranked, 3, 30, count=token_counter())
-    assert new in packet.records
+    scores = {r.id: 0.9 for r in ranked} | {ranked[0].id: 1.0}
+    packet = compile_packet(ranked, 3, 1000, count=token_counter(), scores=scores)
+    assert len(packet.records) == 3 and new in packet.records and old not in packet.records
+    assert packet.records[:2] == ranked[:2]  # it took the least relevant line's place
     assert packet.text.splitlines()[-1].startswith(f"[{new.id}]")  # kept, but in its ranked place
+
+
+def test_each_line_cites_its_source() -> None:
+    cited = _memory(1, source="claude", source_reference="chat 2026-01-04")
+    assert "source: claude chat 2026-01-04" in line_for(cited)
+    assert "source" not in line_for(_memory(2))
+
+
+def test_the_kitchen_budget_comes_first_in_a_tight_packet(vault: Vault) -> None:
+    kitchen = vault.add(OWNER, Draft.of(statement="The kitchen renovation budget is capped at 12000 euros",
+                                        domain="home", type="CONSTRAINT"))["id"]  # fmt: skip
+    for n, text in enumerate(["Never schedule meetings before 9am", "No flights with more than one stopover"]):
+        vault.add(OWNER, Draft.of(statement=text, domain=f"rules{n}", type="CONSTRAINT"))
+    for budget in (40, 60, 100):
+        results = vault.search(OWNER, SearchRequest.of(query="kitchen budget", max_tokens=budget))["results"]
+        assert results and results[0]["id"] == kitchen
+        assert all("kitchen" in r["statement"].lower() for r in results)
 
 
 def test_labels_say_how_far_to_trust_a_line() -> None:

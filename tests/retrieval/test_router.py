@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import numpy as np
@@ -118,7 +117,7 @@ def test_centroids_decide_when_words_do_not_match(vault: Vault) -> None:
     assert decision.active[0].semantic is not None
 
 
-def test_routing_twenty_domains_is_fast(vault: Vault) -> None:
+def test_routing_among_twenty_domains_picks_the_named_ones(vault: Vault) -> None:
     with vault.ctx.transaction() as conn:
         now = "2026-01-01T00:00:00Z"
         for i in range(20):
@@ -131,12 +130,8 @@ def test_routing_twenty_domains_is_fast(vault: Vault) -> None:
             vault.add(OWNER, Draft.of(statement=f"Note {j} about topic{i} and subject{i}", domain=f"region-{i}"))
     vector = np.ones(384, dtype=np.float32) / np.sqrt(384)
     _route(vault, "warm the cache", vector=vector)
-    started = time.perf_counter()
-    for _ in range(200):
-        decision = _route(vault, "what about topic7 and theme12 lately?", vector=vector)
-    per_call_ms = (time.perf_counter() - started) * 1000 / 200
-    assert set(decision.names) == {"region-7", "region-12"}
-    assert per_call_ms < 2.0, per_call_ms
+    decision = _route(vault, "what about topic7 and theme12 lately?", vector=vector)
+    assert set(decision.names) == {"region-7", "region-12"}  # its speed is measured by bench_retrieval, not here
 
 
 @pytest.mark.parametrize(

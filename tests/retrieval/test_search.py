@@ -10,9 +10,21 @@ import pytest
 from memvault.core.clock import FixedClock
 from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
-from memvault.core.model import OWNER, Caller, Surface
+from memvault.core.model import (
+    OWNER,
+    Caller,
+    Explicitness,
+    Memory,
+    MemoryId,
+    MemoryType,
+    Scope,
+    Sensitivity,
+    Status,
+    Surface,
+)
 from memvault.core.requests import ArchiveRequest, CorrectRequest, FeedbackRequest
 from memvault.core.retrieval.hybrid import Deadline
+from memvault.core.retrieval.ranking import Signals, Weights, rank
 from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
@@ -77,6 +89,15 @@ def test_partial_words_and_japanese_text_match(clocked_vault: Vault, filled: dic
     assert filled["japanese"] in _ids(
         clocked_vault.search(OWNER, SearchRequest.of(query="東京"))
     )  # two characters: LIKE fallback
+
+
+def test_a_record_holding_every_word_asked_for_is_a_hit_whatever_its_vector() -> None:
+    record = Memory(MemoryId("m1"), "work", MemoryType.FACT, "Notes from the retro ... Vesna owns the alert",
+                    Status.CURRENT, 0.8, 0.5, Explicitness.EXPLICIT, Sensitivity.NORMAL, Scope.LOCAL_ONLY)  # fmt: skip
+    weights = Weights()
+    far = Signals(lexical=1.0, cosine=0.05, semantic_on=True)  # a long paragraph: its vector is about the retro
+    assert [r.id for r, _, _ in rank([(record, far)], weights)] == ["m1"]
+    assert rank([(record, Signals(lexical=0.5, cosine=0.05, semantic_on=True))], weights) == []
 
 
 @pytest.mark.parametrize("text", ['"', 'tea" OR "x', "NEAR(tea car)", "tea*", "-tea", "col:tea", "^tea", "a AND"])

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from memvault.core.clock import FixedClock
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.requests import CorrectRequest
 from memvault.core.retrieval.tiers import COLD, HOT, WARM, TierRules, activation, tier_of
 from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
@@ -57,17 +58,38 @@ def test_explicit_important_durable_preferences_resist_decay() -> None:
     assert tier_of(activation(inferred, NOW, RULES), RULES) == COLD
 
 
-def test_cold_records_exist_but_only_deep_searches_reach_them(clocked_vault: Vault, clock: FixedClock) -> None:
+def test_a_current_fact_never_disappears_because_nobody_asked_for_it(clocked_vault: Vault, clock: FixedClock) -> None:
     clock.set(datetime(2023, 1, 10, tzinfo=UTC))
     old = clocked_vault.add(
         OWNER, Draft.of(statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
     )
     clock.set(datetime(2026, 3, 1, tzinfo=UTC))
-    normal = clocked_vault.search(OWNER, SearchRequest.of(query="where is the bicycle lock code", depth="normal"))
-    deep = clocked_vault.search(OWNER, SearchRequest.of(query="where is the bicycle lock code", depth="deep"))
-    assert normal["results"] == []
-    assert [h["id"] for h in deep["results"]] == [old["id"]] and deep["results"][0]["tier"] == COLD
-    assert clocked_vault.get(OWNER, old["id"])["memory"]["status"] == "current"  # decay never removes
+    first = clocked_vault.search(OWNER, SearchRequest.of(query="where is the bicycle lock code", depth="shallow"))[
+        "results"
+    ]
+    assert [h["id"] for h in first] == [old["id"]] and first[0]["tier"] == WARM  # idle, never cold
+    for depth in ("normal", "deep", "auto"):  # (being retrieved made it hot again)
+        found = clocked_vault.search(OWNER, SearchRequest.of(query="where is the bicycle lock code", depth=depth))[
+            "results"
+        ]
+        assert [h["id"] for h in found] == [old["id"]] and found[0]["tier"] == HOT
+    assert clocked_vault.get(OWNER, old["id"])["memory"]["status"] == "current"
+
+
+def test_superseded_material_is_cold_and_only_deep_searches_reach_it(clocked_vault: Vault, clock: FixedClock) -> None:
+    clock.set(datetime(2026, 2, 1, tzinfo=UTC))
+    old = clocked_vault.add(OWNER, Draft.of(statement="The bicycle lock code is kept in the blue notebook"))["id"]
+    clock.set(datetime(2026, 2, 27, tzinfo=UTC))
+    new = clocked_vault.correct(
+        OWNER, CorrectRequest.of(id=old, statement="The bicycle lock code is kept in the red notebook")
+    )["id"]
+    clock.set(datetime(2026, 3, 1, tzinfo=UTC))
+    query = "bicycle lock code notebook"
+    normal = clocked_vault.search(OWNER, SearchRequest.of(query=query, include_history=True, depth="normal"))["results"]
+    assert [h["id"] for h in normal] == [new]
+    history = clocked_vault.search(OWNER, SearchRequest.of(query=query, include_history=True))["results"]  # auto: deep
+    tiers = {h["id"]: h["tier"] for h in history}
+    assert tiers[old] == COLD and tiers[new] == HOT  # superseded is cold however recently it was used
 
 
 def test_a_confirmation_moves_activation_but_never_confidence(clocked_vault: Vault, clock: FixedClock) -> None:
@@ -87,19 +109,17 @@ def test_a_confirmation_moves_activation_but_never_confidence(clocked_vault: Vau
 
 
 def test_questions_about_the_past_go_deep_unless_told_otherwise(clocked_vault: Vault, clock: FixedClock) -> None:
-    clock.set(datetime(2023, 1, 10, tzinfo=UTC))
-    old = clocked_vault.add(
-        OWNER, Draft.of(statement="The bicycle lock code is kept in the blue notebook", importance=0.2)
+    clock.set(datetime(2025, 1, 10, tzinfo=UTC))
+    old = clocked_vault.add(OWNER, Draft.of(statement="The bicycle lock code is kept in the blue notebook"))["id"]
+    clock.set(datetime(2025, 6, 1, tzinfo=UTC))
+    clocked_vault.correct(
+        OWNER, CorrectRequest.of(id=old, statement="The bicycle lock code is kept in the red notebook")
     )
     clock.set(datetime(2026, 3, 1, tzinfo=UTC))
     query = "where is the bicycle lock code"
     assert (
-        clocked_vault.search(OWNER, SearchRequest.of(query=query, as_of="2023-06-01", depth="normal"))["results"] == []
+        clocked_vault.search(OWNER, SearchRequest.of(query=query, as_of="2025-03-01", depth="normal"))["results"] == []
     )
     assert [
-        h["id"] for h in clocked_vault.search(OWNER, SearchRequest.of(query=query, as_of="2023-06-01"))["results"]
-    ] == [old["id"]]
-    # ... and being retrieved makes it hot again: a normal search now finds it
-    assert [h["id"] for h in clocked_vault.search(OWNER, SearchRequest.of(query=query, depth="normal"))["results"]] == [
-        old["id"]
-    ]
+        h["id"] for h in clocked_vault.search(OWNER, SearchRequest.of(query=query, as_of="2025-03-01"))["results"]
+    ] == [old]
