@@ -14,6 +14,7 @@ from typing import Any, Self, TypeVar
 from memvault.core.clock import normalize_time
 from memvault.core.errors import InvalidArgument
 from memvault.core.model import Explicitness, LinkType, MemoryType, Scope, Sensitivity
+from memvault.core.text_safety import checked
 
 MAX_STATEMENT_CHARS = 4000
 MAX_SHORT_TEXT = 500
@@ -36,9 +37,7 @@ def text(value: Any, name: str, *, max_chars: int = MAX_SHORT_TEXT, required: bo
         raise InvalidArgument(f"{name} must not be empty")
     if len(cleaned) > max_chars:
         raise InvalidArgument(f"{name}: at most {max_chars} characters (got {len(cleaned)})")
-    if "\x00" in cleaned:
-        raise InvalidArgument(f"{name}: contains a NUL character")
-    return cleaned
+    return checked(cleaned, name)
 
 
 def required_text(value: Any, name: str, *, max_chars: int = MAX_SHORT_TEXT) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memvault.core import recovery_key
 from memvault.core.errors import KeyUnavailable, StoreUnavailable, WrongPassphrase
 
 log = logging.getLogger("memvault.keys")
@@ -43,7 +44,7 @@ class KeyInfo:
     detail: str  # keyring backend name, or the KDF used
 
 
-def _keyring_backend_name() -> str | None:
+def keyring_backend_name() -> str | None:
     """The usable keyring backend's name, or None where only an unsafe one exists."""
     try:
         import keyring  # noqa: PLC0415 - importing keyring probes D-Bus; only when a key is needed
@@ -86,7 +87,7 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def _write_key_file(path: Path, content: dict[str, Any]) -> None:
+def write_key_file(path: Path, content: dict[str, Any]) -> None:
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
@@ -96,37 +97,53 @@ def _write_key_file(path: Path, content: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+# A new store's recovery key, held in memory only until `take_new_recovery_key` shows it.
+_NEW_RECOVERY_KEYS: dict[str, str] = {}
+
+
+def take_new_recovery_key(key_file: Path) -> str | None:
+    """The recovery key made with this store's key in this process, once (then it is forgotten)."""
+    return _NEW_RECOVERY_KEYS.pop(str(key_file), None)
+
+
+def _with_recovery(content: dict[str, Any], key_file: Path, key: bytes) -> dict[str, Any]:
+    entry, text = recovery_key.wrap(key, str(content["store_id"]))
+    _NEW_RECOVERY_KEYS[str(key_file)] = text
+    return {**content, "recovery": entry}
+
+
 def create_key(key_file: Path, store_id: str, *, scrypt_n: int = DEFAULT_SCRYPT_N) -> bytes:
-    """Make the key of a new store, keep it in the best safe place, record where."""
+    """Make the key of a new store, keep it in the best safe place, record where (and a recovery key)."""
     key = secrets.token_bytes(KEY_BYTES)
     forced = os.environ.get("MEMVAULT_KEY_BACKEND")
-    backend = None if forced == "passphrase" else _keyring_backend_name()
+    backend = None if forced == "passphrase" else keyring_backend_name()
     if backend is not None:
         import keyring  # noqa: PLC0415
 
         keyring.set_password(KEYRING_SERVICE, store_id, key.hex())
-        _write_key_file(key_file, {"version": 1, "backend": "keyring", "keyring": backend, "store_id": store_id})
+        content = {"version": 1, "backend": "keyring", "keyring": backend, "store_id": store_id}
+        write_key_file(key_file, _with_recovery(content, key_file, key))
         log.info("store key kept in the OS keyring (%s)", backend)
         return key
     if forced == "keyring":
         raise KeyUnavailable("MEMVAULT_KEY_BACKEND=keyring but no safe OS keyring is reachable")
-    salt = secrets.token_bytes(16)
-    nonce = secrets.token_bytes(12)
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: PLC0415
-
-    wrapped = AESGCM(_derive(_passphrase(confirm=True), salt, scrypt_n)).encrypt(nonce, key, store_id.encode())
-    _write_key_file(
-        key_file,
-        {
-            "version": 1,
-            "backend": "passphrase",
-            "store_id": store_id,
-            "kdf": {"name": "scrypt", "n": scrypt_n, "r": SCRYPT_R, "p": SCRYPT_P, "salt": _b64(salt)},
-            "wrap": {"name": "aes-256-gcm", "nonce": _b64(nonce), "key": _b64(wrapped)},
-        },
-    )
+    content = {"version": 1, "backend": "passphrase", "store_id": store_id, **passphrase_wrap(key, store_id, scrypt_n)}
+    write_key_file(key_file, _with_recovery(content, key_file, key))
     log.info("store key wrapped with a passphrase (scrypt)")
     return key
+
+
+def passphrase_wrap(key: bytes, store_id: str, scrypt_n: int = DEFAULT_SCRYPT_N) -> dict[str, Any]:
+    """The key file's `kdf` and `wrap` for `key` under a passphrase asked for now."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: PLC0415
+
+    salt = secrets.token_bytes(16)
+    nonce = secrets.token_bytes(12)
+    wrapped = AESGCM(_derive(_passphrase(confirm=True), salt, scrypt_n)).encrypt(nonce, key, store_id.encode())
+    return {
+        "kdf": {"name": "scrypt", "n": scrypt_n, "r": SCRYPT_R, "p": SCRYPT_P, "salt": _b64(salt)},
+        "wrap": {"name": "aes-256-gcm", "nonce": _b64(nonce), "key": _b64(wrapped)},
+    }
 
 
 def read_key_info(key_file: Path) -> dict[str, Any]:
@@ -146,7 +163,7 @@ def load_key(key_file: Path) -> bytes:
     info = read_key_info(key_file)
     store_id = str(info["store_id"])
     if info["backend"] == "keyring":
-        if _keyring_backend_name() is None:
+        if keyring_backend_name() is None:
             raise KeyUnavailable(
                 "this store's key is in the OS keyring, which is not reachable now "
                 "(start a desktop session or unlock the keyring); memvault will not switch backends"
@@ -157,13 +174,20 @@ def load_key(key_file: Path) -> bytes:
         if not stored:
             raise KeyUnavailable("the OS keyring holds no key for this store")
         return bytes.fromhex(stored)
+    return unwrap_passphrase(info, _passphrase(confirm=False))
+
+
+def unwrap_passphrase(info: dict[str, Any], passphrase: str) -> bytes:
+    """The store key from a key file's (or a backup's key sidecar's) passphrase wrap."""
     from cryptography.exceptions import InvalidTag  # noqa: PLC0415
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: PLC0415
 
     kdf, wrap = info["kdf"], info["wrap"]
-    kek = _derive(_passphrase(confirm=False), base64.b64decode(kdf["salt"]), int(kdf["n"]))
+    kek = _derive(passphrase, base64.b64decode(kdf["salt"]), int(kdf["n"]))
     try:
-        return AESGCM(kek).decrypt(base64.b64decode(wrap["nonce"]), base64.b64decode(wrap["key"]), store_id.encode())
+        return AESGCM(kek).decrypt(
+            base64.b64decode(wrap["nonce"]), base64.b64decode(wrap["key"]), str(info["store_id"]).encode()
+        )
     except InvalidTag:
         raise WrongPassphrase("wrong passphrase: the store was not opened and nothing changed") from None
 

@@ -47,16 +47,24 @@ def get(ctx: Context, caller: Caller, memory_id: MemoryId) -> RecordView:
         }
 
 
+MAX_CURSOR_CHARS = 200  # a timestamp and an id, base64: far less
+
+
 def _encode_cursor(record: Memory) -> str:
     return base64.urlsafe_b64encode(json.dumps([record.created_at, record.id]).encode()).decode()
 
 
 def _decode_cursor(cursor: Any) -> tuple[str, str]:
+    refused = InvalidArgument("cursor: not a cursor this store gave out")
+    if not isinstance(cursor, str) or len(cursor) > MAX_CURSOR_CHARS:
+        raise refused
     try:
-        created_at, memory_id = json.loads(base64.urlsafe_b64decode(str(cursor).encode()))
-        return str(created_at), str(memory_id)
-    except (ValueError, TypeError):
-        raise InvalidArgument("cursor: not a cursor this store gave out") from None
+        created_at, memory_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+    except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested thousands deep
+        raise refused from None
+    if not isinstance(created_at, str) or not isinstance(memory_id, str):
+        raise refused
+    return created_at, memory_id
 
 
 def list_memories(ctx: Context, caller: Caller, request: ListRequest) -> RecordPage:

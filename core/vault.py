@@ -378,7 +378,7 @@ class Vault:
     @staticmethod
     def restore_backup(backup: str | os.PathLike[str], home: str | os.PathLike[str] | None = None) -> Report:
         """Replace the store in `home` by a verified backup (no Vault may be open on it in this process)."""
-        return maintenance_restore.restore_backup(backup, home)
+        return maintenance_restore.restore_backup(backup, home, clock=SystemClock())
 
     def request_purge(self, caller: Caller, request: PurgeRequest) -> PurgeRequested:
         self._guard(caller)

@@ -80,10 +80,6 @@ def _plain(status: int, code: str, message: str, extra: list[tuple[bytes, bytes]
     ]
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
 class BearerGate:
     """ASGI middleware in front of the SDK app: authentication, limits and session ownership."""
 
@@ -153,33 +149,45 @@ class BearerGate:
 
     async def _forward(self, scope: Scope, receive: Receive, send: Send) -> None:
         caller: Caller = scope[CALLER_KEY]
-        seen = 0
-        started = False
+        body = await self._whole_body(receive)
+        if body is None:
+            # Read here, before the SDK: an error raised inside its task group came out as a 500.
+            log.info("http: principal %s sent an oversized body", caller.principal)
+            await self._answer(send, 413, "invalid_argument", f"request body larger than {self.max_body} bytes")
+            return
+        delivered = False
 
-        async def limited_receive() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise BodyTooLarge
-            return message
+        async def replay() -> Message:
+            nonlocal delivered
+            if delivered:
+                return await receive()  # what follows the body: a disconnect
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
 
         async def recording_send(message: Message) -> None:
-            nonlocal started
             if message["type"] == "http.response.start":
-                started = True
                 for name, value in message.get("headers", []):
                     if name.lower() == SESSION_HEADER:
                         self._own(value, caller.principal)
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, recording_send)
-        except BodyTooLarge:
-            log.info("http: principal %s sent an oversized body", caller.principal)
-            if not started:  # else the connection just ends: a second response cannot be sent
-                await self._answer(send, 413, "invalid_argument", f"request body larger than {self.max_body} bytes")
+        await self.app(scope, replay, recording_send)
+
+    async def _whole_body(self, receive: Receive) -> bytes | None:
+        """The request body (chunked or not), or None once it grows past the limit."""
+        parts: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return b"".join(parts)
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_body:
+                return None
+            parts.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(parts)
 
 
 def _bearer(value: bytes | None) -> str | None:

@@ -2,7 +2,8 @@
 
 `memvault mcp` runs this when the daemon answers: the client's newline-delimited
 JSON-RPC goes to the daemon unchanged and the daemon's answers come back
-unchanged, so the warm daemon serves the session. Only the standard library is
+unchanged, so the warm daemon serves the session; a line no server would answer
+(not JSON, too deep, an unpaired surrogate: see `jsonrpc_guard`) is answered here. Only the standard library is
 imported here (no MCP SDK, no pydantic, no store): every client start pays for
 this module.
 
@@ -28,8 +29,11 @@ import stat
 import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from memvault.mcp_bridge import jsonrpc_guard
 
 log = logging.getLogger("memvault.relay")
 
@@ -134,18 +138,68 @@ def _connect(path: Path) -> socket.socket | None:
     return sock
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         written = os.write(fd, view)
         view = view[written:]
 
 
-def _upstream(sock: socket.socket, in_fd: int, done: threading.Event) -> None:
+class ClientWire:
+    """The client's end: the server's bytes pass in whole lines, so an error answer never splits one."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._lock = threading.Lock()
+        self._pending = b""
+
+    def forward(self, data: bytes) -> None:
+        with self._lock:
+            self._pending += data
+            cut = self._pending.rfind(b"\n") + 1
+            if cut:
+                write_all(self.fd, self._pending[:cut])
+                self._pending = self._pending[cut:]
+
+    def answer(self, line: bytes) -> None:
+        with self._lock:
+            write_all(self.fd, line)
+
+    def finish(self) -> None:
+        with self._lock:
+            if self._pending:
+                write_all(self.fd, self._pending)
+                self._pending = b""
+
+
+def guarded_lines(in_fd: int, send: Callable[[bytes], None], wire: ClientWire) -> None:
+    """Client -> server, line by line: a line the server would never answer is answered here."""
+    pending = b""
+    while data := os.read(in_fd, CHUNK):
+        pending += data
+        lines = pending.split(b"\n")
+        pending = lines.pop()
+        passed = []
+        for line in lines:
+            error = jsonrpc_guard.problem(line)
+            if error is None:
+                passed.append(line + b"\n")
+            else:
+                wire.answer(error)
+        if passed:
+            send(b"".join(passed))
+    if pending.strip():
+        error = jsonrpc_guard.problem(pending)
+        if error is None:
+            send(pending)
+        else:
+            wire.answer(error)
+
+
+def _upstream(sock: socket.socket, in_fd: int, wire: ClientWire, done: threading.Event) -> None:
     """Client -> daemon, until the client closes its end; then half-close towards the daemon."""
     try:
-        while data := os.read(in_fd, CHUNK):
-            sock.sendall(data)
+        guarded_lines(in_fd, sock.sendall, wire)
     except OSError as exc:
         log.info("relay: client side ended (%s)", exc.strerror)
     finally:
@@ -155,9 +209,10 @@ def _upstream(sock: socket.socket, in_fd: int, done: threading.Event) -> None:
 
 
 def pipe(sock: socket.socket, in_fd: int = 0, out_fd: int = 1) -> int:
-    """Relay bytes both ways until the daemon closes the session; returns the bytes sent to the client."""
+    """Relay both ways until the daemon closes the session; returns the bytes received for the client."""
     client_done = threading.Event()
-    threading.Thread(target=_upstream, args=(sock, in_fd, client_done), name="relay-up", daemon=True).start()
+    wire = ClientWire(out_fd)
+    threading.Thread(target=_upstream, args=(sock, in_fd, wire, client_done), name="relay-up", daemon=True).start()
     sent = 0
     deadline: float | None = None
     try:
@@ -176,10 +231,11 @@ def pipe(sock: socket.socket, in_fd: int = 0, out_fd: int = 1) -> int:
             data = sock.recv(CHUNK)
             if not data:
                 break
-            _write_all(out_fd, data)
+            wire.forward(data)
             sent += len(data)
     except OSError as exc:
         log.info("relay: session ended (%s)", exc.strerror)
     finally:
+        wire.finish()
         sock.close()
     return sent

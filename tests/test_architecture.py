@@ -98,19 +98,11 @@ def sql_offences(path: Path, root: Path = ROOT) -> list[str]:
     return found
 
 
-# Maintenance modules whose SQL is moving into core/store (issue 13's branch); empty this set when it lands.
-SQL_MOVING = {
-    Path("core/maintenance/doctor.py"),
-    Path("core/maintenance/restore.py"),
-    Path("core/maintenance/purge_reach.py"),
-}
-
-
 def test_sql_lives_only_in_core_store() -> None:
     offences = []
     for layer in ("core", "mcp_bridge", "desktop"):
         for path in sources(layer):
-            if path.is_relative_to(ROOT / "core" / "store") or path.relative_to(ROOT) in SQL_MOVING:
+            if path.is_relative_to(ROOT / "core" / "store"):
                 continue
             offences += sql_offences(path)
     assert offences == []

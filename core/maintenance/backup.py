@@ -4,7 +4,8 @@ A backup is a complete copy of the store made by SQLCipher's `sqlcipher_export`
 inside one read transaction (a consistent snapshot), written straight into an
 encrypted file with the store's own key: no plaintext copy ever touches the disk.
 Each backup is recorded in the `backups` table (time, size, sha256, kind), so a
-later purge can reach it.
+later purge can reach it. Beside it, `<backup>-keys` carries the store key wrapped
+under the passphrase and the recovery key (see `core/key_backup.py`), never the raw key.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memvault.core import key_backup
 from memvault.core.access import require_local
 from memvault.core.context import Context
 from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance.files import create_private, fsync_dir, fsync_file, remove_with_sides, sha256_of
 from memvault.core.model import Caller
 from memvault.core.results import BackupAnswer
-from memvault.core.store import events
+from memvault.core.store import backup_rows, events
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import DatabaseError, is_encrypted_file
 
@@ -90,6 +92,7 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
         fsync_dir(target.parent)
         if not is_encrypted_file(target):  # never keep a plaintext copy, whatever happened
             raise StoreUnavailable("the backup came out unencrypted; it was deleted")
+        key_backup.write_beside(target, ctx.paths.key_file)  # the wrapped key travels with it
     except DatabaseError as exc:
         remove_with_sides(target)
         raise StoreUnavailable(f"the backup could not be written ({exc}); nothing was kept") from None
@@ -98,7 +101,7 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
         raise
     info = BackupInfo(str(target), ctx.now(), target.stat().st_size, sha256_of(target), kind)
     with ctx.transaction() as conn:
-        sql.record_backup(conn, info.path, info.created_at, info.bytes, info.sha256, kind)
+        backup_rows.record(conn, ctx.paths.home, info.path, info.created_at, info.bytes, info.sha256, kind)
         events.record(conn, caller, "backup_made", info.created_at, None, kind=kind, bytes=info.bytes)
     log.info("backup made (%s, %d bytes)", kind, info.bytes)
     return info
@@ -107,7 +110,7 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
 def list_backups(ctx: Context, caller: Caller, *, include_removed: bool = False) -> list[dict[str, Any]]:
     require_local(caller, "listing backups")
     with ctx.reading() as conn:
-        rows = sql.known_backups(conn, include_removed=include_removed)
+        rows = backup_rows.known(conn, ctx.paths.home, include_removed=include_removed)
     for row in rows:
         row["exists"] = Path(row["path"]).exists()
     return rows

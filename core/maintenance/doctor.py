@@ -14,15 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from memvault.core import keys
-from memvault.core.clock import SystemClock, format_time
+from memvault.core.clock import Clock, format_time
 from memvault.core.errors import MemvaultError
+from memvault.core.maintenance import purge_reach
 from memvault.core.maintenance.files import remove_with_sides, sha256_of, side_files, size_of
 from memvault.core.maintenance.restore import STAGED_PREFIX
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
+from memvault.core.store import backup_rows, migrations, settings_table, tombstone_checks
 from memvault.core.store import maintenance as sql
-from memvault.core.store import migrations, settings_table
 from memvault.core.store.connection import Connection, DatabaseError, open_connection
+from memvault.core.store.transactions import transaction
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
@@ -93,11 +95,11 @@ def _key_check(paths: VaultPaths) -> tuple[Check, bytes | None]:
     return Check("key", True, where), key
 
 
-def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool) -> list[Check]:
+def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -> list[Check]:
     found = []
     problems = sql.integrity(conn)
     found.append(
-        Check("integrity", True, "PRAGMA integrity_check: ok")
+        Check("integrity", True, "SQLite integrity check: ok")
         if not problems
         else Check("integrity", False, f"{len(problems)} problems: {problems[0][:120]}", "memvault restore BACKUP")
     )
@@ -117,8 +119,9 @@ def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool) -> list[Che
     stored = settings_table.read(conn, "kill_switch")
     position = setting("kill_switch").default if stored is None else stored
     found.append(Check("kill switch", True, f"kill switch: {position}"))
-    found.append(_backups_check(conn))
-    found.append(_unrecorded_check(conn, paths, fix=fix))
+    found.append(_tombstones_check(conn, paths, fix=fix, now=now))
+    found.append(_backups_check(conn, paths))
+    found.append(_unrecorded_check(conn, paths, fix=fix, now=now))
     return found
 
 
@@ -135,9 +138,9 @@ def _sound(conn: Connection, path: Path) -> bool | None:
         return None if sql.is_busy(exc) else False
 
 
-def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool) -> Check:
+def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -> Check:
     """Backup files nobody recorded: a backup or restore was killed before it could record them."""
-    known = {Path(r["path"]) for r in sql.known_backups(conn, include_removed=True)}
+    known = {Path(r["path"]) for r in backup_rows.known(conn, paths.home, include_removed=True)}
     strays = sorted(p for p in paths.backups.glob("memvault-*.db") if p not in known) if paths.backups.is_dir() else []
     if not strays:
         return Check("unrecorded backups", True, "every backup file is recorded")
@@ -155,11 +158,8 @@ def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool) -> Chec
             continue
         if sound:
             kind = "pre-restore" if "pre-restore" in path.name else "manual"
-            conn.execute("BEGIN IMMEDIATE")
-            sql.record_backup(
-                conn, str(path), format_time(SystemClock().now()), path.stat().st_size, sha256_of(path), kind
-            )
-            conn.execute("COMMIT")
+            with transaction(conn):
+                backup_rows.record(conn, paths.home, path, now, path.stat().st_size, sha256_of(path), kind)
             kept += 1
         else:
             remove_with_sides(path)
@@ -167,8 +167,8 @@ def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool) -> Chec
     return Check("unrecorded backups", True, f"recorded {kept} sound backup files, deleted {dropped} broken ones")
 
 
-def _backups_check(conn: Connection) -> Check:
-    rows = sql.known_backups(conn)
+def _backups_check(conn: Connection, paths: VaultPaths) -> Check:
+    rows = backup_rows.known(conn, paths.home)
     missing = [r["path"] for r in rows if not Path(r["path"]).is_file()]
     holding: list[str] = []
     broken: list[str] = []
@@ -181,11 +181,8 @@ def _backups_check(conn: Connection) -> Check:
                 broken.append(row["path"])
             continue
         with sql.attached(conn, Path(row["path"])):
-            present = conn.execute(
-                f"SELECT count(*) FROM {sql.ALIAS}.memories WHERE id IN (SELECT memory_id FROM main.tombstones)"
-            ).fetchone()[0]
-        if present:
-            holding.append(row["path"])
+            if tombstone_checks.purged_but_present(conn):
+                holding.append(row["path"])
     if holding or broken:
         detail = f"{len(holding)} backups still hold purged records, {len(broken)} do not open or are damaged"
         return Check("backups", False, detail, "memvault purge --sweep  (rewrites them; deletes the damaged)")
@@ -197,6 +194,26 @@ def _backups_check(conn: Connection) -> Check:
     return Check("backups", True, f"{len(rows)} backups, newest {newest or 'never'}")
 
 
+def _tombstones_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -> Check:
+    """Every tombstone, the store's and each backup's, holds in the store: no purged record is back."""
+    forgotten: dict[str, tuple[str, str, str]] = {}
+    for row in backup_rows.known(conn, paths.home, include_removed=False):
+        if Path(row["path"]).is_file() and _sound(conn, Path(row["path"])):
+            with sql.attached(conn, Path(row["path"])):
+                forgotten.update((t[0], t) for t in tombstone_checks.unknown_tombstones(conn))
+    back = sql.tombstoned_present(conn)
+    tombstones = len(sql.tombstone_ids(conn))
+    if not forgotten and not back:
+        return Check("tombstones", True, f"{tombstones} tombstones, none of their records is in the store")
+    if not fix:
+        detail = f"{len(back)} purged records are in the store again, {len(forgotten)} purges only a backup knows"
+        return Check("tombstones", False, detail, "memvault doctor --fix  (purges them again), then purge --sweep")
+    with transaction(conn):
+        sql.add_tombstones(conn, forgotten.values())
+        again = purge_reach.apply_tombstones(conn, now)
+    return Check("tombstones", True, f"purged {len(again)} records again; run `memvault purge --sweep` next")
+
+
 def disk_use(paths: VaultPaths) -> dict[str, int]:
     return {
         "store": size_of(paths.store),
@@ -206,7 +223,7 @@ def disk_use(paths: VaultPaths) -> dict[str, int]:
     }
 
 
-def run(home: str | os.PathLike[str] | None = None, *, fix: bool = False) -> dict[str, Any]:
+def run(home: str | os.PathLike[str] | None = None, *, clock: Clock, fix: bool = False) -> dict[str, Any]:
     paths = VaultPaths.from_env(home)
     checks: list[Check] = []
     if not paths.store.exists():
@@ -217,7 +234,7 @@ def run(home: str | os.PathLike[str] | None = None, *, fix: bool = False) -> dic
         key_check, key = _key_check(paths)
         checks.append(key_check)
         if key is not None:
-            checks += _open_and_check(paths, key, fix=fix)
+            checks += _open_and_check(paths, key, fix=fix, now=format_time(clock.now()))
     exports = [p for p in paths.exports.rglob("*") if p.is_file()] if paths.exports.is_dir() else []
     if exports:
         checks.append(Check("exports", True, f"{len(exports)} plaintext export files in {paths.exports}"))
@@ -229,13 +246,16 @@ def run(home: str | os.PathLike[str] | None = None, *, fix: bool = False) -> dic
     }
 
 
-def _open_and_check(paths: VaultPaths, key: bytes, *, fix: bool) -> list[Check]:
+def _open_and_check(paths: VaultPaths, key: bytes, *, fix: bool, now: str) -> list[Check]:
     try:
         conn = open_connection(paths.store, key)
     except MemvaultError as exc:
         return [Check("store", False, exc.message, "memvault restore BACKUP")]
     try:
-        return [Check("store", True, f"{paths.store} opens and is encrypted"), *_store_checks(conn, paths, fix=fix)]
+        return [
+            Check("store", True, f"{paths.store} opens and is encrypted"),
+            *_store_checks(conn, paths, fix=fix, now=now),
+        ]
     except DatabaseError as exc:
         return [Check("store", False, f"the store is damaged ({exc})", "memvault restore BACKUP")]
     finally:

@@ -7,7 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
-SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+SIDE_SUFFIXES = ("-wal", "-shm", "-journal", "-keys")  # -keys: a backup's wrapped key
 
 
 def create_private(path: Path) -> None:
@@ -49,7 +49,7 @@ def sha256_of(path: Path) -> str:
 
 
 def side_files(db: Path) -> list[Path]:
-    """The -wal, -shm and -journal companions of a database file that exist now."""
+    """The -wal, -shm and -journal companions of a database file (and a backup's -keys) that exist now."""
     return [Path(f"{db}{suffix}") for suffix in SIDE_SUFFIXES if Path(f"{db}{suffix}").exists()]
 
 

@@ -21,8 +21,10 @@ from typing import Any
 
 from memvault.core.context import Context
 from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
+from memvault.core.store import backup_rows
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError
+from memvault.core.store.transactions import transaction
 
 log = logging.getLogger("memvault.maintenance")
 SCAN_LIMIT_BYTES = 256 * 1024 * 1024
@@ -87,8 +89,7 @@ def _rewrite_backup(
         if not readable or not sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES:
             return "unreadable"
         sql.secure_delete_on(conn, sql.ALIAS)
-        conn.execute("BEGIN")
-        try:
+        with transaction(conn, "DEFERRED"):
             extra = sql.batch_members(conn, batch_id, sql.ALIAS) if batch_id else []
             own_texts = sql.statements_of(conn, [*ids, *extra], sql.ALIAS)
             sql.copy_tombstones(conn, sql.ALIAS)  # first: the store's categories win over `category`
@@ -98,10 +99,6 @@ def _rewrite_backup(
             if batch_id:
                 sql.purge_batch_rows(conn, batch_id, sql.ALIAS)
             sql.optimize_text_indexes(conn, sql.ALIAS)
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
         # No VACUUM: secure_delete already zeroed every freed byte (tests decrypt every page to check),
         # and a VACUUM per backup would multiply the purge's time by the number of backups.
     return "rewritten"
@@ -112,7 +109,7 @@ def clean_backups(
 ) -> dict[str, list[str]]:
     result: dict[str, list[str]] = {"rewritten": [], "deleted": [], "missing": [], "failed": []}
     with ctx.reading() as conn:
-        rows = sql.known_backups(conn)
+        rows = backup_rows.known(conn, ctx.paths.home)
     now = ctx.now()
     for row in rows:
         path = Path(row["path"])
@@ -135,9 +132,9 @@ def clean_backups(
             result["rewritten"].append(str(path))
     with ctx.transaction() as conn:
         for gone in result["deleted"] + result["missing"]:
-            sql.mark_backup_removed(conn, gone, now)
+            backup_rows.mark_removed(conn, ctx.paths.home, gone, now)
         for done in result["rewritten"]:
-            sql.update_backup_digest(conn, done, Path(done).stat().st_size, sha256_of(Path(done)))
+            backup_rows.update_digest(conn, ctx.paths.home, done, Path(done).stat().st_size, sha256_of(Path(done)))
     return result
 
 

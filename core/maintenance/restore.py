@@ -11,22 +11,29 @@
    mode under an exclusive lock (refused while another process holds it), then
    the verified copy is renamed over it (fsync, rename, fsync the folder);
    stale -wal/-shm files are moved aside first, never replayed into the new file.
-4. The restored store is migrated to this memvault's schema, learns the
-   backups the old store knew of, and every record the old store's tombstones
-   name is purged again: a restore never brings back what was purged.
-A kill at any point leaves either the old store or the restored one in place.
+   Before that, while it is still a private copy, the verified copy is
+   migrated to this memvault's schema, learns the backups the old store knew
+   of, and every record the old store's tombstones name is purged again; a
+   tombstone written meanwhile is applied under the exclusive lock, before
+   the rename. The restored store is never live with a purged record in it.
+A kill at any point leaves either the old store or the fully settled restored one in place.
+Into an empty home (no store, no key file: a new machine) the key comes from the
+backup's `-keys` sidecar, unwrapped with the recovery key or the passphrase
+(`core/key_backup.py`); the home gets its own key file once the backup verified.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from memvault.core import change_signal, keys
-from memvault.core.clock import SystemClock, format_time
+from memvault.core import change_signal, key_backup, keys
+from memvault.core.clock import Clock, format_time
 from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.maintenance import purge_reach
 from memvault.core.maintenance.files import (
@@ -40,9 +47,10 @@ from memvault.core.maintenance.files import (
 )
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
-from memvault.core.store import change_rows, events, migrations
+from memvault.core.store import backup_rows, change_rows, events, migrations, tombstone_checks, transactions
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
+from memvault.core.store.transactions import transaction
 
 log = logging.getLogger("memvault.maintenance")
 STAGED_PREFIX = "memvault.db.restore-"
@@ -68,7 +76,7 @@ def verify(path: Path, key: bytes) -> dict[str, Any]:
             raise StoreTooNew(
                 f"the backup has schema {version}, newer than this memvault understands ({migrations.LATEST})"
             )
-        records = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        records = tombstone_checks.record_count(conn)
         sql.journal_mode(conn, "delete")
     except DatabaseError as exc:
         raise InvalidArgument(f"the backup is damaged ({exc})") from None
@@ -106,7 +114,7 @@ def _hold(paths: VaultPaths, key: bytes) -> Connection | None:
 
 
 def _keep_current(
-    paths: VaultPaths, holder: Connection | None, stamp: str
+    paths: VaultPaths, holder: Connection | None, now: str, stamp: str
 ) -> tuple[dict[str, Any] | None, dict[str, Any], Connection | None]:
     """Back up the current store before it is replaced.
 
@@ -121,37 +129,41 @@ def _keep_current(
         n += 1
     nothing: dict[str, Any] = {"backups": [], "tombstones": []}
     if holder is None:
-        return (_move_damaged(paths, target) if paths.store.exists() else None), nothing, None
+        return (_move_damaged(paths, target, now) if paths.store.exists() else None), nothing, None
     create_private(target)
     try:
-        known = {"backups": sql.known_backups(holder, include_removed=True), "tombstones": sql.tombstone_ids(holder)}
+        known = {
+            "backups": backup_rows.known(holder, paths.home, include_removed=True),
+            "tombstones": sql.tombstone_ids(holder),
+        }
         sql.export_into(holder, target)
         fsync_file(target)
+        key_backup.write_beside(target, paths.key_file)
     except DatabaseError as exc:
         remove_with_sides(target)
         if sql.is_busy(exc):
             raise
         holder.close()  # it opens, but is damaged further in: keep its pages as they are instead
-        return _move_damaged(paths, target), nothing, None
+        return _move_damaged(paths, target, now), nothing, None
     except BaseException:
         remove_with_sides(target)
         raise
-    return _row(target, "pre-restore"), known, holder
+    return _row(target, "pre-restore", now), known, holder
 
 
-def _move_damaged(paths: VaultPaths, target: Path) -> dict[str, Any]:
+def _move_damaged(paths: VaultPaths, target: Path, now: str) -> dict[str, Any]:
     """A store that cannot be opened is kept as it is (it is encrypted), with its WAL beside it."""
     damaged = target.with_name(target.stem + "-unopened.db")
     for side in side_files(paths.store):
         os.replace(side, Path(f"{damaged}{side.name[len(paths.store.name) :]}"))
     os.replace(paths.store, damaged)
-    return _row(damaged, "pre-restore")
+    return _row(damaged, "pre-restore", now)
 
 
-def _row(path: Path, kind: str) -> dict[str, Any]:
+def _row(path: Path, kind: str, now: str) -> dict[str, Any]:
     return {
         "path": str(path),
-        "created_at": format_time(SystemClock().now()),
+        "created_at": now,
         "bytes": path.stat().st_size,
         "sha256": sha256_of(path),
         "kind": kind,
@@ -159,15 +171,19 @@ def _row(path: Path, kind: str) -> dict[str, Any]:
     }
 
 
-def _swap(paths: VaultPaths, holder: Connection | None, staged: Path) -> None:
-    """Rename the verified copy over the store while no other process can use the old one."""
+def _swap(paths: VaultPaths, holder: Connection | None, staged: Path, key: bytes, known: dict[str, Any]) -> None:
+    """Rename the settled copy over the store while no other process can use the old one."""
     if holder is not None:
         try:
-            holder.execute("BEGIN EXCLUSIVE")
+            transactions.begin_exclusive(holder)
         except OperationalError:
             raise StoreUnavailable(
                 "another memvault process opened the store meanwhile: close it and restore again"
             ) from None
+        late = sorted(set(sql.tombstone_ids(holder)) - set(known["tombstones"]))
+        if late:  # a purge finished after the old store was read: it reaches the copy too
+            with _opened(staged, key) as conn:
+                _purge_again(conn, late, late[-1][1])
     for stale in side_files(paths.store):  # never let an old WAL be replayed into the new file
         os.replace(stale, stale.with_name(stale.name + ".stale"))
     os.replace(staged, paths.store)
@@ -176,40 +192,50 @@ def _swap(paths: VaultPaths, holder: Connection | None, staged: Path) -> None:
         stale.unlink(missing_ok=True)
 
 
-def _settle(
-    paths: VaultPaths, key: bytes, pre: dict[str, Any] | None, known: dict[str, Any], source: Path
-) -> list[str]:
-    conn = open_connection(paths.store, key)
+@contextlib.contextmanager
+def _opened(staged: Path, key: bytes) -> Iterator[Connection]:
+    """The private copy, left as one file (no WAL beside it) for the rename."""
+    conn = open_connection(staged, key)
     try:
+        yield conn
+        sql.checkpoint_truncate(conn)
+        sql.journal_mode(conn, "delete")
+    finally:
+        conn.close()
+
+
+def _purge_again(conn: Connection, tombstones: list[tuple[str, str, str]], now: str) -> list[str]:
+    with transaction(conn):
+        sql.add_tombstones(conn, tombstones)
+        repurged = purge_reach.apply_tombstones(conn, now)
+    if repurged:
+        sql.optimize_text_indexes(conn)
+        sql.vacuum(conn)
+    return repurged
+
+
+def _settle(
+    paths: VaultPaths, staged: Path, key: bytes, known: dict[str, Any], done: dict[str, Any]
+) -> tuple[list[str], int]:
+    """Make the private copy what the restored store must be before it goes live."""
+    pre = done["pre"]
+    with _opened(staged, key) as conn:
         migrations.migrate(conn)
-        now = format_time(SystemClock().now())
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            sql.merge_backup_rows(conn, [*known["backups"], *([pre] if pre else [])])
-            sql.add_tombstones(conn, known["tombstones"])
-            repurged = purge_reach.apply_tombstones(conn, now)
+        with transaction(conn):
+            backup_rows.merge(conn, paths.home, [*known["backups"], *([pre] if pre else [])])
+        repurged = _purge_again(conn, known["tombstones"], done["now"])
+        with transaction(conn):
             events.record(
                 conn,
                 OWNER,
                 "restored_from_backup",
-                now,
+                done["now"],
                 None,
                 repurged=len(repurged),
                 kept_as=pre["path"] if pre else None,
-                source_name=source.name,
+                source_name=done["source"].name,
             )
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-        change_signal.notify(paths, change_rows.cursor(conn))  # listeners reload (their cursor may be ahead)
-        if repurged:
-            sql.optimize_text_indexes(conn)
-            sql.vacuum(conn)
-            sql.checkpoint_truncate(conn)
-    finally:
-        conn.close()
-    return repurged
+        return repurged, change_rows.cursor(conn)
 
 
 def clean_stale(paths: VaultPaths) -> list[str]:
@@ -220,24 +246,40 @@ def clean_stale(paths: VaultPaths) -> list[str]:
     return removed
 
 
-def restore_backup(source: str | os.PathLike[str], home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+def _key_for(paths: VaultPaths, backup: Path, *, fresh: bool) -> tuple[dict[str, Any], bytes, bool]:
+    """This store's key; into an empty home, the backup's own, unwrapped with the passphrase or recovery key."""
+    if not fresh:
+        return {}, keys.load_key(paths.key_file), False
+    carried = key_backup.read_beside(backup)
+    key, by_recovery_key = key_backup.unlock(carried, key_backup.secret_from_person())
+    return carried, key, by_recovery_key
+
+
+def restore_backup(
+    source: str | os.PathLike[str], home: str | os.PathLike[str] | None = None, *, clock: Clock
+) -> dict[str, Any]:
     paths = VaultPaths.from_env(home)
     chosen = Path(source).expanduser().resolve()
     if not chosen.is_file():
         raise InvalidArgument(f"{chosen} is not a file")
     if chosen == paths.store:
         raise InvalidArgument("that is the store itself")
-    key = keys.load_key(paths.key_file)
+    fresh = not paths.key_file.exists() and not paths.store.exists()
+    carried, key, by_recovery_key = _key_for(paths, chosen, fresh=fresh)
+    paths.ensure()
     clean_stale(paths)
     staged = _stage(paths, chosen)
+    now = format_time(clock.now())
     try:
         checked = verify(staged, key)
+        if fresh:  # a new machine: the home gets a key file of its own, only for a backup that opened
+            key_backup.install(paths.key_file, carried, key, by_recovery_key=by_recovery_key)
         holder = _hold(paths, key)
         try:
-            stamp = SystemClock().now().strftime("%Y%m%dT%H%M%SZ")
-            pre, known, holder = _keep_current(paths, holder, stamp)
+            pre, known, holder = _keep_current(paths, holder, now, clock.now().strftime("%Y%m%dT%H%M%SZ"))
             try:
-                _swap(paths, holder, staged)
+                repurged, cursor = _settle(paths, staged, key, known, {"pre": pre, "now": now, "source": chosen})
+                _swap(paths, holder, staged, key, known)
             except BaseException:
                 if pre is not None and holder is not None:
                     remove_with_sides(Path(pre["path"]))
@@ -247,8 +289,10 @@ def restore_backup(source: str | os.PathLike[str], home: str | os.PathLike[str] 
                 holder.close()
     except BaseException:
         remove_with_sides(staged)
+        if fresh:
+            paths.key_file.unlink(missing_ok=True)
         raise
-    repurged = _settle(paths, key, pre, known, chosen)
+    change_signal.notify(paths, cursor)  # listeners reload (their cursor may be ahead)
     log.info("store restored from a backup (%d records, %d purged again)", checked["records"], len(repurged))
     return {
         "restored_from": str(chosen),

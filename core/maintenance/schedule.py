@@ -19,8 +19,7 @@ from memvault.core.context import Context
 from memvault.core.maintenance.backup import make_backup
 from memvault.core.maintenance.files import remove_with_sides
 from memvault.core.model import Caller
-from memvault.core.store import events
-from memvault.core.store import maintenance as sql
+from memvault.core.store import backup_rows, events
 
 log = logging.getLogger("memvault.maintenance")
 
@@ -31,7 +30,7 @@ def run_scheduled(ctx: Context, caller: Caller) -> dict[str, Any]:
     """Make today's scheduled backup if it is not made yet, then apply retention."""
     now = ctx.clock.now()
     with ctx.reading() as conn:
-        rows = [r for r in sql.known_backups(conn) if r["kind"] in KEEP]
+        rows = [r for r in backup_rows.known(conn, ctx.paths.home) if r["kind"] in KEEP]
     today = now.date()
     made = None
     if not any(parse_time(r["created_at"], "created_at").date() == today for r in rows):
@@ -44,7 +43,7 @@ def run_scheduled(ctx: Context, caller: Caller) -> dict[str, Any]:
 def apply_retention(ctx: Context, caller: Caller) -> list[str]:
     removed: list[str] = []
     with ctx.reading() as conn:
-        rows = sql.known_backups(conn)
+        rows = backup_rows.known(conn, ctx.paths.home)
     for kind, keep in KEEP.items():
         of_kind = sorted((r for r in rows if r["kind"] == kind), key=lambda r: r["created_at"], reverse=True)
         for row in of_kind[keep:]:
@@ -54,7 +53,7 @@ def apply_retention(ctx: Context, caller: Caller) -> list[str]:
         now = ctx.now()
         with ctx.transaction() as conn:
             for path in removed:
-                sql.mark_backup_removed(conn, path, now)
+                backup_rows.mark_removed(conn, ctx.paths.home, path, now)
             events.record(conn, caller, "backups_expired", now, None, count=len(removed))
         log.info("retention removed %d scheduled backups", len(removed))
     return removed

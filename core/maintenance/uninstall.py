@@ -24,7 +24,7 @@ from memvault.core import keys
 from memvault.core.errors import MemvaultError
 from memvault.core.maintenance.files import side_files
 from memvault.core.paths import VaultPaths
-from memvault.core.store import maintenance as sql
+from memvault.core.store import backup_rows
 from memvault.core.store.connection import DatabaseError, open_connection
 
 log = logging.getLogger("memvault.maintenance")
@@ -82,7 +82,7 @@ def _outside_backups(paths: VaultPaths) -> tuple[list[Removal], list[str]]:
     except MemvaultError as exc:
         return [], [f"could not read the list of backups kept elsewhere ({exc.message})"]
     try:
-        rows = sql.known_backups(conn)
+        rows = backup_rows.known(conn, paths.home)
     except DatabaseError:
         return [], ["could not read the list of backups kept elsewhere (the store is damaged)"]
     finally:

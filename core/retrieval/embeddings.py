@@ -84,8 +84,11 @@ class Embedder:
 
     def __init__(self) -> None:
         import numpy  # noqa: PLC0415 - heavy, only when the model is first used
-        import onnxruntime  # noqa: PLC0415
         from tokenizers import Tokenizer  # noqa: PLC0415
+
+        from memvault.core.no_telemetry import import_onnxruntime  # noqa: PLC0415
+
+        onnxruntime = import_onnxruntime()
 
         self._np = numpy
         tokenizer = Tokenizer.from_file(str(_verified(tokenizer_file(), TOKENIZER_SHA256, "tokenizer")))

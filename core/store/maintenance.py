@@ -129,42 +129,6 @@ def table_rows(conn: Connection, table: str, schema: str = "main") -> list[tuple
     return sorted((tuple(row) for row in rows), key=repr)
 
 
-# -- the backups table -------------------------------------------------------------------------
-def record_backup(conn: Connection, path: str, now: str, size: int, digest: str, kind: str) -> None:
-    conn.execute(
-        "INSERT OR REPLACE INTO backups (path, created_at, bytes, sha256, kind, removed_at)"
-        " VALUES (?, ?, ?, ?, ?, NULL)",
-        (path, now, size, digest, kind),
-    )
-
-
-def known_backups(conn: Connection, *, include_removed: bool = False) -> list[dict[str, Any]]:
-    where = "" if include_removed else " WHERE removed_at IS NULL"
-    rows = conn.execute(
-        f"SELECT path, created_at, bytes, sha256, kind, removed_at FROM backups{where} ORDER BY created_at, path"
-    ).fetchall()
-    return [dict(row) for row in rows]
-
-
-def mark_backup_removed(conn: Connection, path: str, now: str) -> None:
-    conn.execute("UPDATE backups SET removed_at = ? WHERE path = ? AND removed_at IS NULL", (now, path))
-
-
-def update_backup_digest(conn: Connection, path: str, size: int, digest: str) -> None:
-    conn.execute("UPDATE backups SET bytes = ?, sha256 = ? WHERE path = ?", (size, digest, path))
-
-
-def merge_backup_rows(conn: Connection, rows: Iterable[dict[str, Any]]) -> None:
-    """Bring backup records from another copy of the store (restore keeps what the old store knew)."""
-    for row in rows:
-        conn.execute(
-            "INSERT INTO backups (path, created_at, bytes, sha256, kind, removed_at) VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (path) DO UPDATE SET removed_at = coalesce(excluded.removed_at, backups.removed_at),"
-            " bytes = excluded.bytes, sha256 = excluded.sha256",
-            (row["path"], row["created_at"], row["bytes"], row["sha256"], row["kind"], row["removed_at"]),
-        )
-
-
 # -- purge requests ----------------------------------------------------------------------------
 def batch_exists(conn: Connection, batch_id: str) -> bool:
     return conn.execute("SELECT 1 FROM import_batches WHERE id = ?", (batch_id,)).fetchone() is not None

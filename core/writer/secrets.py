@@ -8,33 +8,25 @@ string) is matched here. Findings name the class of secret, never the secret.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
 from functools import cache
 from typing import Any
 
+from memvault.core.writer.secret_numbers import has_card_number, has_iban, has_routing_number
+from memvault.core.writer.secret_phrases import phrase_secrets
+from memvault.core.writer.secret_text import fold
+from memvault.core.writer.seed_phrase import has_seed_phrase
+
 # detect-secrets' entropy detectors flag ordinary prose when scanning a single line,
 # the keyword detector expects source code, and a public IP address is not a secret.
 _DETECT_SECRETS_SKIPPED = ("HighEntropy", "KeywordDetector", "IPPublicDetector")
 
-_PASSWORD = re.compile(
-    r"\b(?:password|passwd|passphrase|pwd|passcode|pin(?:\s+code)?)\b\s*(?:is|was|:|=|->)\s*\S{3,}",
-    re.IGNORECASE,
-)
-# "api_key=...", "token: ...", "my secret key is ...": a named credential with a value holding digits.
-_NAMED_CREDENTIAL = re.compile(
-    r"\b(?:api[_ -]?key|access[_ -]?key|secret(?:[_ -]?key)?|(?:auth|access|bearer|api)?[_ -]?token|bearer)\b"
-    r"\s*(?:is|was|:|=|->)\s*[\"']?(?=[A-Za-z0-9_\-./+]*\d)[A-Za-z0-9_\-./+]{12,}",
-    re.IGNORECASE,
-)
-_ONE_TIME_CODE = re.compile(
-    r"\b(?:otp|one[- ]time\s+(?:pass)?code|verification\s+code|2fa\s+code|auth(?:entication)?\s+code"
-    r"|security\s+code|login\s+code|sms\s+code|cvv|cvc)\b\D{0,12}\d{3,8}\b",
-    re.IGNORECASE,
-)
-_CARD_CANDIDATE = re.compile(r"(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)")
-_IBAN_CANDIDATE = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}\b")
+_BASE64 = re.compile(r"(?<![\w+/])[A-Za-z0-9+/]{16,}={0,2}(?![\w+/])")
+_SPLIT_PARTS = re.compile(r"\b[A-Za-z0-9_\-]{3,12}(?:\s[A-Za-z0-9_\-]{3,12}){2,8}\b")
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_\-.]{24,}")
 _HEX = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 _SECRET_WORDS = re.compile(r"\b(?:key|secret|token|password|credential|api|bearer|auth)\b", re.IGNORECASE)
@@ -51,39 +43,18 @@ def _detect_secrets_plugins() -> list[dict[str, Any]]:
     return [{"name": n} for n in sorted(names) if not any(s in n for s in _DETECT_SECRETS_SKIPPED)]
 
 
-def _provider_secrets(text: str) -> list[str]:
+def _provider_secrets(variants: list[str]) -> list[str]:
     from detect_secrets.core.scan import scan_line  # noqa: PLC0415
     from detect_secrets.settings import transient_settings  # noqa: PLC0415
 
-    with transient_settings({"plugins_used": _detect_secrets_plugins()}):
-        return sorted({finding.type for line in text.splitlines() for finding in scan_line(line)})
+    lines = [line for text in variants if text for line in text.splitlines()]
+    with transient_settings({"plugins_used": _detect_secrets_plugins()}):  # costly: once per write
+        return sorted({finding.type for line in lines for finding in scan_line(line)})
 
 
 def _entropy(token: str) -> float:
     counts = Counter(token)
     return -sum(n / len(token) * math.log2(n / len(token)) for n in counts.values())
-
-
-def _has_card_number(text: str) -> bool:
-    from stdnum import luhn  # noqa: PLC0415
-
-    for match in _CARD_CANDIDATE.finditer(text):
-        digits = re.sub(r"\D", "", match.group())
-        if 13 <= len(digits) <= 19 and luhn.is_valid(digits):
-            return True
-    return False
-
-
-def _has_iban(text: str) -> bool:
-    from stdnum import iban  # noqa: PLC0415
-
-    # The candidate pattern is greedy and runs on into the next word ("... 32 MONTHLY"):
-    # try every shorter ending too (an IBAN has at least 15 characters).
-    return any(
-        iban.is_valid(m.group()[:end])
-        for m in _IBAN_CANDIDATE.finditer(text.upper())
-        for end in range(len(m.group()), 14, -1)
-    )
 
 
 def _has_random_token(text: str) -> bool:
@@ -96,19 +67,42 @@ def _has_random_token(text: str) -> bool:
     return bool(_HEX.search(text) and _SECRET_WORDS.search(text))
 
 
+def _decoded_base64(folded: str) -> str:
+    """What base64 runs in the text decode to, when that is text (a key hidden by encoding it)."""
+    decoded = []
+    for match in _BASE64.finditer(folded):
+        token = match.group()
+        try:
+            raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
+            decoded.append(raw.decode("utf-8"))
+        except (binascii.Error, UnicodeDecodeError):
+            continue
+    return "\n".join(d for d in decoded if d.isprintable())
+
+
+def _compact_runs(folded: str) -> str:
+    """Key parts given with spaces or dashes between them, joined again ("AKIA IOSF ODNN 7EXA MPLE")."""
+    return _SPLIT_PARTS.sub(lambda m: re.sub(r"[\s]+", "", m.group()), folded)
+
+
+def _format_secrets(text: str) -> list[str]:
+    """Provider key formats, in the text as written, split parts joined, and base64 decoded."""
+    return _provider_secrets([text, _compact_runs(text), _decoded_base64(text)])
+
+
 def find_secrets(text: str) -> list[str]:
     """The classes of secret found in `text` (empty when it holds none)."""
-    found = _provider_secrets(text)
-    if _PASSWORD.search(text):
-        found.append("password")
-    if _NAMED_CREDENTIAL.search(text):
-        found.append("credential")
-    if _ONE_TIME_CODE.search(text):
-        found.append("one-time code")
-    if _has_card_number(text):
+    folded = fold(text)
+    found = _format_secrets(folded)
+    found += phrase_secrets(fold(text, line_break=": "))
+    if has_card_number(folded):
         found.append("card number")
-    if _has_iban(text):
+    if has_iban(folded):
         found.append("bank account number (IBAN)")
-    if not found and _has_random_token(text):
+    if has_routing_number(folded) and "account or routing number" not in found:
+        found.append("account or routing number")
+    if has_seed_phrase(folded):
+        found.append("wallet seed phrase")
+    if not found and (_has_random_token(folded) or _has_random_token(_decoded_base64(folded))):
         found.append("high-entropy string")
     return found

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from memvault.core.text_safety import visible
 from memvault.core.vault import Vault
 
 Handler = Callable[[argparse.Namespace], int | None]
@@ -18,14 +19,14 @@ def open_vault(args: argparse.Namespace, *, create: bool = False) -> Vault:
 
 
 def emit(args: argparse.Namespace, data: Any, human: Callable[[Any], str] | None = None) -> None:
-    """JSON for scripts (`--json`), a readable rendering for people."""
+    """JSON for scripts (`--json`), a readable rendering for people (non-printables made visible)."""
     if args.json or human is None:
         json.dump(data, sys.stdout, indent=2, ensure_ascii=False, sort_keys=False)
         sys.stdout.write("\n")
     else:
         text = human(data)
         if text:
-            print(text)
+            print(visible(text))  # what an assistant wrote cannot hide or steer anything on the terminal
 
 
 def add_command(subparsers: Any, name: str, handler: Handler, help_text: str, **kwargs: Any) -> argparse.ArgumentParser:

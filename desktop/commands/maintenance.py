@@ -11,11 +11,13 @@ import argparse
 import sys
 from typing import Any
 
+from memvault.core.clock import SystemClock
 from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance import doctor, uninstall
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.requests import PurgeRequest
+from memvault.core.text_safety import visible
 from memvault.core.vault import Vault
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
@@ -108,7 +110,7 @@ def _confirm(args: argparse.Namespace, vault: Vault) -> int:
     preview = vault.preview_purge(OWNER, args.confirm)
     lines = [f"purge request {preview['request_id']} removes {len(preview['ids'])} record(s) for good:"]
     lines += [f"  {memory_id}  {_short(text)}" for memory_id, text in preview["statements"].items()]
-    print("\n".join(lines), file=sys.stderr)
+    print(visible("\n".join(lines)), file=sys.stderr)
     if not confirmed("type yes to purge: ", "yes"):
         print("memvault: not confirmed; nothing was purged", file=sys.stderr)
         return EXIT_PROBLEM
@@ -153,7 +155,7 @@ def _report_text(data: dict[str, Any]) -> str:
 
 # -- doctor and uninstall -----------------------------------------------------------------------------
 def _doctor(args: argparse.Namespace) -> int:
-    report = doctor.run(args.home, fix=args.fix)
+    report = doctor.run(args.home, fix=args.fix, clock=SystemClock())
     report["checks"].append(_clients_check())
     report["ok"] = all(c["ok"] for c in report["checks"])
     emit(args, report, _doctor_text)

@@ -26,6 +26,8 @@ def create_store(home: str | None) -> dict[str, Any]:
             "key_detail": info.detail,
             "schema_version": status["store"]["schema_version"],
             "write_mode": status["write_mode"],
+            # Shown once, never stored: it unwraps the store key from any backup on a new machine.
+            "recovery_key": keys.take_new_recovery_key(vault.paths.key_file),
         }
 
 
@@ -40,8 +42,25 @@ def _init_text(data: dict[str, Any]) -> str:
             f"memvault store ready in {data['home']} (key: {data['key_backend']}, {data['key_detail']})",
             *write_mode_lines(data["write_mode"], domains=0),
             "Next: `memvault install codex` (or `claude`) connects an assistant; `memvault demo` shows a sample.",
+            *recovery_key_lines(data["recovery_key"]),
         ]
     )
+
+
+def recovery_key_lines(recovery_key: str | None) -> list[str]:
+    if not recovery_key:
+        return []
+    groups = recovery_key.split("-")
+    return [
+        "",
+        "Your recovery key (shown only now: print it or write it down, and keep it away from this computer):",
+        "",
+        f"    {'-'.join(groups[:4])}",
+        f"    {'-'.join(groups[4:])}",
+        "",
+        "With a backup (its .db and .db-keys files) and this key, `memvault restore BACKUP` opens your",
+        "memory on a new machine, even if you forget the passphrase. See docs/maintenance.md.",
+    ]
 
 
 def write_mode_lines(mode: str, *, domains: int) -> list[str]:

@@ -97,7 +97,7 @@ class Gate:
 
 
 def validate_arguments(tool: Tool, arguments: Any) -> dict[str, Any]:
-    """The SDK's argument model, strict about unknown names, its errors turned into invalid_argument."""
+    """The SDK's argument model, strict about names and types, its errors turned into invalid_argument."""
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
@@ -107,7 +107,8 @@ def validate_arguments(tool: Tool, arguments: Any) -> dict[str, Any]:
     if unknown:
         raise InvalidArgument(f"unknown argument(s): {', '.join(unknown)[:200]}")
     try:
-        return tool.fn_metadata.validate_arguments(arguments)
+        # Strict: the JSON types the schema declares, no coercion ("5" or true for an integer).
+        return tool.fn_metadata.arg_model.model_validate(arguments, strict=True).model_dump_one_level()
     except ValidationError as exc:
         raise InvalidArgument(describe(exc)) from None
 

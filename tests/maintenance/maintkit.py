@@ -23,7 +23,7 @@ from memvault.core.paths import VaultPaths
 # A fictional, distinctive marker. FTS leaves compress term prefixes, so tests look for its tail.
 MARKER = "Quuxzorbmarker"
 NEEDLE = b"zorbmarker"
-SECRET_STATEMENT = f"Fictional: the {MARKER} lighthouse gate code is 4471 (made up for a test)"
+SECRET_STATEMENT = f"Fictional: the {MARKER} lighthouse keeper retired in 1998 (made up for a test)"
 DUMP_SKIPS = ("sqlite_stat",)
 
 

@@ -121,7 +121,8 @@ def test_daily_schedule_keeps_seven_daily_and_four_weekly(home: Path) -> None:
         assert kinds.count("daily") == 7 and kinds.count("weekly") == 4
         assert all(r["exists"] for r in kept)
         on_disk = sorted(p.name for p in (home / "backups").iterdir())
-        assert on_disk == sorted(Path(r["path"]).name for r in kept)
+        expected = sorted(Path(r["path"]).name for r in kept)
+        assert on_disk == sorted(expected + [f"{name}-keys" for name in expected])  # each with its wrapped key
         newest_weekly = max(r["created_at"] for r in kept if r["kind"] == "weekly")
         assert newest_weekly >= (clock.now() - timedelta(days=7)).strftime("%Y-%m-%d")
 

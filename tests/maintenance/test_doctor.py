@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from maintkit import open_db, store_key
 
+from memvault.core.clock import SystemClock
 from memvault.core.drafts import Draft
 from memvault.core.maintenance import doctor
 from memvault.core.model import OWNER
@@ -33,7 +34,7 @@ def test_a_healthy_store_passes(
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     for expected in (
-        "integrity_check: ok",
+        "integrity check: ok",
         "schema ",
         "key backend passphrase",
         "kill switch: off",
@@ -66,9 +67,9 @@ def test_loose_permissions_are_reported_and_fixed(home: Path, vault: Vault, caps
 
 def test_leftovers_of_a_killed_restore_are_found_and_removed(home: Path) -> None:
     (home / "memvault.db.restore-abcd.tmp").write_bytes(b"\x00" * 10)
-    report = doctor.run(home)
+    report = doctor.run(home, clock=SystemClock())
     assert not report["ok"] and _check(report, "leftovers")["fix"] == "memvault doctor --fix"
-    assert doctor.run(home, fix=True)["ok"]
+    assert doctor.run(home, fix=True, clock=SystemClock())["ok"]
     assert not (home / "memvault.db.restore-abcd.tmp").exists()
 
 
@@ -77,21 +78,21 @@ def test_a_backup_still_holding_a_purged_record_asks_for_a_sweep(home: Path, vau
     vault.backup(OWNER)
     with vault.ctx.transaction() as conn:  # as if a purge had stopped before reaching the backups
         conn.execute("INSERT INTO tombstones VALUES (?, '2026-03-01T00:00:00Z', 'privacy')", (kept,))
-    report = doctor.run(home)
+    report = doctor.run(home, clock=SystemClock())
     assert str(_check(report, "backups")["fix"]).startswith("memvault purge --sweep") and not report["ok"]
     swept = vault.sweep_purged(OWNER)
     assert swept["store_records_removed"] == 1 and len(swept["backups"]["rewritten"]) == 1
-    assert doctor.run(home)["ok"]
+    assert doctor.run(home, clock=SystemClock())["ok"]
 
 
 def test_newer_schema_and_wrong_passphrase(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     conn = open_db(home / "memvault.db", store_key(home))
     conn.execute("INSERT INTO schema_version (version, name) VALUES (99, '0099_future.sql')")
     conn.close()
-    schema = _check(doctor.run(home), "schema")
+    schema = _check(doctor.run(home, clock=SystemClock()), "schema")
     assert not schema["ok"] and schema["fix"] == "upgrade memvault"
     monkeypatch.setenv("MEMVAULT_PASSPHRASE", "not the fictional passphrase")
-    key = _check(doctor.run(home), "key")
+    key = _check(doctor.run(home, clock=SystemClock()), "key")
     assert not key["ok"] and "MEMVAULT_PASSPHRASE" in str(key["fix"])
 
 
@@ -108,9 +109,9 @@ def test_backup_files_nobody_recorded_are_recorded_or_removed(home: Path, vault:
     broken.write_bytes(stray.read_bytes()[:8192])  # a backup killed half-way
     with vault.ctx.transaction() as conn:
         conn.execute("DELETE FROM backups")
-    report = doctor.run(home)
+    report = doctor.run(home, clock=SystemClock())
     assert not report["ok"] and "not recorded" in _check(report, "unrecorded backups")["detail"]
-    fixed = doctor.run(home, fix=True)
+    fixed = doctor.run(home, fix=True, clock=SystemClock())
     assert fixed["ok"], fixed
     assert not broken.exists() and stray.exists()
     assert [(r["path"], r["kind"]) for r in vault.list_backups(OWNER)] == [(str(stray), "pre-restore")]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from maintkit import MARKER, SECRET_STATEMENT, integrity_ok, run_python, store_key, where_found
 
+from memvault.core.clock import SystemClock
 from memvault.core.drafts import Draft
 from memvault.core.maintenance import doctor
 from memvault.core.model import OWNER
@@ -120,8 +121,8 @@ def test_sigkill_at_random_points_leaves_a_usable_store(
                     vault.confirm_purge(OWNER, request)
                 else:
                     vault.sweep_purged(OWNER)  # finishes what the killed purge left undone
-        doctor.run(home, fix=True)  # records or deletes what the kill left half-done
-        assert doctor.run(home)["ok"], doctor.run(home)
+        doctor.run(home, fix=True, clock=SystemClock())  # records or deletes what the kill left half-done
+        assert doctor.run(home, clock=SystemClock())["ok"], doctor.run(home, clock=SystemClock())
         if op == "restore":
             Vault.restore_backup(early, home)  # a later restore is not blocked by what the kill left
             assert _usable(home) == total - 1

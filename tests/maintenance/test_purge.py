@@ -22,7 +22,7 @@ REMOTE = Caller("chatgpt-tunnel", Surface.REMOTE)
 
 def _spread_the_secret(vault: Vault, secret: str, tmp_path: Path) -> Path:
     """Put the secret's text in every place memvault can keep it; returns an outside backup."""
-    vault.search(OWNER, SearchRequest.of(query="lighthouse gate code"))  # the retrieval log lists it
+    vault.search(OWNER, SearchRequest.of(query="lighthouse keeper"))  # the retrieval log lists it
     vault.record_feedback(OWNER, FeedbackRequest.of(id=secret, useful=True, note=f"{MARKER} was the right answer"))
     staged = vault.add(LOCAL_ASSISTANT, Draft.of(statement=SECRET_STATEMENT, domain="travel"))  # a pending proposal
     assert staged["outcome"] == "staged"
@@ -69,7 +69,7 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
     assert report["purged_ids"] == [filled["secret"]]
     assert report["exports_removed"] == [str(home / "exports" / "general.md")]
     assert sorted(report["backups"]["rewritten"]) == sorted(
-        [str(p) for p in (home / "backups").iterdir()] + [str(outside)]
+        [str(p) for p in (home / "backups").glob("*.db")] + [str(outside)]  # not their -keys sidecars
     )
     assert report["store"]["wal_truncated"] and report["store"]["vacuumed"]
     assert any("conversation history" in note for note in report["not_cleaned"])  # it went to a search
@@ -86,12 +86,12 @@ def test_confirmed_purge_leaves_the_text_in_no_file(
     assert not any(filled["secret"] in row[3] for row in store["retrieval_log"])
     purged_events = [e for e in store["events"] if e[4] == "purged"]
     assert [e[5] for e in purged_events] == [filled["secret"]]
-    for copy in [*(home / "backups").iterdir(), outside]:
+    for copy in [*(home / "backups").glob("*.db"), outside]:
         kept = dump_db(copy, key)
         assert {r[0] for r in kept["memories"]} == {r[0] for r in store["memories"]}
         assert filled["secret"] in {t[0] for t in kept["tombstones"]}
     assert (home / "memvault.db-wal").stat().st_size == 0
-    assert filled["secret"] not in str(vault.search(OWNER, SearchRequest.of(query=f"{MARKER} lighthouse gate code")))
+    assert filled["secret"] not in str(vault.search(OWNER, SearchRequest.of(query=f"{MARKER} lighthouse keeper")))
 
 
 def test_requests_follow_access_and_only_the_person_confirms(vault: Vault, filled: dict[str, str]) -> None:

@@ -139,7 +139,7 @@ def test_restore_is_refused_while_another_connection_holds_the_store(home: Path,
     finally:
         vault.ctx.conn.execute("COMMIT")
     assert vault.status(OWNER)["counts"]["total"] == 0
-    assert sorted(p.name for p in (home / "backups").iterdir()) == [backup.name]
+    assert sorted(p.name for p in (home / "backups").iterdir()) == [backup.name, f"{backup.name}-keys"]
 
 
 def test_cli_restore_prints_what_it_did(home: Path, vault: Vault, capsys: pytest.CaptureFixture[str]) -> None:
