@@ -1,8 +1,8 @@
 """The ranking cache: a search's ranking kept per (request, caller, store stamp, embeddings mode).
 
-The stamp is what invalidates: `stamp(conn)` reads the store version, which a trigger moves in
-the same transaction as every write, in any process, so a write anywhere changes every key.
-A change feed can replace it here without touching the pipeline.
+The stamp is what invalidates: `stamp(conn)` follows the change feed's cursor (core/changes.py),
+which every committed event moves, in any process, so a write anywhere changes every key; and the
+newest stored vector, since embeddings are written after their record's commit, without an event.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from memvault.core.model import Caller
 from memvault.core.search_request import SearchRequest
+from memvault.core.store import change_rows
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
 
@@ -44,9 +45,15 @@ class Ranking:
 CacheKey = tuple[object, ...]
 
 
+# The pipeline keys on one number (its vector index and visible totals too): the feed's cursor in
+# the high bits, the newest vector's rowid in the low ones.
+VECTOR_BITS = 32
+
+
 def stamp(conn: Connection) -> int:
     """What a cached ranking is valid for: it changes with every committed write, in any process."""
-    return vector_sql.store_version(conn)
+    vectors = vector_sql.max_rowid(conn) & ((1 << VECTOR_BITS) - 1)
+    return (change_rows.cursor(conn) << VECTOR_BITS) | vectors
 
 
 def cache_key(request: SearchRequest, caller: Caller, version: int, mode: str) -> CacheKey:
