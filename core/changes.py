@@ -81,6 +81,14 @@ ACTION_KINDS: dict[str, ChangeKind] = {
     "backup_made": ChangeKind.BACKUP_CHANGED,
     "backups_expired": ChangeKind.BACKUP_CHANGED,
     "restored_from_backup": ChangeKind.STORE_RESTORED,
+    # imports and consolidation (core/importers, core/consolidate)
+    "import_chunk": ChangeKind.MEMORY_ADDED,
+    "import_undone": ChangeKind.MEMORY_RESTORED,
+    "import_rolled_back": ChangeKind.PURGED,
+    "consolidated": ChangeKind.MEMORY_CORRECTED,
+    "disputed": ChangeKind.MEMORY_CORRECTED,
+    "activation_lowered": ChangeKind.MEMORY_CORRECTED,
+    "consolidation_run": ChangeKind.MEMORY_CORRECTED,
 }
 # What a remote or workspace caller may learn of: its visible records, and its own proposals.
 RECORD_KINDS = frozenset(

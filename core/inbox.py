@@ -69,6 +69,10 @@ def _apply(conn: Connection, proposer: Caller, proposal: ProposalRow, now: str) 
     payload, kind, proposal_id = proposal["payload"], proposal["kind"], ProposalId(proposal["id"])
     if kind == "add":
         return _apply_add(conn, proposer, proposal_id, payload, now)
+    if kind == "import":  # a dropped export's dry run, approved: commit it (core/importers/inbox.py)
+        from memvault.core.importers.inbox import commit_approved  # noqa: PLC0415 - importers import writes
+
+        return commit_approved(conn, proposer, proposal, now)
     if kind not in ("correct", "archive", "restore"):  # purge requests: Vault.confirm_purge (memvault purge --confirm)
         raise InvalidArgument(f"proposals of kind {kind} are confirmed with confirm_purge, not approve")
     record = current_record(conn, proposer, str(payload["id"]), _revision(payload))

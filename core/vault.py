@@ -19,10 +19,12 @@ from memvault.core import domain_upkeep, domains, feedback, inbox, keys, princip
 from memvault.core.access import check_kill_switch, require_owner
 from memvault.core.changes import MAX_BATCH, ChangeBatch, changes_since
 from memvault.core.clock import Clock, SystemClock
+from memvault.core.consolidate.service import Consolidation
 from memvault.core.context import Context
 from memvault.core.drafts import Draft, required_text
 from memvault.core.errors import StoreUnavailable
 from memvault.core.export import export_markdown
+from memvault.core.importers.service import Imports
 from memvault.core.maintenance import backup as maintenance_backup
 from memvault.core.maintenance import purge
 from memvault.core.maintenance import restore as maintenance_restore
@@ -132,6 +134,16 @@ class Vault:
     @property
     def paths(self) -> VaultPaths:
         return self.ctx.paths
+
+    @property
+    def imports(self) -> Imports:
+        """Importing a person's history and searching its conversations (core/importers/service.py)."""
+        return Imports(self.ctx, self.retriever)
+
+    @property
+    def consolidation(self) -> Consolidation:
+        """Merging, promoting, disputing and fading records (core/consolidate/service.py)."""
+        return Consolidation(self.ctx)
 
     def _guard(self, caller: Caller) -> None:
         check_kill_switch(self.ctx.setting("kill_switch"), caller)

@@ -121,39 +121,40 @@ def timeline(ctx: Context, caller: Caller, request: TimelineRequest) -> Timeline
 
 
 # -- projects, decisions, unresolved ---------------------------------------------------------
-def _project(conn: Connection, caller: Caller, name: str) -> tuple[str, str] | None:
-    """(id, name) of a project the caller has records in; None when unknown or invisible."""
-    found = view_sql.project_by_name(conn, _norm(name))
-    if found is None or view_sql.project_records(conn, caller, found[0]) == 0:
+def _project(conn: Connection, caller: Caller, name: str) -> view_sql.ProjectKey | None:
+    """The project named so (by a `project:` tag or an entity) or whose PROJECT record has this id,
+    when the caller has records in it; None when unknown or invisible."""
+    found = view_sql.project_key(conn, caller, name, _norm(name))
+    if found is None or view_sql.project_records(conn, caller, found) == 0:
         return None
     return found
 
 
-def _project_filter(conn: Connection, caller: Caller, value: str | None) -> tuple[bool, str | None]:
-    """For an optional `project` argument: (can anything match, the project's id or None for all)."""
+def _project_filter(conn: Connection, caller: Caller, value: str | None) -> tuple[bool, view_sql.ProjectKey | None]:
+    """For an optional `project` argument: (can anything match, the project or None for all)."""
     if value is None:
         return True, None
     project = _project(conn, caller, value)
-    return (False, None) if project is None else (True, project[0])
+    return (False, None) if project is None else (True, project)
 
 
 def project_history(ctx: Context, caller: Caller, project_name: str) -> ProjectHistory:
-    """A project's states over time, its decisions (with history) and what is still open."""
+    """A project's states over time, its decisions (with history) and what is still open.
+
+    A record belongs to a project by its `project:NAME` tag, a `part_of_project` link to the
+    project's PROJECT record, or the project's entity; the project is named, or its PROJECT
+    record's id given.
+    """
     name = required_text(project_name, "project", max_chars=100)
     with ctx.reading() as conn:
         project = _project(conn, caller, name)
         if project is None:
             raise NotFound("no such project")
-        project_id, name = project
-        states = view_sql.project_states(conn, caller, project_id)
-        decided = view_sql.decisions(
-            conn, caller, project_id=project_id, domain=None, include_history=True, limit=MAX_ITEMS
-        )
-        still_open = view_sql.unresolved(
-            conn, caller, project_id=project_id, domain=None, due_before=None, limit=MAX_ITEMS
-        )
+        states = view_sql.project_states(conn, caller, project)
+        decided = view_sql.decisions(conn, caller, project=project, domain=None, include_history=True, limit=MAX_ITEMS)
+        still_open = view_sql.unresolved(conn, caller, project=project, domain=None, due_before=None, limit=MAX_ITEMS)
     return {
-        "project": name,
+        "project": project.name,
         "states": [r.to_dict() for r in states],
         "decisions": [r.to_dict() for r in decided],
         "unresolved": [r.to_dict() for r in still_open],
@@ -164,9 +165,9 @@ def decisions(ctx: Context, caller: Caller, request: DecisionsRequest) -> Items:
     """Decisions, newest first; superseded ones too with `include_history`."""
     domain, include_history, limit = request.domain, request.include_history, request.limit
     with ctx.reading() as conn:
-        wanted, project_id = _project_filter(conn, caller, request.project)
+        wanted, project = _project_filter(conn, caller, request.project)
         found = wanted and view_sql.decisions(
-            conn, caller, project_id=project_id, domain=domain, include_history=include_history, limit=limit
+            conn, caller, project=project, domain=domain, include_history=include_history, limit=limit
         )
     return {"items": [r.to_dict() for r in found or []]}
 
@@ -175,8 +176,8 @@ def unresolved(ctx: Context, caller: Caller, request: UnresolvedRequest) -> Item
     """Open questions, next actions, goals and failed approaches: soonest due first, undated last."""
     domain, due_before, limit = request.domain, request.due_before, request.limit
     with ctx.reading() as conn:
-        wanted, project_id = _project_filter(conn, caller, request.project)
+        wanted, project = _project_filter(conn, caller, request.project)
         found = wanted and view_sql.unresolved(
-            conn, caller, project_id=project_id, domain=domain, due_before=due_before, limit=limit
+            conn, caller, project=project, domain=domain, due_before=due_before, limit=limit
         )
     return {"items": [r.to_dict() for r in found or []]}

@@ -132,6 +132,10 @@ def add(ctx: Context, caller: Caller, draft: Draft) -> AddResult:
         assert draft.domain is not None
         norm = normalize_statement(draft.statement)
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)
+        if duplicate is None and not caller.owner:  # an assistant's paraphrase: memory_propose's judgement
+            from memvault.core.writer.propose import near_duplicate  # noqa: PLC0415 - propose imports writes
+
+            duplicate = near_duplicate(ctx, conn, caller, draft)
         now = ctx.now()
         if duplicate is not None:
             confirm(conn, caller, duplicate.id, now)

@@ -250,7 +250,8 @@ class Daemon:
         """Daily backup with retention, then domain upkeep; at start and every hour after."""
         import anyio  # noqa: PLC0415
 
-        jobs = (("backup", self.vault.scheduled_backup), ("domains", self.vault.maintain_domains))
+        jobs = (("backup", self.vault.scheduled_backup), ("domains", self.vault.maintain_domains),
+                ("consolidation", self.vault.consolidation.scheduled))  # fmt: skip
         while True:
             for name, job in jobs:
                 try:
@@ -340,6 +341,7 @@ def run(home: str | os.PathLike[str] | None = None, *, headless: bool = True, ve
     """`memvault daemon`: serve until stopped. Returns the process exit code."""
     import anyio  # noqa: PLC0415
 
+    from memvault.core.importers.inbox import InboxWatcher  # noqa: PLC0415
     from memvault.core.vault import Vault  # noqa: PLC0415
 
     paths = VaultPaths.from_env(home)
@@ -352,7 +354,10 @@ def run(home: str | os.PathLike[str] | None = None, *, headless: bool = True, ve
     try:
         with Vault.open(paths.home) as vault:  # the one unlock of the daemon's life
             daemon = Daemon(vault, address, default_server())
+            inbox = InboxWatcher(vault.ctx)  # imports/inbox: dropped exports wait, dry-run, in the approval inbox
+            inbox.start()
             anyio.run(daemon.run, _announce(paths))
+            inbox.stop()
             for signum in STOP_SIGNALS:  # the last steps (close the store, release the lock) run to the end
                 signal.signal(signum, signal.SIG_IGN)
     finally:

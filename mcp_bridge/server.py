@@ -30,6 +30,7 @@ from memvault.mcp_bridge.tools import (
     benchmark,
     export,
     feedback,
+    importing,
     maintenance,
     propose,
     records,
@@ -48,6 +49,7 @@ TOOL_MODULES: tuple[ModuleType, ...] = (
     maintenance,
     propose,
     benchmark,
+    importing,
 )
 
 INSTRUCTIONS = (

@@ -7,6 +7,7 @@ leaves archived records out: the views never reach them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from memvault.core.model import Caller, Memory, MemoryId
@@ -109,28 +110,91 @@ def state_events(conn: Connection, ids: Sequence[str]) -> list[tuple[str, str, s
     return [(r[0], r[1], r[2]) for r in rows]
 
 
-def project_by_name(conn: Connection, norm_name: str) -> tuple[str, str] | None:
-    row = conn.execute("SELECT id, name FROM projects WHERE norm_name = ?", (norm_name,)).fetchone()
-    return (row[0], row[1]) if row else None
+@dataclass(frozen=True)
+class ProjectKey:
+    """What makes a record part of a project: its `project:NAME` tag (project_id), a `part_of_project`
+    link to one of the project's PROJECT records (anchors), or the project's entity (entity_id)."""
+
+    name: str
+    project_id: str | None = None
+    anchors: tuple[str, ...] = ()
+    entity_id: str | None = None
+
+    def clause(self, alias: str = "m") -> tuple[str, list[object]]:
+        parts, params = [], list[object]()
+        if self.project_id:
+            parts.append(f"{alias}.project_id = ?")
+            params.append(self.project_id)
+        if self.anchors:
+            marks = ",".join("?" * len(self.anchors))
+            parts.append(f"{alias}.id IN ({marks})")
+            parts.append(
+                f"{alias}.id IN (SELECT from_id FROM links WHERE type = 'part_of_project' AND to_id IN ({marks}))"
+            )
+            params += [*self.anchors, *self.anchors]
+        if self.entity_id:
+            parts.append(f"{alias}.id IN (SELECT memory_id FROM memory_entities WHERE entity_id = ?)")
+            params.append(self.entity_id)
+        return "(" + (" OR ".join(parts) or "0") + ")", params
 
 
-def project_states(conn: Connection, caller: Caller, project_id: str) -> list[Memory]:
+def project_key(conn: Connection, caller: Caller, value: str, norm_name: str) -> ProjectKey | None:
+    """The project named `value` (a project or entity name) or whose PROJECT record has id `value`."""
     clause, params = _visible(caller, "m")
+    record = conn.execute(
+        f"SELECT m.id, m.project_id, m.statement FROM memories m WHERE m.id = ? AND m.type = 'PROJECT' AND {clause}",
+        [value, *params],
+    ).fetchone()
+    if record is not None:
+        return _by_record(conn, caller, record)
+    project = conn.execute("SELECT id, name FROM projects WHERE norm_name = ?", (norm_name,)).fetchone()
+    entity = conn.execute("SELECT id, name FROM entities WHERE norm_name = ?", (norm_name,)).fetchone()
+    if project is None and entity is None:
+        return None
+    key = ProjectKey(
+        (project or entity)["name"], project["id"] if project else None, (), entity["id"] if entity else None
+    )
+    member, member_params = key.clause()
+    anchors = conn.execute(
+        f"SELECT m.id FROM memories m WHERE m.type = 'PROJECT' AND {member} AND {clause}", [*member_params, *params]
+    ).fetchall()
+    return ProjectKey(key.name, key.project_id, tuple(r[0] for r in anchors), key.entity_id)
+
+
+def _by_record(conn: Connection, caller: Caller, record: Any) -> ProjectKey:
+    """A PROJECT record's project: its tag's project, or the project named by its entity, with it as an anchor."""
+    named = conn.execute(
+        "SELECT p.name, p.norm_name FROM projects p WHERE p.id = ? UNION ALL SELECT e.name, e.norm_name"
+        " FROM entities e JOIN memory_entities me ON me.entity_id = e.id WHERE me.memory_id = ?",
+        (record["project_id"], record["id"]),
+    ).fetchone()
+    found = project_key(conn, caller, named[0], named[1]) if named else None
+    if found is None:
+        return ProjectKey(record["statement"][:100], record["project_id"], (record["id"],))
+    return ProjectKey(found.name, found.project_id, tuple({*found.anchors, record["id"]}), found.entity_id)
+
+
+def project_states(conn: Connection, caller: Caller, project: ProjectKey) -> list[Memory]:
+    """The project's own records and its states: tagged ones through project_states, members by type."""
+    clause, params = _visible(caller, "m")
+    member, member_params = project.clause()
     rows = conn.execute(
-        f"SELECT {MEMORY_COLUMNS} FROM project_states ps JOIN memories m ON m.id = ps.memory_id"
-        f" {USAGE_JOIN}"
-        f" WHERE ps.project_id = ? AND {clause} ORDER BY ps.recorded_at, ps.id",
-        [project_id, *params],
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES}"
+        f" LEFT JOIN project_states ps ON ps.memory_id = m.id AND ps.project_id IS ?"
+        f" WHERE {member} AND (ps.id IS NOT NULL OR m.type IN ('PROJECT', 'PROJECT_STATE')) AND {clause}"
+        " ORDER BY coalesce(ps.recorded_at, m.event_time, m.valid_from, m.learned_at), m.id",
+        [project.project_id, *member_params, *params],
     ).fetchall()
     return [row_to_memory(row) for row in rows]
 
 
-def project_records(conn: Connection, caller: Caller, project_id: str) -> int:
+def project_records(conn: Connection, caller: Caller, project: ProjectKey) -> int:
     """How many non-archived records of the project this caller may see."""
     clause, params = _visible(caller, "m")
+    member, member_params = project.clause()
     return int(
         conn.execute(
-            f"SELECT count(*) FROM memories m WHERE m.project_id = ? AND {clause}", [project_id, *params]
+            f"SELECT count(*) FROM memories m WHERE {member} AND {clause}", [*member_params, *params]
         ).fetchone()[0]
     )
 
@@ -139,7 +203,7 @@ def decisions(
     conn: Connection,
     caller: Caller,
     *,
-    project_id: str | None,
+    project: ProjectKey | None,
     domain: str | None,
     include_history: bool,
     limit: int,
@@ -147,9 +211,10 @@ def decisions(
     """Decisions, newest first: live ones, and superseded or historical ones when asked."""
     clause, params = _visible(caller, "m")
     where = [clause, LIVE if not include_history else NOT_ARCHIVED]
-    if project_id:
-        where.append("d.project_id = ?")
-        params.append(project_id)
+    if project:
+        member, member_params = project.clause()
+        where.append(member)
+        params += member_params
     if domain:
         where.append("m.domain = ?")
         params.append(domain)
@@ -166,7 +231,7 @@ def unresolved(
     conn: Connection,
     caller: Caller,
     *,
-    project_id: str | None,
+    project: ProjectKey | None,
     domain: str | None,
     due_before: str | None,
     limit: int,
@@ -174,9 +239,10 @@ def unresolved(
     """Open items of live records: soonest due first, undated last, then oldest first."""
     clause, params = _visible(caller, "m")
     where = [clause, LIVE, "ui.resolved_at IS NULL"]
-    if project_id:
-        where.append("ui.project_id = ?")
-        params.append(project_id)
+    if project:
+        member, member_params = project.clause()
+        where.append(member)
+        params += member_params
     if domain:
         where.append("m.domain = ?")
         params.append(domain)

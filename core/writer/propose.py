@@ -174,6 +174,15 @@ def classify(conn: Connection, caller: Caller, embed: Embed | None, draft: Draft
     return Classified("ADD", None, "nothing similar is current", _evidence(closest, len(near)) | {"rule": None})
 
 
+def near_duplicate(ctx: Context, conn: Connection, caller: Caller, draft: Draft) -> Memory | None:
+    """memory_add's duplicate check beyond the exact rule: the writer pass's own judgement (NO_CHANGE),
+    so that `memory_add` and `memory_propose` agree on what is already known. Like the contract's
+    duplicate rule, only within the same domain and type."""
+    found = classify(conn, caller, local_embeddings(ctx), draft)
+    target = found.target if found.classification == "NO_CHANGE" else None
+    return target if target and (target.domain, target.type) == (draft.domain, draft.type) else None
+
+
 _ORDER = (
     (Relation.SAME, "NO_CHANGE", "a current record says the same"),
     (Relation.ENDS, "ARCHIVE", "the candidate says a current record is no longer so"),

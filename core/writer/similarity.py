@@ -40,7 +40,7 @@ ENDING_CONTAINMENT = 0.6  # share of an ending's own terms the ended record hold
 
 _TOKEN = re.compile(r"\d+(?:[:.\-/]\d+)*(?:am|pm)?|\w+", re.UNICODE)
 _CONTRACTIONS = (
-    (re.compile(r"\bcan't\b"), "can not"),
+    (re.compile(r"\bcan't\b|\bcannot\b"), "can not"),
     (re.compile(r"\bwon't\b"), "will not"),
     (re.compile(r"n't\b"), " not"),
     (re.compile(r"'(?:s|m|re|ve|ll|d)\b"), ""),

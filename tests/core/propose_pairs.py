@@ -126,3 +126,65 @@ HELD_OUT = {
         ("I commute by bike in the summer.", "I go skiing in the winter."),
     ],
 }
+
+# Added for issue 11 (the labelled set of >= 100 pairs that memory_add and memory_propose share),
+# written before measuring. Same record/candidate order; each list names its expected outcome.
+
+# Reworded with different words for the same meaning: NO_CHANGE.
+PARAPHRASES = [
+    ("I cycle to the office most days.", "Most days I cycle to the office."),
+    ("Tomas is the product owner of Kestrel.", "The product owner of Kestrel is Tomas."),
+    ("Our daughter Saga starts school in August.", "Saga, our daughter, starts school in August."),
+    ("The heat pump is serviced every October.", "Every October the heat pump gets serviced."),
+    ("I keep my passport in the top desk drawer.", "My passport is kept in the top desk drawer."),
+    (
+        "We host the family dinner on the first Sunday of the month.",
+        "The family dinner is hosted by us on the first Sunday of the month.",
+    ),
+    ("The Kestrel staging server runs Debian 12.", "Kestrel's staging server runs on Debian 12."),
+    ("I avoid meetings before 10:00.", "I avoid any meetings before 10:00."),
+    ("The allotment plot number is 27.", "Our allotment is plot number 27."),
+    ("Ylva's flight lands at 18:45 on Friday.", "On Friday Ylva's flight lands at 18:45."),
+]
+
+# A newer state of the same thing, said as a change: SUPERSEDE.
+UPDATES = [
+    ("I use Vim for editing.", "I switched from Vim to Helix for editing."),
+    ("The ledger service runs on Python 3.10.", "The ledger service now runs on Python 3.12."),
+    ("My commute is by bus.", "I stopped taking the bus and commute by bike instead."),
+    ("The Harbor stand-up is on Zoom.", "The Harbor stand-up moved from Zoom to Teams."),
+    ("Our broadband provider is Telia.", "Our broadband provider is Bahnhof now."),
+    ("I am reading Moby-Dick.", "I am reading The Old Man and the Sea."),
+    ("The Kestrel team has 4 developers.", "The Kestrel team has 6 developers."),
+    ("The car insurance renews in October.", "The car insurance renews in January."),
+    ("Arvid works at the Uppsala office.", "Arvid works at the Gothenburg office."),
+    ("My monthly savings target is 3000 kronor.", "My monthly savings target is 4500 kronor."),
+]
+
+# Same shape and many shared words, a different fact that replaces nothing: ADD.
+LOOKALIKES = [
+    ("The Harbor project deadline is 2026-05-15.", "The Kestrel project deadline is 2026-05-15."),
+    ("I prefer green tea in the morning.", "Maren prefers green tea in the morning."),
+    ("The team stand-up is at 9:15 on weekdays.", "The team lunch is at 12:00 on weekdays."),
+    ("My sister Ylva lives in Bergen.", "My sister Ylva works in Bergen."),
+    ("I run 5 km every Saturday morning.", "I run the dishwasher every Saturday morning."),
+    ("The office is on the third floor.", "The archive is on the third floor."),
+    ("Olle's phone extension is 4417.", "Olle's desk number is 4417."),
+    ("Choir practice is on Thursdays.", "Choir practice is in the school hall."),
+    ("We use pnpm for the web front end.", "We use Playwright for the web front end tests."),
+    ("The cabin's wifi router is in the attic.", "The cabin's smoke alarm is in the attic."),
+]
+
+# Pleasantries and moods sent as memories: refused by the gate before any comparison.
+CHATTER_PAIRS = [
+    ("I prefer green tea in the morning.", "sounds good to me"),
+    ("The team stand-up is at 9:15 on weekdays.", "great, thanks a lot"),
+    ("I run 5 km every Saturday morning.", "I'm feeling really grumpy today"),
+    ("The Kestrel release is planned for March.", "ok perfect"),
+    ("My dentist is Dr. Alvarez in Northfield.", "Thank you so much!"),
+    ("Choir practice is on Thursdays.", "That works for me."),
+    ("The garden budget is 4000 kronor.", "I am so tired right now"),
+    ("Ylva plays in a handball team.", "haha nice"),
+    ("We use pnpm for the web front end.", "cool, makes sense"),
+    ("I commute by bike in the summer.", "feeling a bit down this morning"),
+]

@@ -1,0 +1,110 @@
+"""What to do with one prepared candidate: the writer's gate and judgement, as for any write.
+
+Every candidate passes the writer gate (secrets, chatter). The rest is compared with the
+store as the importing caller sees it (core/writer/propose.classify: exact, near duplicate,
+conflict, ending) and with the candidates before it in the same batch (the same rules of
+core/writer/similarity.relate), so nothing is said twice and a later statement corrects an
+earlier one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from memvault.core.importers.prepare import Prepared
+from memvault.core.model import Caller, Memory
+from memvault.core.retrieval.query import query_terms
+from memvault.core.store.connection import Connection
+from memvault.core.writer.gate import rejection
+from memvault.core.writer.normalize import is_chatter, normalize_statement
+from memvault.core.writer.propose import Embed, classify
+from memvault.core.writer.similarity import Relation, relate
+
+BATCH_POOL = 30  # earlier candidates of the batch compared with each new one
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str  # add | correct | confirm | exclude
+    reason: str
+    target: Memory | None = None
+    batch_target: int | None = None  # index of an earlier candidate of the same batch
+    secret: bool = False  # the statement is withheld from the report
+
+
+@dataclass
+class BatchMemory:
+    """The candidates a dry run has accepted so far (a commit finds them in the store instead)."""
+
+    statements: list[str] = field(default_factory=list)
+    norms: dict[str, int] = field(default_factory=dict)
+    by_term: dict[str, list[int]] = field(default_factory=dict)
+
+    def remember(self, statement: str) -> None:
+        index = len(self.statements)
+        self.statements.append(statement)
+        self.norms.setdefault(normalize_statement(statement), index)
+        for term in query_terms(statement):
+            self.by_term.setdefault(term, []).append(index)
+
+    def related(self, statement: str) -> tuple[Relation, int] | None:
+        norm = normalize_statement(statement)
+        if norm in self.norms:
+            return Relation.SAME, self.norms[norm]
+        shared: dict[int, int] = {}
+        for term in query_terms(statement):
+            for index in self.by_term.get(term, ())[-BATCH_POOL:]:
+                shared[index] = shared.get(index, 0) + 1
+        near = sorted((i for i, n in shared.items() if n >= 2), reverse=True)[:BATCH_POOL]
+        for index in near:
+            judged = relate(statement, self.statements[index])
+            if judged.relation in (Relation.SAME, Relation.CONFLICT, Relation.REPLACES):
+                return judged.relation, index
+        return None
+
+
+def screen(prepared: Prepared, clean: bool) -> Decision | None:
+    """The writer gate. `clean`: the whole conversation was screened for secrets and holds none, so
+    only chatter is left to check (the secret detectors cost ~10 ms a call)."""
+    statement = prepared.draft.statement
+    refused = (
+        ("refused: nothing durable to remember (empty or chatter)" if is_chatter(statement) else None)
+        if clean
+        else rejection(statement)
+    )
+    if refused:
+        return Decision("exclude", refused, secret="secret" in refused)
+    return None
+
+
+def decide(
+    conn: Connection, caller: Caller, embed: Embed | None, prepared: Prepared, batch: BatchMemory | None,
+    clean: bool = False,
+) -> Decision:  # fmt: skip
+    refused = screen(prepared, clean)
+    if refused:
+        return refused
+    found = classify(conn, caller, embed, prepared.draft)
+    if found.classification == "NO_CHANGE":
+        return Decision("confirm", f"already known: {found.reason}", found.target)
+    if found.classification == "SUPERSEDE":
+        return _correction(prepared, found.target, found.reason)
+    if found.classification == "ARCHIVE":
+        return Decision("exclude", "says a stored record ended: review it by hand (memvault archive)", found.target)
+    if batch is not None:
+        relation = batch.related(prepared.draft.statement)
+        if relation and relation[0] is Relation.SAME:
+            return Decision("exclude", "said again earlier in this import", batch_target=relation[1])
+        if relation:
+            return Decision(
+                "correct", "changes what an earlier conversation of this import said", batch_target=relation[1]
+            )
+    return Decision("add", "nothing similar is known")
+
+
+def _correction(prepared: Prepared, target: Memory | None, reason: str) -> Decision:
+    assert target is not None
+    said = prepared.draft.event_time
+    if said and target.valid_from and said < target.valid_from:
+        return Decision("exclude", "older than the stored record it contradicts: the store keeps the newer", target)
+    return Decision("correct", reason, target)

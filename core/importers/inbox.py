@@ -1,0 +1,117 @@
+"""The watched folder `MEMVAULT_HOME/imports/inbox`: a dropped export gets a dry run whose report
+waits in the approval inbox; approving it commits the import (in one transaction).
+
+The daemon starts `InboxWatcher(vault).start()` and stops it on shutdown. watchdog's inotify
+observer reports a file once it is closed after writing (`closed`) or moved in (`moved`); files
+created right after a new sub-folder can be missed, so a new folder is rescanned. A file that
+is not an export is logged (its name and why, never its content) and left alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from watchdog.events import DirCreatedEvent, FileClosedEvent, FileMovedEvent, FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from memvault.core.context import Context
+from memvault.core.errors import MemvaultError
+from memvault.core.importers import run
+from memvault.core.importers.request import ImportRequest
+from memvault.core.model import HOUSEKEEPER, Caller, ProposalId
+from memvault.core.results import Decision, ProposalRow
+from memvault.core.store import events, import_rows, proposals
+from memvault.core.store.connection import Connection
+
+log = logging.getLogger("memvault.import.inbox")
+
+SUFFIXES = (".zip", ".json", ".jsonl", ".md", ".markdown")
+
+
+def inbox_folder(ctx: Context) -> Path:
+    folder = ctx.paths.imports / "inbox"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def stage(ctx: Context, path: Path, caller: Caller = HOUSEKEEPER) -> str | None:
+    """Dry-run `path` and put its report in the approval inbox; the proposal's id (None: already staged)."""
+    report = run.dry_run(ctx, caller, ImportRequest(path=str(path)))
+    counts = report["counts"]
+    summary = (
+        f"import {path.name} ({report['format']}): add {counts['added']}, correct {counts['corrected']},"
+        f" already known {counts['confirmed']}, excluded {counts['excluded']}; approve to commit"
+    )
+    payload = {"path": str(path), "format": report["format"], "source_hash": report["source_hash"], "counts": counts}
+    with ctx.transaction() as conn:
+        if import_rows.staged_import(conn, report["source_hash"]):
+            return None
+        now = ctx.now()
+        proposal_id = proposals.stage(conn, caller, "import", payload, now, norm_key=report["source_hash"],
+                                      reason=summary)  # fmt: skip
+        events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="import")
+    return proposal_id
+
+
+def commit_approved(conn: Connection, proposer: Caller, proposal: ProposalRow, now: str) -> Decision:
+    """Approval of a staged import (called by the approval inbox inside its transaction); the batch
+    it makes is listed by `memvault import --list` and undone by `--rollback`."""
+    payload = proposal["payload"]
+    request = ImportRequest(path=str(payload["path"]), format=str(payload["format"]), commit=True)
+    run.commit_within(conn, proposer, request, now, str(payload["source_hash"]))
+    return {"proposal_id": ProposalId(proposal["id"]), "outcome": "imported", "id": None}
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, watcher: InboxWatcher) -> None:
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if isinstance(event, DirCreatedEvent):
+            self.watcher.scan(Path(str(event.src_path)))
+        elif isinstance(event, FileClosedEvent):
+            self.watcher.offer(Path(str(event.src_path)))
+        elif isinstance(event, FileMovedEvent):
+            self.watcher.offer(Path(str(event.dest_path)))
+
+
+class InboxWatcher:
+    """Watches the inbox folder of one open store (thread-safe through the context's lock)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.folder = inbox_folder(ctx)
+        self.observer: Any = None
+        self.stopped = threading.Event()
+
+    def offer(self, path: Path) -> None:
+        if self.stopped.is_set():
+            return
+        if path.suffix.lower() not in SUFFIXES or not path.is_file() or path.name.startswith("."):
+            return
+        try:
+            staged = stage(self.ctx, path)
+            log.info("inbox: %s %s", path.name, f"staged as {staged}" if staged else "already staged")
+        except MemvaultError as exc:  # not an export, malformed, too large: said once in the log
+            log.warning("inbox: %s not staged (%s)", path.name, exc.code)
+
+    def scan(self, folder: Path | None = None) -> None:
+        for path in sorted((folder or self.folder).rglob("*")):
+            self.offer(path)
+
+    def start(self) -> None:
+        self.observer = Observer()
+        self.observer.schedule(_Handler(self), str(self.folder), recursive=True)
+        self.observer.start()
+        # files dropped while nothing watched: offered beside the caller's start, not before it
+        threading.Thread(target=self.scan, name="memvault-inbox-scan", daemon=True).start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        if self.observer is not None:
+            self.observer.stop()
+            self.observer.join(timeout=5)
+            self.observer = None

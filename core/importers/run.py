@@ -1,0 +1,321 @@
+"""Running an import: the dry run (nothing written) and the commit (one transaction per chunk).
+
+The commit writes a manifest first (in the first chunk's transaction) and moves its
+`chunks_done` in the same transaction as each chunk, so a crash or Ctrl-C leaves whole
+chunks only and the next `--commit` of the same file resumes after the last one.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from memvault.core.access import write_scope
+from memvault.core.context import Context
+from memvault.core.errors import Conflict
+from memvault.core.importers import extract
+from memvault.core.importers.conversation import Conversation, Export
+from memvault.core.importers.decide import BatchMemory, Decision, decide
+from memvault.core.importers.prepare import Prepared, prepare, text_hash
+from memvault.core.importers.readers import read_export
+from memvault.core.importers.report import ImportReport, Tally
+from memvault.core.importers.request import ImportRequest
+from memvault.core.model import Caller, LinkType
+from memvault.core.retrieval.placement import assign_domain
+from memvault.core.store import conversation_rows, events, import_rows, memories
+from memvault.core.store.connection import Connection
+from memvault.core.writer.gate import secret_rejection
+from memvault.core.writer.normalize import normalize_statement
+from memvault.core.writer.propose import Embed, local_embeddings
+from memvault.core.writer.similarity import parse
+from memvault.core.writes import apply_correction, commit_draft, confirm
+
+log = logging.getLogger("memvault.import")
+
+SNIPPET_CHARS = 240
+MEMO_TEXTS = 20_000  # ~30 MB of 384-d vectors
+# progress(conversations done, conversations in all, counts so far)
+Progress = Callable[[int, int, dict[str, int]], None]
+
+
+def _memo(embed: Embed | None) -> Embed | None:
+    """The model's answer per distinct text, kept for the import: records written by earlier chunks
+    have no stored vector yet (they are embedded after the commit), so the writer's comparison would
+    embed the same neighbours again for every candidate."""
+    if embed is None:
+        return None
+    known: dict[str, Any] = {}
+
+    def cached(texts: list[str]) -> list[Any] | None:
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            vectors = embed(missing)
+            if vectors is None:
+                return None
+            if len(known) > MEMO_TEXTS:
+                known.clear()
+            known.update(zip(missing, vectors, strict=True))
+        return [known[t] for t in texts]
+
+    return cached
+
+
+def select(export: Export, request: ImportRequest) -> tuple[list[Conversation], int]:
+    """The conversations the limits let in, oldest first (later statements correct earlier ones)."""
+    chosen = [
+        c
+        for c in export.conversations
+        if (request.since is None or (c.started_at or "") >= request.since)
+        and (request.until is None or (c.started_at or "") < request.until)
+    ]
+    chosen.sort(key=lambda c: (c.started_at or "", c.key))
+    if request.max_conversations is not None:
+        chosen = chosen[-request.max_conversations :]
+    return chosen, len(export.conversations) - len(chosen)
+
+
+def _prepared(fmt: str, conversation: Conversation, include_weak: bool) -> Iterator[tuple[Prepared, Decision | None]]:
+    for item in extract.candidates(conversation):
+        prepared = prepare(fmt, item)
+        weak = None
+        if item.weak and not include_weak:
+            weak = Decision("exclude", f"weak candidate ({item.why_weak}): committed only with --include-weak")
+        yield prepared, weak
+
+
+def _report(request: ImportRequest, export: Export, tally: Tally, left_out: int, **extra: object) -> ImportReport:
+    report: ImportReport = {
+        "dry_run": not request.commit,
+        "batch_id": None,
+        "resumed": False,
+        "path": export.path,
+        "format": export.format,
+        "source_hash": export.source_hash,
+        "inventory": tally.inventory(left_out, export.size_bytes),
+        "passes": tally.passes(),
+        "additions": tally.lists["additions"],
+        "corrections": tally.lists["corrections"],
+        "exclusions": tally.lists["exclusions"],
+        "sensitivity_flags": tally.lists["sensitivity_flags"],
+        "estimate": tally.estimate(),
+        "counts": tally.counts(),
+        "chunks": {"done": 0, "total": 0},
+    }
+    report.update(extra)  # type: ignore[typeddict-item]
+    return report
+
+
+def dry_run(ctx: Context, caller: Caller, request: ImportRequest) -> ImportReport:
+    export = read_export(request.path, request.format, request.max_bytes)
+    chosen, left_out = select(export, request)
+    embed = _memo(local_embeddings(ctx))
+    tally, batch = Tally(), BatchMemory()
+    seen: dict[str, Decision] = {}  # a sentence said again gets the first one's verdict, judged once
+    with ctx.reading() as conn:
+        for conversation in chosen:
+            tally.saw(conversation)
+            found = list(_prepared(export.format, conversation, request.include_weak))
+            # a dry run stores nothing of the conversation: screening its candidates at once is enough
+            clean = secret_rejection([prepared.draft.statement for prepared, _ in found]) is None
+            for prepared, weak in found:
+                decision = weak or _repeated(seen, prepared) or decide(conn, caller, embed, prepared, batch, clean)
+                seen.setdefault(normalize_statement(prepared.draft.statement), decision)
+                tally.judged(prepared, decision)
+                if decision.action in ("add", "correct"):
+                    batch.remember(prepared.draft.statement)
+    log.info("import dry run: %d conversation(s), counts %s", tally.conversations, tally.counts())
+    return _report(request, export, tally, left_out)
+
+
+# -- commit ---------------------------------------------------------------------------------------
+
+
+def _chunks(items: list[Conversation], size: int) -> list[list[Conversation]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+@dataclass
+class _Batch:
+    """What every chunk of one commit shares."""
+
+    caller: Caller
+    embed: Embed | None
+    export: Export
+    request: ImportRequest
+    batch_id: str
+    tally: Tally
+
+
+def _chunk(conn: Connection, batch: _Batch, conversations: list[Conversation], now: str) -> None:
+    for conversation in conversations:
+        _commit_conversation(conn, batch, conversation, now)
+
+
+def _start(conn: Connection, batch: _Batch, chunks_total: int, now: str) -> None:
+    export = batch.export
+    import_rows.create_batch(
+        conn, batch.batch_id, path=export.path, fmt=export.format, source_hash=export.source_hash,
+        options=batch.request.options(), chunks_total=chunks_total, now=now,
+    )  # fmt: skip
+
+
+def commit(ctx: Context, caller: Caller, request: ImportRequest, progress: Progress | None = None) -> ImportReport:
+    export = read_export(request.path, request.format, request.max_bytes)
+    with ctx.reading() as conn:
+        batch_id = import_rows.unfinished_for(conn, export.source_hash)
+        manifest = import_rows.manifest(conn, batch_id) if batch_id else None
+        _refuse_twice(conn, export.source_hash)
+    if manifest is not None:  # resume with the options the import started with
+        request = replace(request, **manifest["options"])
+    chosen, left_out = select(export, request)
+    chunks = _chunks(chosen, request.chunk_size)
+    done = manifest["chunks_done"] if manifest else 0
+    batch = _Batch(caller, _memo(local_embeddings(ctx)), export, request, batch_id or memories.new_id("b"), Tally())
+    started = time.monotonic()
+    for number in range(done, len(chunks)):
+        with ctx.transaction() as conn:
+            now = ctx.now()
+            if number == 0 and manifest is None:
+                _start(conn, batch, len(chunks), now)
+            _chunk(conn, batch, chunks[number], now)
+            totals = _add_counts(manifest["counts"] if manifest else {}, batch.tally.counts())
+            finished = now if number + 1 == len(chunks) else None
+            import_rows.chunk_done(conn, batch.batch_id, number + 1, totals, finished)
+            events.record(conn, caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=number + 1)
+        if progress:
+            progress(sum(len(c) for c in chunks[: number + 1]), len(chosen), batch.tally.counts())
+    log.info("import %s: %d chunk(s) in %.1f s", batch.batch_id, len(chunks) - done, time.monotonic() - started)
+    return _report(
+        request, export, batch.tally, left_out, batch_id=batch.batch_id, resumed=manifest is not None,
+        chunks={"done": len(chunks), "total": len(chunks), "resumed_from": done},
+    )  # fmt: skip
+
+
+def commit_within(conn: Connection, caller: Caller, request: ImportRequest, now: str, source_hash: str) -> ImportReport:
+    """The whole import inside the caller's transaction (an approved inbox proposal): all of it or nothing.
+    Refused when the file is no longer the one the dry run read."""
+    export = read_export(request.path, request.format, request.max_bytes)
+    if export.source_hash != source_hash:
+        raise Conflict("the file changed since its dry run: drop it again for a new report")
+    _refuse_twice(conn, export.source_hash)
+    chosen, left_out = select(export, request)
+    batch = _Batch(caller, None, export, request, memories.new_id("b"), Tally())
+    _start(conn, batch, 1, now)
+    _chunk(conn, batch, chosen, now)
+    import_rows.chunk_done(conn, batch.batch_id, 1, batch.tally.counts(), now)
+    events.record(conn, caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=1)
+    return _report(request, export, batch.tally, left_out, batch_id=batch.batch_id, chunks={"done": 1, "total": 1})
+
+
+def _add_counts(before: dict[str, int], now: dict[str, int]) -> dict[str, int]:
+    return {key: before.get(key, 0) + now.get(key, 0) for key in set(before) | set(now)}
+
+
+def _refuse_twice(conn: Connection, source_hash: str) -> None:
+    for row in import_rows.list_manifests(conn, limit=1000):
+        if row["status"] == "committed" and row["finished_at"] and _hash_of(conn, row["batch_id"]) == source_hash:
+            raise Conflict(f"this export was already imported as batch {row['batch_id']} (roll it back first)")
+
+
+def _hash_of(conn: Connection, batch_id: str) -> str | None:
+    manifest = import_rows.manifest(conn, batch_id)
+    return None if manifest is None else str(manifest["source_hash"])
+
+
+def _commit_conversation(conn: Connection, batch: _Batch, conversation: Conversation, now: str) -> None:
+    batch.tally.saw(conversation)
+    clean = _clean(conversation)
+    fmt = batch.export.format
+    _store_conversation(conn, fmt, conversation, batch.batch_id, clean, now)
+    written: list[tuple[str, frozenset[str]]] = []
+    for prepared, weak in _prepared(fmt, conversation, batch.request.include_weak):
+        decision = weak or decide(conn, batch.caller, batch.embed, prepared, None, clean)
+        batch.tally.judged(prepared, decision)
+        memory_id = _apply(conn, batch.caller, prepared, decision, batch.batch_id, now)
+        if memory_id:
+            batch.tally.links += _link(conn, memory_id, prepared, written, now)
+
+
+def _clean(conversation: Conversation) -> bool:
+    """No secret anywhere in the conversation (title and every turn), by one pass of the detectors."""
+    return secret_rejection([conversation.title, *(t.text for t in conversation.turns)]) is None
+
+
+def _repeated(seen: dict[str, Decision], prepared: Prepared) -> Decision | None:
+    """In a dry run, a statement said before in the batch: excluded if the first was new, else as the first."""
+    first = seen.get(normalize_statement(prepared.draft.statement))
+    if first is not None and first.action in ("add", "correct"):
+        return Decision("exclude", "said again earlier in this import")
+    return first
+
+
+def _store_conversation(
+    conn: Connection, fmt: str, conversation: Conversation, batch_id: str, clean: bool, now: str
+) -> None:
+    """The conversation as a source: title, a short snippet of the person's words, its words indexed
+    (a turn or title holding a secret is left out of all three)."""
+    spoken = [t.text for t in conversation.turns if clean or secret_rejection([t.text]) is None]
+    first = next((t.text for t in conversation.user_turns if t.text in spoken), "")
+    title = conversation.title if clean or secret_rejection([conversation.title]) is None else "untitled"
+    row = {
+        "id": memories.new_id("c"),
+        "source_id": memories.new_id("s"),
+        "title": title[:300],
+        "started_at": conversation.started_at,
+        "snippet": " ".join(first.split())[:SNIPPET_CHARS] or None,
+        "batch_id": batch_id,
+        "format": fmt,
+        "reference": f"{fmt}:{conversation.key}"[:300],
+        "content_hash": text_hash("\n".join(t.text for t in conversation.turns)),
+        "turns": len(conversation.turns),
+    }
+    conversation_rows.insert(conn, row, "\n".join(spoken), now)
+
+
+def _apply(
+    conn: Connection, caller: Caller, prepared: Prepared, decision: Decision, batch_id: str, now: str
+) -> str | None:
+    if decision.action == "confirm" and decision.target is not None:
+        import_rows.add_item(conn, batch_id, "confirmed", target_id=decision.target.id,
+                             prior=import_rows.prior_of(conn, decision.target.id))  # fmt: skip
+        confirm(conn, caller, decision.target.id, now)
+        return None
+    if decision.action == "correct" and decision.target is not None:
+        target = decision.target
+        prior = import_rows.prior_of(conn, target.id)
+        start = max(filter(None, (prepared.draft.event_time, target.valid_from)), default=now)
+        new_id = apply_correction(
+            conn, caller, target, prepared.draft.statement, "import: " + decision.reason, start, now,
+            source_reference=prepared.pointer,
+        )  # fmt: skip
+        import_rows.tag_batch(conn, new_id, batch_id)
+        import_rows.add_item(conn, batch_id, "corrected", memory_id=new_id, target_id=target.id, prior=prior)
+        return new_id
+    if decision.action != "add":
+        return None
+    scope, workspace = write_scope(caller, None)
+    draft = prepared.draft
+    domain = assign_domain(conn, draft.statement, caller, scope)
+    if not memories.domain_exists(conn, domain):
+        import_rows.add_item(conn, batch_id, "domain_created", target_id=domain)
+    draft = replace(draft, domain=domain, access_scope=scope)
+    memory_id = commit_draft(conn, caller, draft, workspace, now, import_batch_id=batch_id)
+    import_rows.add_item(conn, batch_id, "added", memory_id=memory_id)
+    return memory_id
+
+
+def _link(
+    conn: Connection, memory_id: str, prepared: Prepared, written: list[tuple[str, frozenset[str]]], now: str
+) -> int:
+    """Records of one conversation that name the same thing (a name, a project) relate to each other."""
+    names = frozenset(v for v in parse(prepared.draft.statement).values if not any(c.isdigit() for c in v))
+    made = 0
+    for other, other_names in written:
+        if names & other_names:
+            memories.add_link(conn, memory_id, other, LinkType.RELATES_TO.value, now, weight=0.5)
+            made += 1
+    written.append((memory_id, names))
+    return made

@@ -1,0 +1,82 @@
+"""`Vault.imports`: the import sub-API (dry run, commit, rollback, the list, conversation search).
+
+Everything here is for local callers only. The person (CLI, desktop) commits and rolls back
+directly; an assistant may run dry runs, and commits only in automatic write mode (an import
+is many writes at once: in review-before-write mode the person commits it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from memvault.core.access import check_kill_switch, require_local
+from memvault.core.context import Context
+from memvault.core.drafts import int_in, optional_time, required_text
+from memvault.core.errors import Forbidden, InvalidArgument, ReadOnlyMode
+from memvault.core.importers import rollback as undo
+from memvault.core.importers import run
+from memvault.core.importers.conversation import FORMATS
+from memvault.core.importers.report import ImportReport, RollbackReport
+from memvault.core.importers.request import ImportRequest
+from memvault.core.model import Caller, WriteMode
+from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.seam import Retriever
+from memvault.core.store import conversation_rows, import_rows
+
+MAX_CONVERSATION_HITS = 50
+
+
+class ConversationHits(TypedDict):
+    items: list[dict[str, Any]]
+
+
+class Imports:
+    def __init__(self, ctx: Context, retriever: Retriever) -> None:
+        self.ctx = ctx
+        self.retriever = retriever
+
+    def _guard(self, caller: Caller, operation: str, *, writes: bool = False) -> None:
+        check_kill_switch(self.ctx.setting("kill_switch"), caller)
+        require_local(caller, operation)
+        if writes and not caller.owner:
+            mode = WriteMode(self.ctx.setting("write_mode"))
+            if mode is WriteMode.RETRIEVAL_ONLY:
+                raise ReadOnlyMode("memvault is in retrieval-only mode: assistants cannot write")
+            if mode is not WriteMode.AUTOMATIC:
+                raise Forbidden(f"{operation} waits for the person: `memvault import PATH --commit` (or --rollback)")
+
+    def run(self, caller: Caller, request: ImportRequest, progress: run.Progress | None = None) -> ImportReport:
+        """A dry run (the default) or, with `request.commit`, the import itself (resumable)."""
+        self._guard(caller, "importing", writes=request.commit)
+        if not request.commit:
+            return run.dry_run(self.ctx, caller, request)
+        report = run.commit(self.ctx, caller, request, progress)
+        self.retriever.after_write(self.ctx)  # embed what was added
+        return report
+
+    def rollback(self, caller: Caller, batch_id: str) -> RollbackReport:
+        self._guard(caller, "rolling back an import", writes=True)
+        return undo.rollback(self.ctx, caller, batch_id)
+
+    def batches(self, caller: Caller, limit: int = 50) -> list[dict[str, Any]]:
+        self._guard(caller, "listing imports")
+        with self.ctx.reading() as conn:
+            return import_rows.list_manifests(conn, limit)
+
+    def search_conversations(
+        self, caller: Caller, *, query: str, limit: int = 10, start: str | None = None, end: str | None = None,
+        source: str | None = None,
+    ) -> ConversationHits:  # fmt: skip
+        """memory_search_conversations: conversations matching the words, with a short snippet each."""
+        self._guard(caller, "memory_search_conversations")
+        text = required_text(query, "query", max_chars=1000)
+        limit = int_in(limit, "limit", 10, 1, MAX_CONVERSATION_HITS)
+        start, end = optional_time(start, "start"), optional_time(end, "end")
+        if source is not None and source not in FORMATS:
+            raise InvalidArgument(f"source: expected one of {', '.join(FORMATS)}")
+        match = fts_query(text)
+        if not match:
+            return {"items": []}
+        with self.ctx.reading() as conn:
+            rows = conversation_rows.search(conn, match, limit=limit, start=start, end=end, fmt=source)
+        return {"items": rows}

@@ -1,0 +1,27 @@
+"""The writer's judgement on the labelled set (126 pairs; pairs_measure.py prints the table).
+
+Floors at the measured figures (docs/writer.md), so a change that loses accuracy fails here.
+"""
+
+from __future__ import annotations
+
+from pairs_measure import LABELLED, measure
+
+
+def test_the_labelled_set_is_large_and_covers_every_kind() -> None:
+    kinds = {expected for _, _, expected in LABELLED}
+    assert len(LABELLED) >= 100 and kinds == {"NO_CHANGE", "SUPERSEDE", "ARCHIVE", "ADD", "REJECTED"}
+
+
+def test_with_embeddings_precision_and_recall_hold() -> None:
+    table, wrong = measure(with_embeddings=True)
+    assert len(wrong) <= 9  # 117 of 126
+    assert table["NO_CHANGE"][0] >= 0.95  # a wrong NO_CHANGE drops information: precision matters most
+    assert table["REJECTED"] == (1.0, 1.0, 10) and table["ARCHIVE"][:2] == (1.0, 1.0)
+    assert table["SUPERSEDE"][1] >= 0.85 and table["ADD"][1] >= 0.9
+
+
+def test_lexical_only_precision_and_recall_hold() -> None:
+    table, wrong = measure(with_embeddings=False)
+    assert len(wrong) <= 12  # 114 of 126
+    assert table["NO_CHANGE"][0] >= 0.93 and table["REJECTED"] == (1.0, 1.0, 10)
