@@ -36,6 +36,7 @@ from memvault.core.results import AddOutcome, AddResult, ArchiveResult, CorrectR
 from memvault.core.retrieval.placement import assign_domain
 from memvault.core.store import events, memories, proposals, record_kinds
 from memvault.core.store.connection import Connection
+from memvault.core.writer.classify import near_duplicate
 from memvault.core.writer.gate import rejection, secret_rejection
 from memvault.core.writer.normalize import normalize_statement
 
@@ -133,8 +134,6 @@ def add(ctx: Context, caller: Caller, draft: Draft) -> AddResult:
         norm = normalize_statement(draft.statement)
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)
         if duplicate is None and not caller.owner:  # an assistant's paraphrase: memory_propose's judgement
-            from memvault.core.writer.propose import near_duplicate  # noqa: PLC0415 - propose imports writes
-
             duplicate = near_duplicate(ctx, conn, caller, draft)
         now = ctx.now()
         if duplicate is not None:

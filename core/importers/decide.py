@@ -1,7 +1,7 @@
 """What to do with one prepared candidate: the writer's gate and judgement, as for any write.
 
 Every candidate passes the writer gate (secrets, chatter). The rest is compared with the
-store as the importing caller sees it (core/writer/propose.classify: exact, near duplicate,
+store as the importing caller sees it (core/writer/classify.classify: exact, near duplicate,
 conflict, ending) and with the candidates before it in the same batch (the same rules of
 core/writer/similarity.relate), so nothing is said twice and a later statement corrects an
 earlier one.
@@ -15,9 +15,9 @@ from memvault.core.importers.prepare import Prepared
 from memvault.core.model import Caller, Memory
 from memvault.core.retrieval.query import query_terms
 from memvault.core.store.connection import Connection
+from memvault.core.writer.classify import Embed, classify
 from memvault.core.writer.gate import rejection
 from memvault.core.writer.normalize import is_chatter, normalize_statement
-from memvault.core.writer.propose import Embed, classify
 from memvault.core.writer.similarity import Relation, relate
 
 BATCH_POOL = 30  # earlier candidates of the batch compared with each new one

@@ -27,9 +27,9 @@ from memvault.core.model import Caller, LinkType
 from memvault.core.retrieval.placement import assign_domain
 from memvault.core.store import conversation_rows, events, import_rows, memories
 from memvault.core.store.connection import Connection
+from memvault.core.writer.classify import Embed, local_embeddings
 from memvault.core.writer.gate import secret_rejection
 from memvault.core.writer.normalize import normalize_statement
-from memvault.core.writer.propose import Embed, local_embeddings
 from memvault.core.writer.similarity import parse
 from memvault.core.writes import apply_correction, commit_draft, confirm
 

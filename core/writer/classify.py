@@ -1,0 +1,152 @@
+"""The writer's judgement of one candidate against the store: ADD, SUPERSEDE, ARCHIVE or NO_CHANGE.
+
+Shared by the writer pass (core/writer/propose.py), `memory_add`'s near-duplicate check
+(core/writes.py) and imports (core/importers/). It reads the store and writes nothing, so
+`writes` can use it without the two modules importing each other.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from memvault.core.context import Context
+from memvault.core.drafts import Draft
+from memvault.core.model import Caller, Memory
+from memvault.core.retrieval.hybrid import Gathered, gather_lexical
+from memvault.core.search_request import SearchRequest
+from memvault.core.store import memories
+from memvault.core.store import vectors as vector_sql
+from memvault.core.store.connection import Connection
+from memvault.core.writer.normalize import normalize_statement
+from memvault.core.writer.similarity import Judgement, Relation, relate
+
+log = logging.getLogger("memvault.writer")
+
+POOL = 30  # nearest records by the lexical indexes
+EMBED_MISSING = 16  # neighbours without a stored vector that are embedded on the spot
+SAME_STATEMENT = "the same statement is already current"
+
+# A function answering the embedding of each text (None: embeddings are off or unavailable).
+Embed = Callable[[list[str]], list[Any] | None]
+
+
+@dataclass(frozen=True)
+class Classified:
+    classification: str
+    target: Memory | None
+    reason: str
+    evidence: dict[str, Any]
+
+
+def _neighbours(conn: Connection, caller: Caller, statement: str) -> dict[str, Memory]:
+    """Live records the caller may see that say the same statement or share words with it.
+
+    The search's own lexical stage finds them (core/retrieval/hybrid.py: selective words, stems,
+    trigrams when words find little, CJK), under the caller's access scope.
+    """
+    found: dict[str, Memory] = {
+        m.id: m for m in memories.live_with_norm_key(conn, caller, normalize_statement(statement))
+    }
+    gathered = Gathered()
+    gather_lexical(conn, caller, SearchRequest(query=statement, limit=POOL), POOL, gathered)
+    found.update((memory_id, item.record) for memory_id, item in gathered.found.items())
+    return found
+
+
+def _cosines(conn: Connection, embed: Embed | None, statement: str, near: dict[str, Memory]) -> dict[str, float]:
+    """Embedding cosine of the candidate with each neighbour (empty when embeddings are off)."""
+    if embed is None or not near:
+        return {}
+    import numpy as np  # noqa: PLC0415 - only with embeddings on
+
+    from memvault.core.retrieval.embeddings import MODEL_ID  # noqa: PLC0415
+
+    stored = vector_sql.vectors_of(conn, MODEL_ID, list(near))
+    missing = [i for i in near if i not in stored][:EMBED_MISSING]
+    vectors = embed([statement] + [near[i].statement for i in missing])
+    if vectors is None:
+        return {}
+    mine = np.asarray(vectors[0], dtype=np.float32)
+    result = {i: float(np.frombuffer(blob, dtype="<f4") @ mine) for i, blob in stored.items()}
+    result.update((i, float(np.asarray(v, dtype=np.float32) @ mine)) for i, v in zip(missing, vectors[1:], strict=True))
+    return result
+
+
+def _evidence(judgement: Judgement | None, compared: int) -> dict[str, Any]:
+    if judgement is None:
+        return {"compared": compared, "rule": None, "overlap": None, "cosine": None, "differences": []}
+    cosine = None if judgement.cosine is None else round(judgement.cosine, 3)
+    return {
+        "compared": compared,
+        "rule": judgement.rule or None,
+        "overlap": round(judgement.dice, 3),
+        "cosine": cosine,
+        "differences": judgement.differences,
+    }
+
+
+def classify(conn: Connection, caller: Caller, embed: Embed | None, draft: Draft) -> Classified:
+    """What the candidate is to the store as `caller` sees it (never to records it may not see)."""
+    near = _neighbours(conn, caller, draft.statement)
+    norm = normalize_statement(draft.statement)
+    exact = sorted(
+        (m for m in near.values() if normalize_statement(m.statement) == norm),
+        key=lambda m: (m.domain != draft.domain, m.type != draft.type, m.created_at or ""),
+    )
+    if exact:
+        return Classified(
+            "NO_CHANGE",
+            exact[0],
+            SAME_STATEMENT,
+            {**_evidence(None, len(near)), "rule": "exact"},
+        )
+    cosines = _cosines(conn, embed, draft.statement, near)
+    judged = [(relate(draft.statement, m.statement, cosines.get(m.id)), m) for m in near.values()]
+    best: dict[Relation, tuple[Judgement, Memory]] = {}
+    for judgement, record in judged:
+        held = best.get(judgement.relation)
+        if held is None or (judgement.score, record.id) > (held[0].score, held[1].id):
+            best[judgement.relation] = (judgement, record)
+    for relation, classification, reason in _ORDER:
+        if relation in best:
+            judgement, record = best[relation]
+            return Classified(classification, record, reason, _evidence(judgement, len(near)))
+    closest = max((j for j, _ in judged), key=lambda j: j.score, default=None)
+    return Classified("ADD", None, "nothing similar is current", _evidence(closest, len(near)) | {"rule": None})
+
+
+def near_duplicate(ctx: Context, conn: Connection, caller: Caller, draft: Draft) -> Memory | None:
+    """memory_add's duplicate check beyond the exact rule: the writer pass's own judgement (NO_CHANGE),
+    so that `memory_add` and `memory_propose` agree on what is already known. Like the contract's
+    duplicate rule, only within the same domain and type."""
+    found = classify(conn, caller, local_embeddings(ctx), draft)
+    target = found.target if found.classification == "NO_CHANGE" else None
+    return target if target and (target.domain, target.type) == (draft.domain, draft.type) else None
+
+
+_ORDER = (
+    (Relation.SAME, "NO_CHANGE", "a current record says the same"),
+    (Relation.ENDS, "ARCHIVE", "the candidate says a current record is no longer so"),
+    (Relation.REPLACES, "SUPERSEDE", "the candidate ends a current record and says what holds instead"),
+    (Relation.CONFLICT, "SUPERSEDE", "a current record about the same subject says something different"),
+)
+
+
+def local_embeddings(ctx: Context) -> Embed | None:
+    """The local model as an `Embed` (loaded on first use), or None when embeddings are off."""
+    if str(ctx.setting("embeddings")) != "local":
+        return None
+
+    def embed(texts: list[str]) -> list[Any] | None:
+        from memvault.core.retrieval.embeddings import EmbeddingUnavailable, shared_embedder  # noqa: PLC0415
+
+        try:
+            return list(shared_embedder().embed(texts))
+        except EmbeddingUnavailable as exc:
+            log.warning("writer pass compares lexically: %s", exc)
+            return None
+
+    return embed
