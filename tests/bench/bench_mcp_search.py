@@ -1,7 +1,7 @@
 """Search and ingest latency through `memory_search` / `memory_add` over MCP, at 10k and 100k records.
 
     nice -n 10 .venv/bin/python tests/bench/bench_mcp_search.py [--sizes 10000,100000]
-        [--queries 60] [--adds 40] [--modes inprocess,embedded,relay] [--real 1000]
+        [--queries 60] [--adds 40] [--modes inprocess,embedded,relay] [--real 1000] [--keep DIR]
 
 A script, not a test. For each size it makes a fresh encrypted store in a temp folder and bulk-writes
 fictional records through `commit_draft` in large transactions (bench_retrieval's generator). The
@@ -204,23 +204,21 @@ def _daemon_ready(env: dict[str, str]) -> bool:
 
 def run_size(size: int, options: argparse.Namespace) -> None:
     work = Path(tempfile.mkdtemp(prefix="memvault-bench-mcp-"))
-    env = {
-        **os.environ,
-        "MEMVAULT_HOME": str(work / "home"),
-        "XDG_RUNTIME_DIR": str(work / "runtime"),
-    }
+    home = Path(options.keep, f"store-{size}") if options.keep else work / "home"
+    env = {**os.environ, "MEMVAULT_HOME": str(home), "XDG_RUNTIME_DIR": str(work / "runtime")}
     (work / "runtime").mkdir(mode=0o700)
     modes = options.modes.split(",")
     print(f"{size} records (load {load()})")
     try:
-        build(work / "home", size, options.real)
+        if not home.exists():
+            build(home, size, options.real)
         if "inprocess" in modes:
-            in_process(work / "home", distinct_queries(options.queries, seed=size + 1))
+            in_process(home, distinct_queries(options.queries, seed=size + 1 + int(time.time())))
         adds = options.adds
         for mode in ("embedded", "relay"):
             if mode not in modes:
                 continue
-            queries = distinct_queries(options.queries, seed=size + len(mode))
+            queries = distinct_queries(options.queries, seed=size + len(mode) + int(time.time()))
             if mode == "embedded":
                 asyncio.run(over_mcp(env, ["mcp", "--embedded"], queries, adds, mode))
             else:
@@ -237,6 +235,7 @@ def main() -> None:
     parser.add_argument("--adds", type=int, default=40, help="memory_add calls (first MCP mode)")
     parser.add_argument("--modes", default="inprocess,embedded,relay")
     parser.add_argument("--real", type=int, default=1000, help="records embedded with the real model")
+    parser.add_argument("--keep", metavar="DIR", help="build the stores in DIR and reuse them (adds grow them)")
     options = parser.parse_args()
     os.environ.setdefault("MEMVAULT_PASSPHRASE", "fictional benchmark passphrase")
     os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
