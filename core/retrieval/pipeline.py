@@ -251,11 +251,12 @@ class HybridRetriever:
         latency_ms = (time.perf_counter() - started) * 1000
         ids = [r.id for r in packet.records]
         scores = {h.id: h.score for h in ranking.hits}
-        with ctx.transaction() as conn:
-            now = ctx.now()
-            sql.log_retrieval(conn, caller, ids, [scores[i] for i in ids], latency_ms, now, shadow=request.shadow)
-            if not request.shadow:
-                memories.record_usage(conn, ids, now)
+        if request.count_usage:
+            with ctx.transaction() as conn:
+                now = ctx.now()
+                sql.log_retrieval(conn, caller, ids, [scores[i] for i in ids], latency_ms, now, shadow=request.shadow)
+                if not request.shadow:
+                    memories.record_usage(conn, ids, now)
         if request.shadow:
             return shadow_answer(len(ids), latency_ms)
         return search_answer(request, ranking, packet, latency_ms)
