@@ -45,12 +45,13 @@ class Imports:
             if mode is not WriteMode.AUTOMATIC:
                 raise Forbidden(f"{operation} waits for the person: `memvault import PATH --commit` (or --rollback)")
 
-    def run(self, caller: Caller, request: ImportRequest, progress: run.Progress | None = None) -> ImportReport:
-        """A dry run (the default) or, with `request.commit`, the import itself (resumable)."""
+    def run(self, caller: Caller, request: ImportRequest, hooks: run.Hooks | None = None) -> ImportReport:
+        """A dry run (the default) or, with `request.commit`, the import itself (resumable; a stop
+        ends it after a whole chunk, and the same commit again resumes there)."""
         self._guard(caller, "importing", writes=request.commit)
         if not request.commit:
-            return run.dry_run(self.ctx, caller, request)
-        report = run.commit(self.ctx, caller, request, progress)
+            return run.dry_run(self.ctx, caller, request, hooks)
+        report = run.commit(self.ctx, caller, request, hooks)
         self.retriever.after_write(self.ctx)  # embed what was added
         return report
 
