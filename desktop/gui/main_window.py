@@ -27,6 +27,7 @@ from memvault.desktop.gui.tray import Tray
 from memvault.desktop.gui.windows.benchmark import BenchmarkView
 from memvault.desktop.gui.windows.domains import DomainsView
 from memvault.desktop.gui.windows.graph import GraphView
+from memvault.desktop.gui.windows.import_dialog import ImportDialog
 from memvault.desktop.gui.windows.inbox import InboxView
 from memvault.desktop.gui.windows.memories import MemoriesView
 from memvault.desktop.gui.windows.settings import SettingsView
@@ -53,6 +54,7 @@ class MainWindow(QMainWindow):
         self.ops = ops
         self.tray = tray
         self.quitting = False
+        self.import_dialog: ImportDialog | None = None
         self.setWindowTitle(f"memvault — {ops.vault.paths.home}")
         self.setWindowIcon(app_icon())
         self.nav = QListWidget()
@@ -90,6 +92,10 @@ class MainWindow(QMainWindow):
         vault_menu = self.menuBar().addMenu("&memvault")
         vault_menu.addMenu(self.tray.kill_menu)
         vault_menu.addAction(self.tray.pause_action)
+        vault_menu.addSeparator()
+        import_action = vault_menu.addAction("&Import history…")
+        import_action.setShortcut(QKeySequence("Ctrl+I"))
+        import_action.triggered.connect(self.open_import)
         vault_menu.addSeparator()
         quit_action = vault_menu.addAction("&Quit")
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -141,6 +147,14 @@ class MainWindow(QMainWindow):
         """A lasting remark in the status bar (e.g. that another daemon serves the assistants)."""
         self.notes.append(text)
         self.statusBar().showMessage("  ".join(self.notes))
+
+    def open_import(self) -> ImportDialog:
+        """The import dialog (one, kept while the window lives: a report stays until discarded)."""
+        if self.import_dialog is None:
+            self.import_dialog = ImportDialog(self.ops, self)
+        self.import_dialog.show()
+        self.import_dialog.raise_()
+        return self.import_dialog
 
     def open_inbox(self) -> None:
         self.bring_forward()
