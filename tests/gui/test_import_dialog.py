@@ -114,6 +114,16 @@ def test_a_stopped_commit_ends_after_a_whole_chunk_and_resumes(
     assert vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == 40
 
 
+def test_a_stopped_dry_run_writes_nothing(qtbot: QtBot, ops: Operations, vault: Vault, tmp_path: Path) -> None:
+    dialog = _dialog(qtbot, ops, write_export(tmp_path / "conversations.json", 40))
+    before = content(vault)
+    dialog.relay.moved.connect(lambda *_: dialog.relay.stop.set(), Qt.ConnectionType.DirectConnection)
+    qtbot.mouseClick(dialog.dry_button, _left())
+    qtbot.waitUntil(lambda: not ops.busy and dialog.running is None, timeout=WAIT)
+    assert dialog.message.text() == "Dry run stopped: nothing was written." and dialog.report is None
+    assert content(vault) == before and not vault.imports.batches(OWNER)
+
+
 def test_a_malformed_file_is_named_with_its_place_and_nothing_is_written(
     qtbot: QtBot, ops: Operations, vault: Vault, tmp_path: Path
 ) -> None:

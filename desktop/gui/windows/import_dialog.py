@@ -43,7 +43,7 @@ from memvault.core.errors import MemvaultError
 from memvault.core.importers.conversation import FORMATS
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
-from memvault.core.importers.run import Hooks
+from memvault.core.importers.run import Hooks, Stopped
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.import_report import format_name, report_html, summary_text
 
@@ -380,7 +380,12 @@ class ImportDialog(QDialog):
         self.bar.setRange(0, 1)
         self.bar.setValue(0)
         self.progress_text.setText("")
-        self.message.setText(f"{'Dry run' if was == 'dry run' else 'Import'} stopped: {error.message}")
+        if isinstance(error, Stopped):
+            self.message.setText("Dry run stopped: nothing was written.")
+        elif was == "dry run":
+            self.message.setText(f"The dry run could not finish: {error.message}")
+        else:
+            self.message.setText(f"The import stopped: {error.message} Chunks already written are whole.")
         self.reload_batches()
         self._update_buttons()
 
