@@ -46,6 +46,7 @@ Date: 2026-11-20
 My blood pressure is fine again after the new medication. I live in Lisbon since January.
 """
 
+
 def shoot(home: Path, export: Path) -> list[Path]:
     from PySide6.QtCore import Qt  # noqa: PLC0415
     from PySide6.QtWidgets import QApplication  # noqa: PLC0415
