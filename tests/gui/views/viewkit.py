@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
+
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
 
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
 from memvault.core.requests import CorrectRequest
 from memvault.core.vault import Vault
 from memvault.desktop.gui.operations import Operations
+
+View = TypeVar("View", bound=QWidget)
+
+
+def shown(qtbot: QtBot, view: View, size: tuple[int, int], ready: Callable[[View], bool]) -> View:
+    """The view on screen at `size`, once `ready(view)` holds (its first answer arrived)."""
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    qtbot.waitUntil(lambda: ready(view), timeout=10000)
+    return view
 
 
 @contextmanager

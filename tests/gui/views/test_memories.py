@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import QDateTime, Qt
 from pytestqt.qtbot import QtBot
-from viewkit import correct, running, seed
+from viewkit import correct, shown
 
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
@@ -16,24 +14,8 @@ from memvault.desktop.gui.windows.memories import MemoriesView
 
 
 @pytest.fixture
-def ops(vault: Vault) -> Iterator[Operations]:
-    with running(vault) as operations:
-        yield operations
-
-
-@pytest.fixture
-def ids(vault: Vault) -> dict[str, str]:
-    return seed(vault)
-
-
-@pytest.fixture
 def view(qtbot: QtBot, ops: Operations, ids: dict[str, str]) -> MemoriesView:
-    shown = MemoriesView(ops)
-    qtbot.addWidget(shown)
-    shown.resize(1200, 800)
-    shown.show()
-    qtbot.waitUntil(lambda: shown.model.rowCount() == len(ids))
-    return shown
+    return shown(qtbot, MemoriesView(ops), (1200, 800), lambda v: v.model.rowCount() == len(ids))
 
 
 def shown_ids(view: MemoriesView) -> list[str]:
