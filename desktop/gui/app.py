@@ -97,42 +97,36 @@ class SingleInstance(QObject):
 
 
 # -- unlocking -------------------------------------------------------------------------------
-@contextmanager
-def passphrase_given(phrase: str | None) -> Iterator[None]:
-    """Hand a passphrase to core's key loader for one call (it reads MEMVAULT_PASSPHRASE)."""
-    if phrase is None:
-        yield
-        return
-    before = os.environ.get("MEMVAULT_PASSPHRASE")
-    os.environ["MEMVAULT_PASSPHRASE"] = phrase
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("MEMVAULT_PASSPHRASE", None)
-        else:
-            os.environ["MEMVAULT_PASSPHRASE"] = before
-
-
-def _asks_passphrase(paths: VaultPaths) -> bool:
+def needs_passphrase(paths: VaultPaths) -> bool:
+    """A passphrase store, and no MEMVAULT_PASSPHRASE given: the person is asked."""
     return keys.read_key_info(paths.key_file)["backend"] == "passphrase" and not os.environ.get("MEMVAULT_PASSPHRASE")
+
+
+def ask_passphrase(parent: QWidget | None, title: str, label: str) -> str | None:
+    """The passphrase typed in a dialog (hidden as typed); None when the person cancels."""
+    phrase, ok = QInputDialog.getText(parent, title, label, QLineEdit.EchoMode.Password)
+    return phrase if ok else None
 
 
 def unlock(paths: VaultPaths, parent: QWidget | None = None) -> Vault | None:
     """Open the existing store, asking for its passphrase when it needs one; None when the person gives up."""
-    if not _asks_passphrase(paths):
+    if not needs_passphrase(paths):
         return Vault.open(paths.home)
     for attempt in range(PASSPHRASE_TRIES):
         label = "Passphrase of your memvault store:" if attempt == 0 else "Wrong passphrase. Try again:"
-        phrase, ok = QInputDialog.getText(parent, "Unlock memvault", label, QLineEdit.EchoMode.Password)
-        if not ok:
+        phrase = ask_passphrase(parent, "Unlock memvault", label)
+        if phrase is None:
             return None
         try:
-            with passphrase_given(phrase):
-                return Vault.open(paths.home)
+            return Vault.open(paths.home, passphrase=phrase)
         except WrongPassphrase:
             continue
     return None
+
+
+def _check_unlocks(paths: VaultPaths, secret: str | None) -> None:
+    """Raises WrongPassphrase unless `secret` (or the environment, or the keyring) unlocks this store."""
+    keys.load_key(paths.key_file, passphrase=secret)
 
 
 # -- the app ---------------------------------------------------------------------------------
@@ -165,7 +159,7 @@ class App(QObject):
     @property
     def serving(self) -> bool:
         """True once the daemon listens for `memvault mcp` bridges."""
-        return self.host is not None and self.host.serving
+        return self.host is not None and self.host.listening
 
     def begin_serving(self) -> None:
         """Follow the change feed and start the daemon (once)."""
@@ -213,7 +207,22 @@ class App(QObject):
         self.tray.dispose()
 
     def restore(self, backup: str) -> None:
-        """Replace the store by a verified backup: stop serving, close, restore, reopen, serve again."""
+        """Replace the store by a verified backup. A passphrase store asks for its passphrase first, and
+        it is checked before anything stops: a wrong one changes nothing."""
+        paths = self.ops.vault.paths
+        secret = None
+        if needs_passphrase(paths):
+            secret = ask_passphrase(self.window, "Restore a backup", "Passphrase of this store, to restore into it:")
+            if secret is None:
+                return
+        self.ops.run(
+            lambda _v: _check_unlocks(paths, secret),
+            lambda _: self._restore(backup, secret),
+            lambda error: self.window.show_problem(f"The store was not restored: {error.message}"),
+        )
+
+    def _restore(self, backup: str, secret: str | None) -> None:
+        """Stop serving, close, restore, reopen, serve again."""
         home = self.ops.vault.paths.home
         if self.starting is not None:
             self.starting.join()  # the daemon's start finishes before it is stopped
@@ -225,10 +234,10 @@ class App(QObject):
         def work(vault: Vault) -> tuple[dict[str, Any] | None, MemvaultError | None, Vault]:
             vault.close()
             try:
-                result, problem = Vault.restore_backup(backup, home), None
+                result, problem = Vault.restore_backup(backup, home, secret=secret), None
             except MemvaultError as exc:  # the store is untouched: reopen it as it was
                 result, problem = None, exc
-            reopened = Vault.open(home)
+            reopened = Vault.open(home, passphrase=secret)
             self.ops.vault = reopened  # on the worker: the work queued after this one uses the new store
             return result, problem, reopened
 

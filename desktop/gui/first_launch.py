@@ -15,7 +15,6 @@ from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
 from memvault.desktop import clients
-from memvault.desktop.gui.app import passphrase_given
 from memvault.desktop.gui.windows.first_run import FirstRunChoices, FirstRunWizard
 from memvault.desktop.gui.windows.recovery_key_dialog import RecoveryKeyDialog
 
@@ -28,8 +27,7 @@ def first_run(paths: VaultPaths) -> Vault | None:
     choices = wizard.choices()
     if choices.demo:
         return open_demo()
-    with passphrase_given(choices.passphrase):
-        vault = Vault.open(paths.home, create=True)
+    vault = Vault.open(paths.home, create=True, passphrase=choices.passphrase)
     show_recovery_key(vault)
     apply_choices(vault, choices)
     return vault

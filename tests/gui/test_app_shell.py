@@ -14,10 +14,12 @@ from memvault.core import recovery_key
 from memvault.core.drafts import Draft
 from memvault.core.errors import NotFound
 from memvault.core.model import OWNER, WriteMode
+from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
 from memvault.desktop.daemon import running_pid
+from memvault.desktop.gui import app as app_module
 from memvault.desktop.gui import first_launch
-from memvault.desktop.gui.app import App, SingleInstance, instance_name, passphrase_given, wake_running_instance
+from memvault.desktop.gui.app import App, SingleInstance, instance_name, wake_running_instance
 from memvault.desktop.gui.first_launch import apply_choices
 from memvault.desktop.gui.windows.first_run import FirstRunChoices, FirstRunWizard
 from memvault.desktop.gui.windows.recovery_key_dialog import RecoveryKeyDialog
@@ -64,14 +66,23 @@ def test_first_run_preselects_review_before_write_and_applies_the_choices(
     assert (Path.home() / ".claude.json").exists()
 
 
-def test_a_passphrase_is_given_for_one_call_only() -> None:
-    before = os.environ.get("MEMVAULT_PASSPHRASE")
-    with passphrase_given("fictional phrase"):
-        assert os.environ["MEMVAULT_PASSPHRASE"] == "fictional phrase"
-    assert os.environ.get("MEMVAULT_PASSPHRASE") == before
+def test_a_typed_passphrase_unlocks_the_store_and_is_not_left_in_the_environment(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phrase = os.environ["MEMVAULT_PASSPHRASE"]
+    monkeypatch.delenv("MEMVAULT_PASSPHRASE")
+    typed = iter(["not the phrase", phrase])
+    monkeypatch.setattr(app_module, "ask_passphrase", lambda *_: next(typed))
+    vault = app_module.unlock(VaultPaths.from_env(home))
+    assert vault is not None and "MEMVAULT_PASSPHRASE" not in os.environ
+    vault.close()
+    monkeypatch.setattr(app_module, "ask_passphrase", lambda *_: None)  # the person cancels
+    assert app_module.unlock(VaultPaths.from_env(home)) is None
 
 
-def test_restore_from_a_file_reopens_the_store_and_serves_again(qtbot: QtBot, qapp: QApplication, home: Path) -> None:
+def test_restore_from_a_file_asks_the_passphrase_reopens_the_store_and_serves_again(
+    qtbot: QtBot, qapp: QApplication, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     vault = Vault.open(home)
     app = App(qapp, vault)
     qtbot.addWidget(app.window)
@@ -79,6 +90,15 @@ def test_restore_from_a_file_reopens_the_store_and_serves_again(qtbot: QtBot, qa
     assert app.host is not None
     backup = vault.backup(OWNER)["path"]
     added = vault.add(OWNER, Draft(statement="Mara learned to throw a teapot on the wheel", domain="pottery"))["id"]
+    phrase = os.environ["MEMVAULT_PASSPHRASE"]
+    monkeypatch.delenv("MEMVAULT_PASSPHRASE")  # a passphrase store: the app asks for it in a dialog
+    typed = iter(["not the phrase", phrase])
+    monkeypatch.setattr(app_module, "ask_passphrase", lambda *_: next(typed))
+    app.window.restore_requested.emit(backup)
+    qtbot.waitUntil(app.window.problem.isVisible, timeout=30000)
+    assert "wrong passphrase" in app.window.problem.text()
+    assert app.ops.vault is vault and app.serving and vault.get(OWNER, added)  # nothing stopped or changed
+    app.window.problem.hide()
     app.window.restore_requested.emit(backup)
     panel = app.window.page("Settings").backups  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: "Restored and verified" in panel.message.text(), timeout=60000)

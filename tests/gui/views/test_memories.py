@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from PySide6.QtCore import QDateTime, Qt
 from pytestqt.qtbot import QtBot
-from viewkit import correct, shown
+from viewkit import BUDGET_EVIDENCE, correct, shown
 
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
@@ -66,7 +68,18 @@ def test_opening_a_record_shows_all_of_it(qtbot: QtBot, view: MemoriesView, ids:
     assert "Kitchen budget is capped at 18,000 euros" in text
     assert "part_of_project" in text and ids["kitchen"] in text
     assert "Provenance" in text and "Version chain" in text
+    assert BUDGET_EVIDENCE in text
+    digest = hashlib.sha256(BUDGET_EVIDENCE.encode()).hexdigest()
+    assert f"sha256 {digest[:16]}… (the evidence still matches it)" in text
     assert not view.detail.buttons["restore"].isEnabled()
+
+
+def test_browsing_counts_no_usage(qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]) -> None:
+    qtbot.keyClicks(view.search, "kitchen budget")
+    qtbot.waitUntil(lambda: view.summary.text().endswith("best matches"))
+    open_row(qtbot, view, ids["budget"])
+    assert ids["budget"] in shown_ids(view)
+    assert all(vault.get(OWNER, memory_id)["memory"]["retrieval_count"] == 0 for memory_id in ids.values())
 
 
 def test_correcting_supersedes_the_record_in_the_store(

@@ -47,6 +47,9 @@ def correct(vault: Vault, memory_id: str, statement: str) -> str:
     return str(vault.correct(OWNER, CorrectRequest.of(id=memory_id, statement=statement))["id"])
 
 
+BUDGET_EVIDENCE = "joinery quote of 2025-01-28, page 2"
+
+
 def seed(vault: Vault) -> dict[str, str]:
     """A small fictional life: a kitchen project, a bicycle, a canoe trip; ids by key."""
 
@@ -58,7 +61,7 @@ def seed(vault: Vault) -> dict[str, str]:
         tags=["project:Kitchen"], entities=["Ada Lindqvist"], valid_from="2025-01-10")  # fmt: skip
     keep("budget", "Kitchen budget is capped at 18,000 euros", type="CONSTRAINT", domain="home",
         tags=["project:Kitchen"], links=[{"type": "part_of_project", "target_id": ids["kitchen"]}],
-        valid_from="2025-02-01", access_scope="remote_allowed")  # fmt: skip
+        valid_from="2025-02-01", access_scope="remote_allowed", evidence=BUDGET_EVIDENCE)  # fmt: skip
     keep("bicycle", "The blue bicycle is kept in the garden shed", type="FACT", domain="home",
         entities=["garden shed"], valid_from="2024-06-01")  # fmt: skip
     keep("canoe", "Prefers a canoe trip on the river over a beach holiday", type="PREFERENCE", domain="travel",
