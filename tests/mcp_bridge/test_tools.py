@@ -207,6 +207,9 @@ async def test_local_callers_are_not_rate_limited(vault: Vault) -> None:
 
 
 class ExplodingRetriever:
+    def embed_in_background(self) -> None:
+        pass
+
     def search(self, ctx: Context, caller: Any, request: SearchRequest) -> dict[str, Any]:
         raise RuntimeError(f"boom while handling {request.query}")
 
