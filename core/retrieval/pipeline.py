@@ -29,11 +29,13 @@ from memvault.core.retrieval.hybrid import (
     Gathered,
     gather_graph,
     gather_lexical,
+    gather_neighbours,
     gather_semantic,
     signals_for,
     without_cold,
 )
 from memvault.core.retrieval.packet import compile_packet, default_counter
+from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, rank, relevance
 from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import route
@@ -48,6 +50,7 @@ from memvault.core.store.connection import Connection
 log = logging.getLogger("memvault.retrieval")
 
 CATCH_UP = 16  # records a search embeds at most for writes it finds from other processes
+CONTEXT_SEEDS = 30  # the best candidates whose session neighbours join the ranking
 
 
 class HybridRetriever:
@@ -192,7 +195,8 @@ class HybridRetriever:
             past = bool(request.as_of or request.known_at or request.include_history)
             depth = "deep" if past else decision.depth
         pool = pool_for(depth, request.limit)
-        gathered = Gathered()
+        span = date_span(request.query)
+        gathered = Gathered(words=without_date(request.query, span) if span else None)
         gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals, alone=index is None)
         if index is not None and vector is not None:
             if deadline.passed():
@@ -207,10 +211,11 @@ class HybridRetriever:
         weights_by_domain = decision.weights
 
         def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, tuple[Signals, str]]:
-            found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic)
+            found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic, span)
             return found if depth == "deep" else without_cold(found)  # past material: depth deep only
 
         hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
+        similarity = _similarity(index, vector)
         if hops and gathered.found:
             if deadline.passed():
                 gathered.truncated = True
@@ -218,10 +223,12 @@ class HybridRetriever:
                 provisional = signals({})
                 strong = sorted(((relevance(s, weights), k) for k, (s, _) in provisional.items()), reverse=True)[:SEEDS]
                 seeds = {k: r for r, k in strong if r >= weights.min_relevance}
-                similarity = _similarity(index, vector)
                 gather_graph(conn, caller, request, seeds, hops, gathered, similarity)
+        if gathered.found and not deadline.passed():
+            best = rank([(gathered.found[k].record, s) for k, (s, _) in signals({}).items()], weights)
+            gather_neighbours(conn, caller, request, [r.id for r, _, _ in best[:CONTEXT_SEEDS]], gathered, similarity)
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
-        ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights)
+        ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights, gathered.beside)
         hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
         ranking = Ranking(
             hits=hits,
