@@ -28,6 +28,7 @@ from memvault.desktop.gui.tray import Tray
 from memvault.desktop.gui.windows.memories import MemoriesView
 
 if TYPE_CHECKING:
+    from memvault.desktop.gui.windows.import_dialog import ImportDialog
     from memvault.desktop.gui.windows.settings import SettingsView
 
 NO_TRAY = "No system tray here: memvault runs while this window is open (closing it quits)."
@@ -61,6 +62,7 @@ class MainWindow(QMainWindow):
         self.tray = tray
         self.quitting = False
         self.first_rows_shown = False
+        self.import_dialog: ImportDialog | None = None
         self.setWindowTitle(f"memvault — {ops.vault.paths.home}")
         self.setWindowIcon(app_icon())
         self.nav = QListWidget()
@@ -97,6 +99,10 @@ class MainWindow(QMainWindow):
         vault_menu = self.menuBar().addMenu("&memvault")
         vault_menu.addMenu(self.tray.kill_menu)
         vault_menu.addAction(self.tray.pause_action)
+        vault_menu.addSeparator()
+        import_action = vault_menu.addAction("&Import history…")
+        import_action.setShortcut(QKeySequence("Ctrl+I"))
+        import_action.triggered.connect(self.open_import)
         vault_menu.addSeparator()
         quit_action = vault_menu.addAction("&Quit")
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -167,6 +173,16 @@ class MainWindow(QMainWindow):
         """A lasting remark in the status bar (e.g. that another daemon serves the assistants)."""
         self.notes.append(text)
         self.statusBar().showMessage("  ".join(self.notes))
+
+    def open_import(self) -> ImportDialog:
+        """The import dialog (one, kept while the window lives: a report stays until discarded)."""
+        if self.import_dialog is None:
+            from memvault.desktop.gui.windows.import_dialog import ImportDialog  # noqa: PLC0415 - loads when asked
+
+            self.import_dialog = ImportDialog(self.ops, self)
+        self.import_dialog.show()
+        self.import_dialog.raise_()
+        return self.import_dialog
 
     def open_inbox(self) -> None:
         self.bring_forward()
