@@ -28,6 +28,7 @@ from memvault.core.retrieval.query import fts_query
 from memvault.core.store import domain_rows as domain_sql
 from memvault.core.store import events, settings_table
 from memvault.core.store.connection import Connection
+from memvault.core.writer.gate import secret_rejection
 
 log = logging.getLogger("memvault.domains")
 
@@ -40,6 +41,19 @@ def _name(value: Any, field: str = "name") -> str:
     name = domain_name(value, field)
     if name is None:
         raise InvalidArgument(f"{field} is required")
+    return name
+
+
+def _screened(texts: Sequence[str]) -> None:
+    """A domain's name, description and keywords are stored and shown like a record: no secrets."""
+    refused = secret_rejection(texts)
+    if refused:
+        raise InvalidArgument(refused)
+
+
+def _new_name(value: Any, field: str) -> str:
+    name = _name(value, field)
+    _screened([name])
     return name
 
 
@@ -92,7 +106,7 @@ def rename(ctx: Context, caller: Caller, name: str, new_name: str) -> DomainChan
     require_owner(caller, "renaming a domain")
     with ctx.transaction() as conn:
         row = _existing(conn, name)
-        target = _name(new_name, "new_name")
+        target = _new_name(new_name, "new_name")
         if target == row["name"]:
             raise InvalidArgument("new_name is the domain's current name")
         if domain_sql.fetch(conn, target) is not None:
@@ -134,7 +148,7 @@ def merge(ctx: Context, caller: Caller, sources: Sequence[str], into: str) -> Do
     if not names:
         raise InvalidArgument("sources: name at least one domain to merge")
     with ctx.transaction() as conn:
-        target = _name(into, "into")
+        target = _new_name(into, "into")
         if target in names:
             raise InvalidArgument("into: a domain cannot be merged into itself")
         rows = [_existing(conn, n, "sources") for n in names]
@@ -186,7 +200,7 @@ def split(
         raise InvalidArgument("split by exactly one of keyword or ids")
     with ctx.transaction() as conn:
         row = _existing(conn, name)
-        target = _name(new_name, "new_name")
+        target = _new_name(new_name, "new_name")
         if domain_sql.fetch(conn, target) is not None:
             raise Conflict(f"a domain named {target} exists already")
         chosen = _split_ids(conn, row["name"], keyword, ids)
@@ -260,6 +274,7 @@ def update(ctx: Context, caller: Caller, name: str, **fields: object) -> DomainS
         changes["depth"] = fields["depth"]
     if not changes:
         raise InvalidArgument("nothing to change")
+    _screened([changes.get("description", ""), *changes.get("curated", [])])
     with ctx.transaction() as conn:
         row = _existing(conn, name)
         now = ctx.now()

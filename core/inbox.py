@@ -2,7 +2,9 @@
 
 Approving carries out a proposed write as it was proposed, re-checked against the store as
 it is now, acting as the proposer (its access scope and workspace). Rejecting keeps no content.
-Purge requests wait here too but are confirmed by `core/maintenance/purge.py`.
+Purge requests wait here too but are confirmed by `core/maintenance/purge.py`. An import (a
+dropped export's dry run) commits in chunks like `memvault import --commit`: approving it again
+after a crash resumes it, and the proposal is closed in its last chunk's transaction.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from memvault.core.access import require_owner
 from memvault.core.context import Context
 from memvault.core.drafts import Draft, required_text
 from memvault.core.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.importers.inbox import commit_approved
 from memvault.core.model import Caller, MemoryId, ProposalId, Status, Surface
 from memvault.core.results import Decision, ProposalRow
 from memvault.core.store import events, memories, proposals
@@ -43,36 +46,46 @@ def list_proposals(ctx: Context, caller: Caller, status: str = "pending", limit:
 def approve(ctx: Context, caller: Caller, proposal_id: ProposalId) -> Decision:
     """Carry out a proposed write as it was proposed, re-checked against the store as it is now."""
     require_owner(caller, "approving a proposal")
+    with ctx.reading() as conn:
+        staged = _pending(conn, proposal_id)
+    if staged["kind"] == "import":  # many transactions, resumable (core/importers/inbox.py)
+        imported: Decision = {"proposal_id": ProposalId(staged["id"]), "outcome": "imported", "id": None}
+        commit_approved(ctx, _proposer(staged), staged, lambda conn, _batch, now: _close(conn, caller, staged,
+                                                                                         imported, now))  # fmt: skip
+        return imported
     with ctx.transaction() as conn:
         proposal = _pending(conn, proposal_id)
-        payload = proposal["payload"]
-        # whom approval acts as: the proposer's workspace (older proposals kept only the record's binding)
-        workspace = _optional(payload, "proposer_workspace" if "proposer_workspace" in payload else "workspace_id")
-        proposer = Caller(proposal["principal"], Surface(proposal["surface"]), workspace)
         now = ctx.now()
-        result = _apply(conn, proposer, proposal, now)
-        proposals.decide(conn, proposal["id"], "approved", now, result.get("id"))
-        events.record(
-            conn,
-            caller,
-            "approved",
-            now,
-            result.get("id"),
-            proposal_id=proposal["id"],
-            kind=proposal["kind"],
-            proposed_by=proposal["principal"],
-        )
+        result = _apply(conn, _proposer(proposal), proposal, now)
+        _close(conn, caller, proposal, result, now)
     return result
+
+
+def _proposer(proposal: ProposalRow) -> Caller:
+    """Whom approval acts as: the proposer, in its workspace (older proposals kept only the record's binding)."""
+    payload = proposal["payload"]
+    workspace = _optional(payload, "proposer_workspace" if "proposer_workspace" in payload else "workspace_id")
+    return Caller(proposal["principal"], Surface(proposal["surface"]), workspace)
+
+
+def _close(conn: Connection, caller: Caller, proposal: ProposalRow, result: Decision, now: str) -> None:
+    proposals.decide(conn, proposal["id"], "approved", now, result.get("id"))
+    events.record(
+        conn,
+        caller,
+        "approved",
+        now,
+        result.get("id"),
+        proposal_id=proposal["id"],
+        kind=proposal["kind"],
+        proposed_by=proposal["principal"],
+    )
 
 
 def _apply(conn: Connection, proposer: Caller, proposal: ProposalRow, now: str) -> Decision:
     payload, kind, proposal_id = proposal["payload"], proposal["kind"], ProposalId(proposal["id"])
     if kind == "add":
         return _apply_add(conn, proposer, proposal_id, payload, now)
-    if kind == "import":  # a dropped export's dry run, approved: commit it (core/importers/inbox.py)
-        from memvault.core.importers.inbox import commit_approved  # noqa: PLC0415 - importers import writes
-
-        return commit_approved(conn, proposer, proposal, now)
     if kind not in ("correct", "archive", "restore"):  # purge requests: Vault.confirm_purge (memvault purge --confirm)
         raise InvalidArgument(f"proposals of kind {kind} are confirmed with confirm_purge, not approve")
     record = current_record(conn, proposer, str(payload["id"]), _revision(payload))

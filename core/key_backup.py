@@ -69,7 +69,9 @@ def unlock(carried: dict[str, Any], secret: str) -> tuple[bytes, bool]:
     return keys.unwrap_passphrase(carried, secret), False
 
 
-def install(key_file: Path, carried: dict[str, Any], key: bytes, *, by_recovery_key: bool) -> None:
+def install(
+    key_file: Path, carried: dict[str, Any], key: bytes, *, by_recovery_key: bool, new_passphrase: str | None = None
+) -> None:
     """A key file for the new home: the same wraps, the OS keyring (if the old store used one and one is
     here), or, after a recovery key opened it, a passphrase chosen now (the old one may be forgotten)."""
     store_id = str(carried["store_id"])
@@ -84,6 +86,11 @@ def install(key_file: Path, carried: dict[str, Any], key: bytes, *, by_recovery_
         keyring.set_password(keys.KEYRING_SERVICE, store_id, key.hex())
         content = {"version": 1, "backend": "keyring", "keyring": backend, "store_id": store_id, **recovery}
     else:  # no keyring on this machine: the key is wrapped under a passphrase chosen now
-        content = {"version": 1, "backend": "passphrase", "store_id": store_id, **keys.passphrase_wrap(key, store_id)}
+        content = {
+            "version": 1,
+            "backend": "passphrase",
+            "store_id": store_id,
+            **keys.passphrase_wrap(key, store_id, passphrase=new_passphrase),
+        }
         content.update(recovery)
     keys.write_key_file(key_file, content)

@@ -58,7 +58,12 @@ def keyring_backend_name() -> str | None:
     return name
 
 
-def _passphrase(confirm: bool) -> str:
+def _passphrase(confirm: bool, given: str | None = None) -> str:
+    """The passphrase a front end handed over, else MEMVAULT_PASSPHRASE, else one asked on the terminal."""
+    if given is not None:
+        if not given:
+            raise WrongPassphrase("an empty passphrase: nothing was opened or created")
+        return given
     phrase = os.environ.get("MEMVAULT_PASSPHRASE")
     if phrase:
         return phrase
@@ -117,10 +122,15 @@ def _with_recovery(content: dict[str, Any], key_file: Path, key: bytes) -> dict[
     return {**content, "recovery": entry}
 
 
-def create_key(key_file: Path, store_id: str, *, scrypt_n: int = DEFAULT_SCRYPT_N) -> bytes:
-    """Make the key of a new store, keep it in the best safe place, record where (and a recovery key)."""
+def create_key(
+    key_file: Path, store_id: str, *, scrypt_n: int = DEFAULT_SCRYPT_N, passphrase: str | None = None
+) -> bytes:
+    """Make the key of a new store, keep it in the best safe place, record where (and a recovery key).
+
+    A `passphrase` given here is the person's choice of backend: the key is wrapped under it.
+    """
     key = secrets.token_bytes(KEY_BYTES)
-    forced = os.environ.get("MEMVAULT_KEY_BACKEND")
+    forced = "passphrase" if passphrase is not None else os.environ.get("MEMVAULT_KEY_BACKEND")
     backend = None if forced == "passphrase" else keyring_backend_name()
     if backend is not None:
         import keyring  # noqa: PLC0415
@@ -132,19 +142,26 @@ def create_key(key_file: Path, store_id: str, *, scrypt_n: int = DEFAULT_SCRYPT_
         return key
     if forced == "keyring":
         raise KeyUnavailable("MEMVAULT_KEY_BACKEND=keyring but no safe OS keyring is reachable")
-    content = {"version": 1, "backend": "passphrase", "store_id": store_id, **passphrase_wrap(key, store_id, scrypt_n)}
+    content = {
+        "version": 1,
+        "backend": "passphrase",
+        "store_id": store_id,
+        **passphrase_wrap(key, store_id, scrypt_n, passphrase),
+    }
     write_key_file(key_file, _with_recovery(content, key_file, key))
     log.info("store key wrapped with a passphrase (scrypt)")
     return key
 
 
-def passphrase_wrap(key: bytes, store_id: str, scrypt_n: int = DEFAULT_SCRYPT_N) -> dict[str, Any]:
-    """The key file's `kdf` and `wrap` for `key` under a passphrase asked for now."""
+def passphrase_wrap(
+    key: bytes, store_id: str, scrypt_n: int = DEFAULT_SCRYPT_N, passphrase: str | None = None
+) -> dict[str, Any]:
+    """The key file's `kdf` and `wrap` for `key` under `passphrase` (asked for now when None)."""
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: PLC0415
 
     salt = secrets.token_bytes(16)
     nonce = secrets.token_bytes(12)
-    wrapped = AESGCM(_derive(_passphrase(confirm=True), salt, scrypt_n)).encrypt(nonce, key, store_id.encode())
+    wrapped = AESGCM(_derive(_passphrase(True, passphrase), salt, scrypt_n)).encrypt(nonce, key, store_id.encode())
     return {
         "kdf": {"name": "scrypt", "n": scrypt_n, "r": SCRYPT_R, "p": SCRYPT_P, "salt": _b64(salt)},
         "wrap": {"name": "aes-256-gcm", "nonce": _b64(nonce), "key": _b64(wrapped)},
@@ -163,8 +180,9 @@ def read_key_info(key_file: Path) -> dict[str, Any]:
     return info
 
 
-def load_key(key_file: Path) -> bytes:
-    """Unlock the key of an existing store from the backend its key file names."""
+def load_key(key_file: Path, *, passphrase: str | None = None) -> bytes:
+    """Unlock the key of an existing store from the backend its key file names (`passphrase`
+    from a front end that asked for it; else the environment or the terminal)."""
     info = read_key_info(key_file)
     store_id = str(info["store_id"])
     if info["backend"] == "keyring":
@@ -179,7 +197,7 @@ def load_key(key_file: Path) -> bytes:
         if not stored:
             raise KeyUnavailable("the OS keyring holds no key for this store")
         return bytes.fromhex(stored)
-    return unwrap_passphrase(info, _passphrase(confirm=False))
+    return unwrap_passphrase(info, _passphrase(False, passphrase))
 
 
 def unwrap_passphrase(info: dict[str, Any], passphrase: str) -> bytes:

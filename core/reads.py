@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from typing import Any
 
@@ -10,7 +11,7 @@ from memvault.core.context import Context
 from memvault.core.errors import InvalidArgument, NotFound
 from memvault.core.model import Caller, Memory, MemoryId, Status
 from memvault.core.requests import ListRequest
-from memvault.core.results import LinkRef, RecordPage, RecordView
+from memvault.core.results import LinkRef, Provenance, RecordPage, RecordView
 from memvault.core.store import memories, proposals
 from memvault.core.store.connection import Connection
 
@@ -45,6 +46,30 @@ def get(ctx: Context, caller: Caller, memory_id: MemoryId) -> RecordView:
             ],
             "entities": memories.entity_names(conn, record.id),
         }
+
+
+def provenance(ctx: Context, caller: Caller, memory_id: MemoryId) -> Provenance:
+    with ctx.reading() as conn:
+        record = memories.fetch(conn, caller, memory_id)
+        extra = memories.provenance_row(conn, memory_id) if record is not None else None
+    if record is None or extra is None:
+        raise NotFound("no such memory")
+    stored_hash = extra["evidence_hash"]
+    intact = None
+    if record.evidence is not None and stored_hash is not None:
+        intact = hashlib.sha256(record.evidence.encode()).hexdigest() == stored_hash
+    return {
+        "memory_id": record.id,
+        "source": record.source,
+        "source_reference": record.source_reference,
+        "evidence": record.evidence,
+        "evidence_hash": stored_hash,
+        "evidence_intact": intact,
+        "created_by": extra["created_by"],
+        "import_batch_id": extra["import_batch_id"],
+        "learned_at": record.learned_at,
+        "event_time": record.event_time,
+    }
 
 
 MAX_CURSOR_CHARS = 200  # a timestamp and an id, base64: far less

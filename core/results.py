@@ -47,6 +47,21 @@ class MemoryRecord(TypedDict):
     due_at: str | None
 
 
+class Provenance(TypedDict):
+    """Where a record came from, for the person's own detail view (not an MCP answer)."""
+
+    memory_id: MemoryId
+    source: str | None
+    source_reference: str | None
+    evidence: str | None
+    evidence_hash: str | None  # sha256 of the evidence when it was stored
+    evidence_intact: bool | None  # the evidence still hashes to it; None when there is no evidence
+    created_by: str | None
+    import_batch_id: str | None
+    learned_at: str | None
+    event_time: str | None
+
+
 # -- writes ------------------------------------------------------------------------------------
 AddOutcome = Literal["added", "staged", "duplicate", "rejected"]
 

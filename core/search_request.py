@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Self
 
 from memvault.core.drafts import Request, choice, domain_name, int_in, optional_time, required_text
@@ -29,6 +29,13 @@ class SearchRequest(Request):
     depth: str = "auto"
     max_tokens: int | None = None
     shadow: bool = False
+    # False for the person browsing their own memory in the app: nothing is written (usage feeds
+    # the tiers, and looking is not an assistant's retrieval). Not an MCP argument.
+    count_usage: bool = True
+
+    def browsing(self) -> Self:
+        """The same search, for the person looking through their memory: it writes nothing."""
+        return replace(self, count_usage=False)
 
     @classmethod
     def parse(cls, args: Mapping[str, Any]) -> Self:

@@ -62,6 +62,7 @@ from memvault.core.results import (
     ProjectHistory,
     ProposalRow,
     ProposeResult,
+    Provenance,
     PurgePreview,
     PurgeRequested,
     RecordPage,
@@ -101,8 +102,13 @@ class Vault:
         create: bool = False,
         clock: Clock | None = None,
         scrypt_n: int | None = None,
+        passphrase: str | None = None,
     ) -> Vault:
-        """Open the store in `home` (MEMVAULT_HOME by default); with `create`, make it first if absent."""
+        """Open the store in `home` (MEMVAULT_HOME by default); with `create`, make it first if absent.
+
+        `passphrase` is for front ends that asked the person (a passphrase store); without it the
+        key loader reads MEMVAULT_PASSPHRASE or asks on the terminal.
+        """
         paths = VaultPaths.from_env(home)
         if not paths.store.exists():
             if not create:
@@ -110,9 +116,10 @@ class Vault:
             paths.ensure()
             if paths.key_file.exists():
                 raise StoreUnavailable(f"{paths.key_file} exists but the store does not: refusing to overwrite a key")
-            key = keys.create_key(paths.key_file, uuid.uuid4().hex, **({"scrypt_n": scrypt_n} if scrypt_n else {}))
+            sized = {"scrypt_n": scrypt_n} if scrypt_n else {}
+            key = keys.create_key(paths.key_file, uuid.uuid4().hex, passphrase=passphrase, **sized)
         else:
-            key = keys.load_key(paths.key_file)
+            key = keys.load_key(paths.key_file, passphrase=passphrase)
         conn = open_connection(paths.store, key, create=create)
         try:
             migrations.migrate(conn)
@@ -165,6 +172,11 @@ class Vault:
     def get(self, caller: Caller, memory_id: str) -> RecordView:
         self._guard(caller)
         return reads.get(self.ctx, caller, memory_id_of(memory_id))
+
+    def provenance(self, caller: Caller, memory_id: str) -> Provenance:
+        """Source, evidence and its hash check, who wrote it: for the person's detail view."""
+        self._guard(caller)
+        return reads.provenance(self.ctx, caller, memory_id_of(memory_id))
 
     def list_memories(self, caller: Caller, request: ListRequest | None = None) -> RecordPage:
         self._guard(caller)
@@ -376,9 +388,22 @@ class Vault:
         return list(maintenance_backup.list_backups(self.ctx, caller))
 
     @staticmethod
-    def restore_backup(backup: str | os.PathLike[str], home: str | os.PathLike[str] | None = None) -> Report:
-        """Replace the store in `home` by a verified backup (no Vault may be open on it in this process)."""
-        return maintenance_restore.restore_backup(backup, home, clock=SystemClock())
+    def restore_backup(
+        backup: str | os.PathLike[str],
+        home: str | os.PathLike[str] | None = None,
+        *,
+        secret: str | None = None,
+        new_passphrase: str | None = None,
+    ) -> Report:
+        """Replace the store in `home` by a verified backup (no Vault may be open on it in this process).
+
+        `secret` unlocks it: this store's passphrase, or (into an empty home) the backup's passphrase
+        or recovery key; `new_passphrase` wraps the key on a machine without a keyring after a
+        recovery key opened it. Left None, they come from the environment or the terminal.
+        """
+        return maintenance_restore.restore_backup(
+            backup, home, clock=SystemClock(), secret=secret, new_passphrase=new_passphrase
+        )
 
     def request_purge(self, caller: Caller, request: PurgeRequest) -> PurgeRequested:
         self._guard(caller)

@@ -382,6 +382,14 @@ def stop(home: str | os.PathLike[str] | None = None) -> int | None:
 
 
 def status(home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """Whether a daemon holds this store's lock, and whether it answers yet (it unlocks the store and
+    loads before it listens)."""
     address = relay.DaemonAddress.for_home(VaultPaths.from_env(home).home)
     pid = running_pid(address)
-    return {"running": pid is not None, "pid": pid, "socket": str(address.socket)}
+    listening = False
+    if pid is not None:
+        probe = relay.connect(address)
+        listening = probe is not None
+        if probe is not None:
+            probe.close()
+    return {"running": pid is not None, "listening": listening, "pid": pid, "socket": str(address.socket)}

@@ -125,7 +125,7 @@ def shoot(home: Path, scale: int) -> list[Path]:
 
 def prepare(window: object, page: str) -> None:
     """Put each view in a state that shows what it is for."""
-    view = window.pages[page]  # type: ignore[attr-defined]
+    view = window.page(page)  # type: ignore[attr-defined]
     if page == "Memories" and not view.search.text():
         view.search.setText("kitchen")
     if page == "Inbox" and view.items:

@@ -6,7 +6,6 @@ OS keyring: nothing of a benchmark outlives it), and is removed when the run end
 
 from __future__ import annotations
 
-import os
 import secrets
 import shutil
 import tempfile
@@ -44,8 +43,7 @@ class BenchStore:
         return {memory_id: key for key, memory_id in self.ids.items()}
 
     def open(self) -> Vault:
-        with _environment(self.env):
-            return Vault.open(self.home)
+        return Vault.open(self.home, passphrase=self.passphrase)
 
     def size_bytes(self) -> int:
         return folder_bytes(self.home)
@@ -64,9 +62,7 @@ def temporary_home(prefix: str) -> Iterator[Path]:
 def loaded_store(data: DataSet, home: Path) -> Iterator[BenchStore]:
     """A new store in `home` holding every record of `data` (written by the person: no approval)."""
     store = BenchStore(home / "store", secrets.token_urlsafe(24))
-    with _environment(store.env):
-        vault = Vault.open(store.home, create=True, scrypt_n=BENCH_SCRYPT_N)
-    with vault:
+    with Vault.open(store.home, create=True, scrypt_n=BENCH_SCRYPT_N, passphrase=store.passphrase) as vault:
         for record in data.records:
             store.ids[record.key] = _write(vault, record, store.ids)
     yield store
@@ -93,21 +89,6 @@ def _written_id(answer: Mapping[str, object], key: str) -> str:
     if answer.get("outcome") not in ("added", "superseded"):
         raise InvalidArgument(f"bench data set: record {key} was not written ({answer.get('outcome')})")
     return str(answer["id"])
-
-
-@contextmanager
-def _environment(values: dict[str, str]) -> Iterator[None]:
-    """Set variables for the duration (key creation and opening read them from the environment)."""
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def folder_bytes(folder: Path) -> int:

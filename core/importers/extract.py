@@ -2,10 +2,10 @@
 
 Only sentences the person said about themself or their work count, in the first person,
 matching one of a few cues per type (stated preferences, decisions, constraints, project
-state, open questions, next actions, plain facts about them). Requests to the assistant,
-questions to it, code, quotes and long pasted text are skipped. A candidate is *weak* when
-it hedges ("maybe", "I think"), depends on a condition, or is long: the report says so,
-and weak candidates are committed only when asked. An assistant reading the conversation
+state, open questions, next actions, plain facts about them, changes such as "I switched from
+X to Y"). Requests to the assistant, questions to it, code, quotes and long pasted text are
+skipped. A candidate is *weak* when it hedges ("maybe", "I think"), depends on a condition, or
+is long: the report says so, and weak candidates are committed only when asked. An assistant reading the conversation
 does better through `memory_propose`.
 """
 
@@ -73,6 +73,15 @@ _CUES: tuple[tuple[MemoryType, re.Pattern[str]], ...] = tuple(
             r"|^i'm (?:a|an) [\w-]+ (?:at|in|for)\b|^i am (?:a|an) [\w-]+ (?:at|in|for)\b"
             r"|^(?:i|we) [\w-]+ .*\b(?:every|each) (?:day|morning|evening|week|weekend|month|year|monday|tuesday|"
             r"wednesday|thursday|friday|saturday|sunday)\b",
+        ),
+        (  # a change: the writer supersedes the record about what it replaces (core/writer/similarity.py)
+            MemoryType.FACT,
+            r"^(?:i|we|the|my|our)\b[\w' -]{0,40}? (?:switched|moved|migrated|changed|went) "
+            r"(?:[\w'-]+ ){0,4}?from \S.* to \S"
+            r"|^(?:i|we)(?:'ve| have)? (?:switched|changed|moved) (?:the|my|our) [\w' -]+ to \S"
+            r"|^(?:i|we)(?:'ve| have)? replaced \S.* with \S"
+            r"|^(?:i|we)(?:'re| are| am|'m)? no longer\b.*\b(?:now|instead)\b"
+            r"|^(?:i|we) (?:now )?[\w-]+ \S.* instead of \S",
         ),
     )
 )

@@ -1,5 +1,6 @@
 """The watched folder `MEMVAULT_HOME/imports/inbox`: a dropped export gets a dry run whose report
-waits in the approval inbox; approving it commits the import (in one transaction).
+waits in the approval inbox; approving it commits the import in chunks, resumably, through the
+same `run.commit` as `memvault import --commit`.
 
 The daemon starts `InboxWatcher(vault).start()` and stops it on shutdown. watchdog's inotify
 observer reports a file once it is closed after writing (`closed`) or moved in (`moved`); files
@@ -20,11 +21,11 @@ from watchdog.observers import Observer
 from memvault.core.context import Context
 from memvault.core.errors import MemvaultError
 from memvault.core.importers import run
+from memvault.core.importers.report import ImportReport
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import HOUSEKEEPER, Caller, ProposalId
-from memvault.core.results import Decision, ProposalRow
+from memvault.core.model import HOUSEKEEPER, Caller
+from memvault.core.results import ProposalRow
 from memvault.core.store import events, import_rows, proposals
-from memvault.core.store.connection import Connection
 
 log = logging.getLogger("memvault.import.inbox")
 
@@ -37,15 +38,20 @@ def inbox_folder(ctx: Context) -> Path:
     return folder
 
 
-def stage(ctx: Context, path: Path, caller: Caller = HOUSEKEEPER) -> str | None:
-    """Dry-run `path` and put its report in the approval inbox; the proposal's id (None: already staged)."""
-    report = run.dry_run(ctx, caller, ImportRequest(path=str(path)))
+def stage(ctx: Context, path: Path, caller: Caller = HOUSEKEEPER, request: ImportRequest | None = None) -> str | None:
+    """Dry-run `path` (with `request`'s limits and chunk size) and put its report in the approval inbox;
+    the proposal's id (None: already staged)."""
+    request = request or ImportRequest(path=str(path))
+    report = run.dry_run(ctx, caller, request)
     counts = report["counts"]
     summary = (
         f"import {path.name} ({report['format']}): add {counts['added']}, correct {counts['corrected']},"
         f" already known {counts['confirmed']}, excluded {counts['excluded']}; approve to commit"
     )
-    payload = {"path": str(path), "format": report["format"], "source_hash": report["source_hash"], "counts": counts}
+    payload = {
+        "path": str(path), "format": report["format"], "source_hash": report["source_hash"], "counts": counts,
+        "options": request.options(),
+    }  # fmt: skip
     with ctx.transaction() as conn:
         if import_rows.staged_import(conn, report["source_hash"]):
             return None
@@ -56,13 +62,15 @@ def stage(ctx: Context, path: Path, caller: Caller = HOUSEKEEPER) -> str | None:
     return proposal_id
 
 
-def commit_approved(conn: Connection, proposer: Caller, proposal: ProposalRow, now: str) -> Decision:
-    """Approval of a staged import (called by the approval inbox inside its transaction); the batch
-    it makes is listed by `memvault import --list` and undone by `--rollback`."""
+def commit_approved(ctx: Context, proposer: Caller, proposal: ProposalRow, finish: run.Finish) -> ImportReport:
+    """Approval of a staged import (called by the approval inbox): the commit of `memvault import
+    --commit` with the options of the dry run the person read, refused when the file changed since.
+    `finish` closes the proposal inside the last chunk's transaction; until then approving again
+    resumes. The batch is listed by `memvault import --list` and undone by `--rollback`."""
     payload = proposal["payload"]
-    request = ImportRequest(path=str(payload["path"]), format=str(payload["format"]), commit=True)
-    run.commit_within(conn, proposer, request, now, str(payload["source_hash"]))
-    return {"proposal_id": ProposalId(proposal["id"]), "outcome": "imported", "id": None}
+    options = {k: v for k, v in dict(payload.get("options") or {}).items() if k in ImportRequest.__dataclass_fields__}
+    request = ImportRequest(path=str(payload["path"]), format=str(payload["format"]), commit=True, **options)
+    return run.commit(ctx, proposer, request, run.Hooks(expect_hash=str(payload["source_hash"]), finish=finish))
 
 
 class _Handler(FileSystemEventHandler):

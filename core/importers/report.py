@@ -38,6 +38,17 @@ class ImportReport(TypedDict):
     chunks: dict[str, int]
 
 
+class ExportSummary(TypedDict):
+    """What a file holds, read before any dry run (the desktop shows it when a file is chosen)."""
+
+    path: str
+    format: str
+    conversations: int
+    bytes: int
+    first: str | None
+    last: str | None
+
+
 class RollbackReport(TypedDict):
     batch_id: str
     removed: int
@@ -91,6 +102,8 @@ class Tally:
             "weak": item.why_weak,
             "reason": decision.reason,
             "target_id": decision.target.id if decision.target else None,
+            "replaces": decision.target.statement if decision.target and decision.action == "correct" else None,
+            "sensitivity": draft.sensitivity.value,
         }
         if decision.action == "exclude":
             self.reasons[decision.reason.split(":")[0]] += 1
@@ -103,7 +116,7 @@ class Tally:
         self._keep("corrections" if decision.action == "correct" else "additions", entry)
         if draft.sensitivity.value != "normal":
             self.sensitivity[draft.sensitivity.value] += 1
-            self._keep("sensitivity_flags", {**entry, "sensitivity": draft.sensitivity.value})
+            self._keep("sensitivity_flags", entry)
 
     def inventory(self, left_out: int, size: int) -> dict[str, Any]:
         return {

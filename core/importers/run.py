@@ -1,8 +1,9 @@
 """Running an import: the dry run (nothing written) and the commit (one transaction per chunk).
 
 The commit writes a manifest first (in the first chunk's transaction) and moves its
-`chunks_done` in the same transaction as each chunk, so a crash or Ctrl-C leaves whole
-chunks only and the next `--commit` of the same file resumes after the last one.
+`chunks_done` in the same transaction as each chunk, so a crash, Ctrl-C or a stop leaves whole
+chunks only and the next commit of the same file resumes after the last one. The CLI, the
+desktop's import dialog and an import approved in the inbox all commit through `commit`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from memvault.core.access import write_scope
 from memvault.core.context import Context
-from memvault.core.errors import Conflict
+from memvault.core.errors import Conflict, MemvaultError
 from memvault.core.importers import extract
 from memvault.core.importers.conversation import Conversation, Export
 from memvault.core.importers.decide import BatchMemory, Decision, decide
@@ -39,6 +40,27 @@ SNIPPET_CHARS = 240
 MEMO_TEXTS = 20_000  # ~30 MB of 384-d vectors
 # progress(conversations done, conversations in all, counts so far)
 Progress = Callable[[int, int, dict[str, int]], None]
+Stop = Callable[[], bool]  # asked between conversations (dry run) or chunks (commit): True stops
+# called inside the transaction of an import's last chunk (batch id, time): approval marks its proposal there
+Finish = Callable[[Connection, str, str], None]
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """What a caller may add to a run: progress, a stop (between conversations of a dry run, between
+    chunks of a commit), and for a commit the file it must still be (an approved dry run's hash) and
+    work inside the last chunk's transaction."""
+
+    progress: Progress | None = None
+    stop: Stop | None = None
+    expect_hash: str | None = None
+    finish: Finish | None = None
+
+
+class Stopped(MemvaultError):
+    """The person stopped a dry run: nothing was written. (No MCP tool passes a stop.)"""
+
+    code = "conflict"
 
 
 def _memo(embed: Embed | None) -> Embed | None:
@@ -108,14 +130,19 @@ def _report(request: ImportRequest, export: Export, tally: Tally, left_out: int,
     return report
 
 
-def dry_run(ctx: Context, caller: Caller, request: ImportRequest) -> ImportReport:
+def dry_run(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks | None = None) -> ImportReport:
+    progress, stop = (hooks.progress, hooks.stop) if hooks else (None, None)
     export = read_export(request.path, request.format, request.max_bytes)
     chosen, left_out = select(export, request)
     embed = _memo(local_embeddings(ctx))
     tally, batch = Tally(), BatchMemory()
     seen: dict[str, Decision] = {}  # a sentence said again gets the first one's verdict, judged once
     with ctx.reading() as conn:
-        for conversation in chosen:
+        for number, conversation in enumerate(chosen):
+            if stop is not None and stop():
+                raise Stopped("the dry run was stopped: nothing was written")
+            if progress is not None:
+                progress(number, len(chosen), tally.counts())
             tally.saw(conversation)
             found = list(_prepared(export.format, conversation, request.include_weak))
             # a dry run stores nothing of the conversation: screening its candidates at once is enough
@@ -126,6 +153,8 @@ def dry_run(ctx: Context, caller: Caller, request: ImportRequest) -> ImportRepor
                 tally.judged(prepared, decision)
                 if decision.action in ("add", "correct"):
                     batch.remember(prepared.draft.statement)
+    if progress is not None:
+        progress(len(chosen), len(chosen), tally.counts())
     log.info("import dry run: %d conversation(s), counts %s", tally.conversations, tally.counts())
     return _report(request, export, tally, left_out)
 
@@ -162,8 +191,11 @@ def _start(conn: Connection, batch: _Batch, chunks_total: int, now: str) -> None
     )  # fmt: skip
 
 
-def commit(ctx: Context, caller: Caller, request: ImportRequest, progress: Progress | None = None) -> ImportReport:
+def commit(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks | None = None) -> ImportReport:
+    hooks = hooks or Hooks()
     export = read_export(request.path, request.format, request.max_bytes)
+    if hooks.expect_hash is not None and export.source_hash != hooks.expect_hash:
+        raise Conflict("the file changed since its dry run: drop it again for a new report")
     with ctx.reading() as conn:
         batch_id = import_rows.unfinished_for(conn, export.source_hash)
         manifest = import_rows.manifest(conn, batch_id) if batch_id else None
@@ -172,42 +204,43 @@ def commit(ctx: Context, caller: Caller, request: ImportRequest, progress: Progr
         request = replace(request, **manifest["options"])
     chosen, left_out = select(export, request)
     chunks = _chunks(chosen, request.chunk_size)
-    done = manifest["chunks_done"] if manifest else 0
+    done = reached = manifest["chunks_done"] if manifest else 0
     batch = _Batch(caller, _memo(local_embeddings(ctx)), export, request, batch_id or memories.new_id("b"), Tally())
     started = time.monotonic()
     for number in range(done, len(chunks)):
+        if hooks.stop is not None and hooks.stop():
+            break
         with ctx.transaction() as conn:
-            now = ctx.now()
-            if number == 0 and manifest is None:
-                _start(conn, batch, len(chunks), now)
-            _chunk(conn, batch, chunks[number], now)
-            totals = _add_counts(manifest["counts"] if manifest else {}, batch.tally.counts())
-            finished = now if number + 1 == len(chunks) else None
-            import_rows.chunk_done(conn, batch.batch_id, number + 1, totals, finished)
-            events.record(conn, caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=number + 1)
-        if progress:
-            progress(sum(len(c) for c in chunks[: number + 1]), len(chosen), batch.tally.counts())
-    log.info("import %s: %d chunk(s) in %.1f s", batch.batch_id, len(chunks) - done, time.monotonic() - started)
+            _commit_chunk(ctx, conn, batch, chunks, number, manifest, hooks.finish)
+        reached = number + 1
+        if hooks.progress:
+            hooks.progress(sum(len(c) for c in chunks[:reached]), len(chosen), batch.tally.counts())
+    if not chunks and hooks.finish is not None:  # nothing to import: still decided, in a transaction
+        with ctx.transaction() as conn:
+            hooks.finish(conn, batch.batch_id, ctx.now())
+    log.info("import %s: chunks %d..%d of %d in %.1f s", batch.batch_id, done, reached, len(chunks),
+             time.monotonic() - started)  # fmt: skip
     return _report(
         request, export, batch.tally, left_out, batch_id=batch.batch_id, resumed=manifest is not None,
-        chunks={"done": len(chunks), "total": len(chunks), "resumed_from": done},
+        chunks={"done": reached, "total": len(chunks), "resumed_from": done},
     )  # fmt: skip
 
 
-def commit_within(conn: Connection, caller: Caller, request: ImportRequest, now: str, source_hash: str) -> ImportReport:
-    """The whole import inside the caller's transaction (an approved inbox proposal): all of it or nothing.
-    Refused when the file is no longer the one the dry run read."""
-    export = read_export(request.path, request.format, request.max_bytes)
-    if export.source_hash != source_hash:
-        raise Conflict("the file changed since its dry run: drop it again for a new report")
-    _refuse_twice(conn, export.source_hash)
-    chosen, left_out = select(export, request)
-    batch = _Batch(caller, None, export, request, memories.new_id("b"), Tally())
-    _start(conn, batch, 1, now)
-    _chunk(conn, batch, chosen, now)
-    import_rows.chunk_done(conn, batch.batch_id, 1, batch.tally.counts(), now)
-    events.record(conn, caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=1)
-    return _report(request, export, batch.tally, left_out, batch_id=batch.batch_id, chunks={"done": 1, "total": 1})
+def _commit_chunk(
+    ctx: Context, conn: Connection, batch: _Batch, chunks: list[list[Conversation]], number: int,
+    manifest: dict[str, Any] | None, finish: Finish | None,
+) -> None:  # fmt: skip
+    """One chunk and the manifest's move past it, in the caller's transaction."""
+    now = ctx.now()
+    if number == 0 and manifest is None:
+        _start(conn, batch, len(chunks), now)
+    _chunk(conn, batch, chunks[number], now)
+    totals = _add_counts(manifest["counts"] if manifest else {}, batch.tally.counts())
+    last = number + 1 == len(chunks)
+    import_rows.chunk_done(conn, batch.batch_id, number + 1, totals, now if last else None)
+    events.record(conn, batch.caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=number + 1)
+    if last and finish is not None:
+        finish(conn, batch.batch_id, now)
 
 
 def _add_counts(before: dict[str, int], now: dict[str, int]) -> dict[str, int]:

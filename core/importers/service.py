@@ -16,7 +16,8 @@ from memvault.core.errors import Forbidden, InvalidArgument, ReadOnlyMode
 from memvault.core.importers import rollback as undo
 from memvault.core.importers import run
 from memvault.core.importers.conversation import FORMATS
-from memvault.core.importers.report import ImportReport, RollbackReport
+from memvault.core.importers.readers import DEFAULT_MAX_BYTES, read_export
+from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.model import Caller, WriteMode
 from memvault.core.retrieval.query import fts_query
@@ -45,14 +46,28 @@ class Imports:
             if mode is not WriteMode.AUTOMATIC:
                 raise Forbidden(f"{operation} waits for the person: `memvault import PATH --commit` (or --rollback)")
 
-    def run(self, caller: Caller, request: ImportRequest, progress: run.Progress | None = None) -> ImportReport:
-        """A dry run (the default) or, with `request.commit`, the import itself (resumable)."""
+    def run(self, caller: Caller, request: ImportRequest, hooks: run.Hooks | None = None) -> ImportReport:
+        """A dry run (the default) or, with `request.commit`, the import itself (resumable; a stop
+        ends it after a whole chunk, and the same commit again resumes there)."""
         self._guard(caller, "importing", writes=request.commit)
         if not request.commit:
-            return run.dry_run(self.ctx, caller, request)
-        report = run.commit(self.ctx, caller, request, progress)
+            return run.dry_run(self.ctx, caller, request, hooks)
+        report = run.commit(self.ctx, caller, request, hooks)
         self.retriever.after_write(self.ctx)  # embed what was added
         return report
+
+    def inspect(
+        self, caller: Caller, path: str, fmt: str = "auto", max_bytes: int = DEFAULT_MAX_BYTES
+    ) -> ExportSummary:
+        """The export's format (told apart when `fmt` is auto), conversations, size and dates; a file
+        that is not an export is refused naming the file and the place. Reads only."""
+        self._guard(caller, "reading an export")
+        export = read_export(required_text(path, "path", max_chars=4096), fmt, max_bytes)
+        times = sorted(c.started_at for c in export.conversations if c.started_at)
+        return {
+            "path": export.path, "format": export.format, "conversations": len(export.conversations),
+            "bytes": export.size_bytes, "first": times[0] if times else None, "last": times[-1] if times else None,
+        }  # fmt: skip
 
     def rollback(self, caller: Caller, batch_id: str) -> RollbackReport:
         self._guard(caller, "rolling back an import", writes=True)

@@ -246,17 +246,22 @@ def clean_stale(paths: VaultPaths) -> list[str]:
     return removed
 
 
-def _key_for(paths: VaultPaths, backup: Path, *, fresh: bool) -> tuple[dict[str, Any], bytes, bool]:
+def _key_for(paths: VaultPaths, backup: Path, *, fresh: bool, secret: str | None) -> tuple[dict[str, Any], bytes, bool]:
     """This store's key; into an empty home, the backup's own, unwrapped with the passphrase or recovery key."""
     if not fresh:
-        return {}, keys.load_key(paths.key_file), False
+        return {}, keys.load_key(paths.key_file, passphrase=secret), False
     carried = key_backup.read_beside(backup)
-    key, by_recovery_key = key_backup.unlock(carried, key_backup.secret_from_person())
+    key, by_recovery_key = key_backup.unlock(carried, secret or key_backup.secret_from_person())
     return carried, key, by_recovery_key
 
 
 def restore_backup(
-    source: str | os.PathLike[str], home: str | os.PathLike[str] | None = None, *, clock: Clock
+    source: str | os.PathLike[str],
+    home: str | os.PathLike[str] | None = None,
+    *,
+    clock: Clock,
+    secret: str | None = None,
+    new_passphrase: str | None = None,
 ) -> dict[str, Any]:
     paths = VaultPaths.from_env(home)
     chosen = Path(source).expanduser().resolve()
@@ -265,7 +270,7 @@ def restore_backup(
     if chosen == paths.store:
         raise InvalidArgument("that is the store itself")
     fresh = not paths.key_file.exists() and not paths.store.exists()
-    carried, key, by_recovery_key = _key_for(paths, chosen, fresh=fresh)
+    carried, key, by_recovery_key = _key_for(paths, chosen, fresh=fresh, secret=secret)
     paths.ensure()
     clean_stale(paths)
     staged = _stage(paths, chosen)
@@ -273,7 +278,9 @@ def restore_backup(
     try:
         checked = verify(staged, key)
         if fresh:  # a new machine: the home gets a key file of its own, only for a backup that opened
-            key_backup.install(paths.key_file, carried, key, by_recovery_key=by_recovery_key)
+            key_backup.install(
+                paths.key_file, carried, key, by_recovery_key=by_recovery_key, new_passphrase=new_passphrase
+            )
         holder = _hold(paths, key)
         try:
             pre, known, holder = _keep_current(paths, holder, now, clock.now().strftime("%Y%m%dT%H%M%SZ"))

@@ -13,6 +13,7 @@ import hashlib
 import logging
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -42,6 +43,9 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 256
 BATCH = 32
+# Vectors of texts recently embedded alone, kept: a repeated request, and a statement the writer's
+# duplicate check embedded and the post-commit step stores, cost one model run, not two.
+RECENT = 512
 
 
 class EmbeddingUnavailable(MemvaultError):
@@ -102,17 +106,44 @@ class Embedder:
         model = _verified(model_file(), MODEL_SHA256, "embedding model")
         self._session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, Matrix] = OrderedDict()
+        self._recent_lock = threading.Lock()
         log.info("embedding model loaded (%s)", MODEL_ID)
 
     def embed(self, texts: Sequence[str]) -> Matrix:
-        """One row per text, in order; texts are batched by similar length to keep padding small."""
+        """One row per text, in order; texts are batched by similar length to keep padding small.
+
+        A text embedded alone recently is not run again (a vector depends on the text alone).
+        """
         np = self._np
         out: Matrix = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        with self._recent_lock:
+            missing = []
+            for i, text in enumerate(texts):
+                known = self._recent.get(text)
+                if known is None:
+                    missing.append(i)
+                else:
+                    self._recent.move_to_end(text)
+                    out[i] = known
+        order = sorted(missing, key=lambda i: len(texts[i]))
         for start in range(0, len(order), BATCH):
             chunk = order[start : start + BATCH]
             out[chunk] = self._run([texts[i] for i in chunk])
+            if len(chunk) == 1:  # in a batch, int8 activation scales depend on the other texts
+                self._remember(texts[chunk[0]], out[chunk[0]].copy())
         return out
+
+    def _remember(self, text: str, vector: Matrix) -> None:
+        with self._recent_lock:
+            self._recent[text] = vector
+            while len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+
+    def forget_recent(self) -> None:
+        """Drop the kept vectors (benchmarks time the model, not the cache)."""
+        with self._recent_lock:
+            self._recent.clear()
 
     def embed_one(self, text: str) -> Matrix:
         row: Matrix = self.embed([text])[0]

@@ -17,10 +17,12 @@ from typing import Any
 from memvault.core.model import Caller, Memory
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval import tiers
+from memvault.core.retrieval.query_dates import DateSpan
 from memvault.core.retrieval.ranking import Signals, feedback_value
 from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_for
 from memvault.core.retrieval.vectors import VectorIndex
 from memvault.core.search_request import SearchRequest
+from memvault.core.store import neighbour_rows
 from memvault.core.store import search as sql
 from memvault.core.store.connection import Connection
 
@@ -62,6 +64,13 @@ class Gathered:
     # Callers who do not see everything get statistics over what they see, and no bm25 part
     # (FTS5's bm25 uses statistics over every record).
     own_statistics: bool = False
+    # The request's words for the word index, when they differ from the request (its date left out).
+    words: str | None = None
+    # Records written beside each other in one session, both ways (`gather_neighbours`).
+    beside: dict[str, set[str]] = field(default_factory=dict)
+
+    def word_text(self, request: SearchRequest) -> str:
+        return request.query if self.words is None else self.words
 
     def add(self, record: Memory, signal: str) -> Found:
         item = self.found.get(record.id)
@@ -124,7 +133,8 @@ def gather_lexical(
     alone: bool = True,
 ) -> None:
     """Word, trigram and substring matches; `alone`: no semantic stage follows (embeddings off)."""
-    terms = q.word_terms(request.query)
+    text = out.word_text(request)
+    terms = q.word_terms(text)
     if terms:
         out.own_statistics = not caller.is_local
         if out.own_statistics:
@@ -142,12 +152,12 @@ def gather_lexical(
     # Trigrams find what word prefixes cannot (CJK text, a fragment inside a word, another
     # spelling); they are the costliest lookup, so only when the words found little: fewer
     # than half the pool alone, fewer than the answer's limit when meaning fills the rest.
-    trigrams = q.trigram_query(request.query)
+    trigrams = q.trigram_query(text)
     enough = pool // 2 if alone else request.limit
-    if trigrams and (q.has_cjk(request.query) or len(out.found) < enough):
+    if trigrams and (q.has_cjk(text) or len(out.found) < enough):
         for record, bm25 in sql.trigram_candidates(conn, caller, trigrams, request, pool):
             out.add(record, "lexical").trigram_bm25 = bm25
-    patterns = [q.like_pattern(t) for t in q.short_cjk_terms(request.query)]
+    patterns = [q.like_pattern(t) for t in q.short_cjk_terms(text)]
     for record in sql.substring_candidates(conn, caller, patterns, request, pool):
         out.add(record, "lexical").substring = True
 
@@ -206,6 +216,31 @@ def gather_graph(
             break
 
 
+def gather_neighbours(
+    conn: Connection,
+    caller: Caller,
+    request: SearchRequest,
+    seeds: list[str],
+    out: Gathered,
+    similarity: Callable[[list[str]], dict[str, float]] | None,
+) -> None:
+    """The turns written just before and after the best candidates in the same session (same
+    event time and source, stored one after the other): a question's answer is often the reply
+    to the turn that shares its words. They join as candidates ("context"); `ranking` lends
+    each a share of its neighbour's score."""
+    pairs = neighbour_rows.written_beside(conn, seeds)
+    allowed = sql.filtered(conn, caller, sorted({b for _, b in pairs} - set(out.found)), request)
+    for record in allowed.values():
+        out.add(record, "context")
+    if similarity and allowed:
+        for memory_id, cosine in similarity(list(allowed)).items():
+            out.found[memory_id].cosine = cosine
+    for seed, neighbour in pairs:
+        if neighbour in out.found:
+            out.beside.setdefault(seed, set()).add(neighbour)
+            out.beside.setdefault(neighbour, set()).add(seed)
+
+
 def _coverage(terms: list[tuple[str, bool]], idf: dict[str, float], text: str) -> float:
     """The idf-weighted share of the request's terms that the text contains."""
     total = sum(idf.get(term, 0.0) for term, _ in terms)
@@ -226,8 +261,8 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
     """Word relevance: mostly the idf-weighted share of the request's terms present (an absolute
     measure: a record matching one common word of five is weak however it ranks), a quarter
     the bm25 relative to the best hit."""
-    terms = q.word_terms(request.query)
-    trigrams = q.trigram_terms(request.query)
+    terms = q.word_terms(gathered.word_text(request))
+    trigrams = q.trigram_terms(gathered.word_text(request))
     best_word = min((f.word_bm25 for f in gathered.found.values() if f.word_bm25 is not None), default=0.0)
     best_tri = min((f.trigram_bm25 for f in gathered.found.values() if f.trigram_bm25 is not None), default=0.0)
     result = gathered.lexical
@@ -261,6 +296,7 @@ def signals_for(
     now: datetime,
     rules: TierRules,
     semantic_on: bool,
+    span: DateSpan | None = None,
 ) -> dict[str, tuple[Signals, str]]:
     """Every candidate's signals and tier (cold ones only when the depth allows them: the caller decides)."""
     lexical = lexical_signal(request, gathered)
@@ -285,10 +321,17 @@ def signals_for(
             activation=active,
             feedback=feedback_value(useful, not_useful),
             status_neutral=bool(request.as_of or request.known_at),
+            in_span=span is not None and _happened_in(record, span),
             why=list(item.why),
         )
         out[memory_id] = (signals, tier_for(record, active, rules))
     return out
+
+
+def _happened_in(record: Memory, span: DateSpan) -> bool:
+    """Whether the record's event (else the start of its validity) falls in the span asked about."""
+    when = record.event_time or record.valid_from
+    return when is not None and span.holds(tiers.moment(when))
 
 
 def without_cold(scored: dict[str, tuple[Signals, str]]) -> dict[str, tuple[Signals, str]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -30,13 +29,15 @@ from memvault.core.retrieval.hybrid import (
     Gathered,
     gather_graph,
     gather_lexical,
+    gather_neighbours,
     gather_semantic,
     signals_for,
     without_cold,
 )
 from memvault.core.retrieval.packet import compile_packet, default_counter
+from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, rank, relevance
-from memvault.core.retrieval.ranking_cache import CACHE_ENTRIES, Hit, Ranking, RankingCache, cache_key, stamp
+from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import route
 from memvault.core.retrieval.tiers import TierRules
 from memvault.core.retrieval.vectors import VectorIndex, backfill
@@ -49,6 +50,7 @@ from memvault.core.store.connection import Connection
 log = logging.getLogger("memvault.retrieval")
 
 CATCH_UP = 16  # records a search embeds at most for writes it finds from other processes
+CONTEXT_SEEDS = 30  # the best candidates whose session neighbours join the ranking
 
 
 class HybridRetriever:
@@ -63,7 +65,6 @@ class HybridRetriever:
         self._index: VectorIndex | None = None
         self._embedded_through = 0
         self._checked_version = -1
-        self._vectors: OrderedDict[str, Any] = OrderedDict()
         self._visible_totals: dict[tuple[object, ...], int] = {}
         self._lock = threading.Lock()
 
@@ -74,22 +75,8 @@ class HybridRetriever:
     def clear_caches(self) -> None:
         """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""
         self.cache.clear()
-        with self._lock:
-            self._vectors.clear()
-
-    def _query_vector(self, embedder: Embedder, text: str) -> Any:
-        """The request's embedding; the last few hundred are kept (a vector depends on the text alone)."""
-        with self._lock:
-            vector = self._vectors.get(text)
-            if vector is not None:
-                self._vectors.move_to_end(text)
-                return vector
-        vector = embedder.embed_one(text)
-        with self._lock:
-            self._vectors[text] = vector
-            while len(self._vectors) > CACHE_ENTRIES:
-                self._vectors.popitem(last=False)
-        return vector
+        if embeddings_loaded():
+            shared_embedder().forget_recent()
 
     def _index_for(self, embedder: Embedder) -> VectorIndex:
         if self._index is None:
@@ -155,11 +142,13 @@ class HybridRetriever:
             version = stamp(conn)
             key = cache_key(request, caller, version, "local" if semantic else "off")
             ranking = self.cache.get(key)
-            if ranking is None:
-                ranking = self._rank(ctx, conn, caller, request, semantic, version, own_start)
+            records: dict[str, Memory] | None = None
+            if ranking is None:  # ranked now, in this snapshot: its records are at hand
+                ranking, records = self._rank(ctx, conn, caller, request, semantic, version, own_start)
                 if not ranking.truncated:
                     self.cache.put(key, ranking)
-            records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
+            if records is None:
+                records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
             if request.known_at:
                 records = _as_known_at(conn, caller, records, request.known_at)
         return self._answer(ctx, caller, request, ranking, records, started)
@@ -173,7 +162,8 @@ class HybridRetriever:
         semantic: bool,
         version: int,
         started: float,
-    ) -> Ranking:
+    ) -> tuple[Ranking, dict[str, Memory]]:
+        """The ranking, and the records of its hits (read in the caller's snapshot)."""
         deadline = Deadline(started, float(ctx.setting("search_deadline_ms")))
         weights = Weights.from_settings(ctx.setting)
         warm, setup = embeddings_loaded(), time.perf_counter()
@@ -187,7 +177,8 @@ class HybridRetriever:
             past = bool(request.as_of or request.known_at or request.include_history)
             depth = "deep" if past else decision.depth
         pool = pool_for(depth, request.limit)
-        gathered = Gathered()
+        span = date_span(request.query)
+        gathered = Gathered(words=without_date(request.query, span) if span else None)
         gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals, alone=index is None)
         if index is not None and vector is not None:
             if deadline.passed():
@@ -202,10 +193,11 @@ class HybridRetriever:
         weights_by_domain = decision.weights
 
         def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, tuple[Signals, str]]:
-            found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic)
+            found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic, span)
             return found if depth == "deep" else without_cold(found)  # past material: depth deep only
 
         hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
+        similarity = _similarity(index, vector)
         if hops and gathered.found:
             if deadline.passed():
                 gathered.truncated = True
@@ -213,12 +205,14 @@ class HybridRetriever:
                 provisional = signals({})
                 strong = sorted(((relevance(s, weights), k) for k, (s, _) in provisional.items()), reverse=True)[:SEEDS]
                 seeds = {k: r for r, k in strong if r >= weights.min_relevance}
-                similarity = _similarity(index, vector)
                 gather_graph(conn, caller, request, seeds, hops, gathered, similarity)
+        if gathered.found and not deadline.passed():
+            best = rank([(gathered.found[k].record, s) for k, (s, _) in signals({}).items()], weights)
+            gather_neighbours(conn, caller, request, [r.id for r, _, _ in best[:CONTEXT_SEEDS]], gathered, similarity)
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
-        ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights)
+        ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights, gathered.beside)
         hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
-        return Ranking(
+        ranking = Ranking(
             hits=hits,
             domains=tuple((d["name"], d["weight"]) for d in decision.as_contract()),
             domain_share=float(ctx.setting("domain_max_share")),
@@ -226,12 +220,13 @@ class HybridRetriever:
             conflicts=_conflicts(conn, [h.id for h in hits]),
             truncated=gathered.truncated,  # a stage was skipped at the deadline
         )
+        return ranking, {h.id: gathered.found[h.id].record for h in hits}
 
     def _semantic_setup(self, conn: Connection, request: SearchRequest, version: int) -> tuple[Any, VectorIndex | None]:
         """The request's vector and the index brought up to date; (None, None) without a model."""
         try:
             embedder = shared_embedder()
-            vector = self._query_vector(embedder, request.query)
+            vector = embedder.embed_one(request.query)
             index = self._index_for(embedder)
             index.refresh(conn, version)
             return vector, index
@@ -263,11 +258,12 @@ class HybridRetriever:
         latency_ms = (time.perf_counter() - started) * 1000
         ids = [r.id for r in packet.records]
         scores = {h.id: h.score for h in ranking.hits}
-        with ctx.transaction() as conn:
-            now = ctx.now()
-            sql.log_retrieval(conn, caller, ids, [scores[i] for i in ids], latency_ms, now, shadow=request.shadow)
-            if not request.shadow:
-                memories.record_usage(conn, ids, now)
+        if request.count_usage:
+            with ctx.transaction() as conn:
+                now = ctx.now()
+                sql.log_retrieval(conn, caller, ids, [scores[i] for i in ids], latency_ms, now, shadow=request.shadow)
+                if not request.shadow:
+                    memories.record_usage(conn, ids, now)
         if request.shadow:
             return shadow_answer(len(ids), latency_ms)
         return search_answer(request, ranking, packet, latency_ms)

@@ -25,7 +25,7 @@ Every signal is in 0..1 (feedback in -1..1); docs/retrieval.md defines each one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -81,6 +81,7 @@ class Signals:
     activation: float = 1.0
     feedback: float = 0.0  # -1..1
     status_neutral: bool = False  # as_of / known_at: the status now says nothing about then
+    in_span: bool = False  # the record's event falls in the date the request names
     why: list[str] = field(default_factory=list)
 
 
@@ -121,6 +122,8 @@ def feedback_value(useful: int, not_useful: int) -> float:
 FUSION_K = 5.0  # reciprocal-rank constant: small, so the first few places count clearly more
 RELEVANCE_POWER = 1.5  # how far the absolute relevance still orders the fused ranks
 WORDS_SUFFICE = 0.9  # a record holding (nearly) every word of the request is a hit, whatever its vector
+NEIGHBOUR_SHARE = 0.5  # how much of a hit's score the turn written beside it borrows
+DATE_LIFT = 1.0  # a record whose event falls in the date the request names counts double
 
 
 def fused_ranks(items: list[tuple[Memory, Signals]]) -> dict[str, float]:
@@ -144,17 +147,42 @@ def fused_ranks(items: list[tuple[Memory, Signals]]) -> dict[str, float]:
     return {k: v / top for k, v in fused.items()}
 
 
-def rank(items: list[tuple[Memory, Signals]], weights: Weights) -> list[tuple[Memory, Signals, float]]:
-    """Hits (relevance at or above the floor), best first: fused rank x relevance^p x (1 + priors)."""
-    fused = fused_ranks(items)
-    scored = []
+def _relevant(items: list[tuple[Memory, Signals]], weights: Weights) -> dict[str, float]:
+    """The relevance of every candidate at or above the floor (the rest are not hits on their own)."""
+    relevant: dict[str, float] = {}
     for record, signals in items:
         rel = relevance(signals, weights)
         if WORDS_SUFFICE and signals.lexical >= WORDS_SUFFICE:
             rel = max(rel, weights.min_relevance)
-        if rel < weights.min_relevance or rel <= 0:
+        if rel >= weights.min_relevance and rel > 0:
+            relevant[record.id] = rel
+    return relevant
+
+
+def rank(
+    items: list[tuple[Memory, Signals]], weights: Weights, beside: Mapping[str, set[str]] | None = None
+) -> list[tuple[Memory, Signals, float]]:
+    """Hits, best first: (own + NEIGHBOUR_SHARE x the best neighbour's own) x (1 + priors), where
+    own = fused rank x relevance^p x (1 + DATE_LIFT if the record's event is in the date asked about).
+
+    A hit has relevance at or above the floor, or sits beside one (`beside`: records written next
+    to each other in one session, e.g. the reply to a matching turn); such a record counts with the
+    floor's relevance.
+    """
+    fused = fused_ranks(items)
+    relevant = _relevant(items, weights)
+    around = beside or {}
+    own: dict[str, float] = {}
+    for record, signals in items:
+        if record.id not in relevant and not any(n in relevant for n in around.get(record.id, ())):
             continue
-        value = fused.get(record.id, 0.0) * rel**RELEVANCE_POWER * (1.0 + prior(record, signals, weights))
-        scored.append((record, signals, value))
+        rel = relevant.get(record.id, weights.min_relevance)
+        own[record.id] = fused.get(record.id, 0.0) * rel**RELEVANCE_POWER * (1.0 + DATE_LIFT * signals.in_span)
+    scored = []
+    for record, signals in items:
+        if record.id in own:
+            context = max((own[n] for n in around.get(record.id, ()) if n in relevant), default=0.0)
+            value = (own[record.id] + NEIGHBOUR_SHARE * context) * (1.0 + prior(record, signals, weights))
+            scored.append((record, signals, value))
     scored.sort(key=lambda item: (-item[2], item[0].id))
     return scored

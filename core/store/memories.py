@@ -64,6 +64,14 @@ def fetch(conn: Connection, caller: Caller, memory_id: str) -> Memory | None:
     return row_to_memory(row) if row else None
 
 
+def provenance_row(conn: Connection, memory_id: str) -> dict[str, Any] | None:
+    """What a record's provenance adds to its contract fields (the caller checked visibility)."""
+    row = conn.execute(
+        "SELECT evidence_hash, created_by, import_batch_id FROM memories WHERE id = ?", (memory_id,)
+    ).fetchone()
+    return dict(row) if row else None
+
+
 def fetch_many(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str, Memory]:
     if not ids:
         return {}

@@ -109,9 +109,10 @@ def _ranked_matches(
         ).fetchall()
         scores = {int(r[0]): float(r[1]) for r in top}
         if scores:
-            # Filtered by rowid alone first: only the best `limit` become records.
+            # Filtered by rowid alone first: only the best `limit` become records. By rowid: left to
+            # itself the planner scans the status index (every live record: ~9 ms at 100k, 0.4 ms so).
             kept = conn.execute(
-                f"SELECT m.rowid FROM memories m WHERE m.rowid IN ({','.join('?' * len(scores))})"
+                f"SELECT m.rowid FROM memories m NOT INDEXED WHERE m.rowid IN ({','.join('?' * len(scores))})"
                 f" AND {' AND '.join(where)}",
                 [*scores, *params],
             ).fetchall()

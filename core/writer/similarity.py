@@ -12,6 +12,10 @@ carry a slot's content: numbers, dates and times, names (capitalised inside a
 sentence), and a closed list of value words (weekdays, months, colours, ordinals,
 directions...). A difference of values on both sides, or of polarity, is a *hard
 difference*: it blocks a near duplicate and makes a conflict.
+
+A statement said as a change ("switched from X to Y", "moved from X to Y", "replaced X with Y",
+"Y instead of X", "changed X to Y") names what it replaces: it replaces a record that holds X
+and is about the same thing (`_change_match`).
 """
 
 from __future__ import annotations
@@ -74,6 +78,22 @@ _ENDING = re.compile(
     r"dropped\s+out|abandoned|terminated|unsubscribed|no\s+more)\b"
 )
 _REPLACEMENT = re.compile(r"\b(?:instead|switched|switching|replaced|in\s+favou?r\s+of|now\s+\w+|rather)\b")
+_CHANGE_VERB = r"(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|went|gone|convert(?:ed)?)"
+_CLAUSE_END = r"(?=[,;.!?]|\s+(?:and|but|because|since|after|as)\s|$)"
+# (what is replaced, what holds now) said as a change; matched on the folded text
+_CHANGES = (
+    re.compile(
+        rf"\b{_CHANGE_VERB}\b(?P<slot>(?:\s+[\w'-]+){{0,4}}?)\s+from\s+(?P<old>[^,;.!?]+?)\s+(?:over\s+)?to\s+(?P<new>.+?){_CLAUSE_END}"
+    ),
+    re.compile(rf"\breplac(?:e|ed|ing)\s+(?P<old>[^,;.!?]+?)\s+(?:with|by)\s+(?P<new>.+?){_CLAUSE_END}"),
+    re.compile(rf"(?P<new>[^,;.!?]+?)\s+instead\s+of\s+(?P<old>.+?){_CLAUSE_END}"),
+)
+# "changed X to Y" without a "from": the same as saying "X is Y" (matched on the original text)
+_SET_TO = re.compile(
+    rf"\b(?:changed|switched|moved|set)\s+(?P<slot>(?:the|my|our)\s+[^,;.!?]+?)\s+to\s+(?P<new>[^,;.!?]+?){_CLAUSE_END}",
+    re.IGNORECASE,
+)
+_CHANGE_TERMS = frozenset({"switch", "move", "migrat", "chang", "went", "gone", "convert", "replac", "instead", "now"})
 _ENDING_WORDS = frozenset(
     """
     no longer not any anymore more stopped stop quit quitted cancelled canceled discontinued ended over gave given
@@ -125,6 +145,9 @@ class Parsed:
     ending: bool  # says something stopped or is no longer so
     replacement: bool  # ...and what holds instead
     ended: tuple[str, ...] = ()  # with a replacement: the terms before it (what stopped)
+    replaced: tuple[str, ...] = ()  # said as a change: the terms of what it replaces ("from X")...
+    instead: tuple[str, ...] = ()  # ...and of what holds now ("to Y")
+    restated: str | None = None  # "changed X to Y" said as "X is Y"
 
     @property
     def content(self) -> set[str]:
@@ -225,6 +248,8 @@ def parse(statement: str) -> Parsed:
             values.add(term)
     ending = bool(_ENDING.search(lowered))
     marker = _REPLACEMENT.search(lowered) if ending else None
+    change = None if ending else next((m for m in (c.search(lowered) for c in _CHANGES) if m), None)
+    set_to = None if ending or change else _SET_TO.search(text)
     return Parsed(
         terms=tuple(terms),
         values=frozenset(values),
@@ -234,7 +259,15 @@ def parse(statement: str) -> Parsed:
         ending=ending,
         replacement=marker is not None,
         ended=parse(lowered[: marker.start()]).terms if marker else tuple(terms),
+        replaced=_phrase_terms(change["old"]) if change else (),
+        instead=_phrase_terms(change["new"]) if change else (),
+        restated=f"{set_to['slot']} is {set_to['new']}" if set_to else None,
     )
+
+
+def _phrase_terms(phrase: str) -> tuple[str, ...]:
+    """The content terms of a phrase (no verb anchor, no function words)."""
+    return tuple(_term(w) for w in _TOKEN.findall(phrase) if w not in _FUNCTION_WORDS and w not in _NEGATIONS)
 
 
 def _term(word: str) -> str:
@@ -333,10 +366,43 @@ def _ending_match(a: Parsed, b: Parsed, cosine: float | None) -> float:
     return held if held >= ENDING_CONTAINMENT and shared >= min(2, len(own)) else 0.0
 
 
+def _change_match(a: Parsed, b: Parsed, cosine: float | None) -> float:
+    """How far change `a` ("from X to Y") replaces record `b` (0: not at all): `b` holds X, does not
+    already say Y, is no change itself, and whatever else it says is shared by `a` (the same thing)."""
+    if not a.replaced or b.replaced or b.ending or (cosine is not None and cosine < SUBJECT_COSINE):
+        return 0.0
+    old, theirs = set(a.replaced), set(b.terms) - _PLACEHOLDERS
+    held = containment(old, theirs)
+    if held < ENDING_CONTAINMENT or len(old) - len(_only(old, theirs)) < min(2, len(old)):
+        return 0.0
+    if a.instead and not _only(set(a.instead), theirs):
+        return 0.0  # the record already says what holds now
+    context = {t for t in a.terms if t not in _CHANGE_TERMS} - old
+    rest = _only(theirs - {b.anchor_base or ""}, old)
+    return held if not rest or containment(rest, context) > 0 else 0.0
+
+
+def _restated_conflict(a: Parsed, record: str, cosine: float | None) -> Judgement | None:
+    """ "changed X to Y" replaces a record about X when "X is Y" would conflict with it."""
+    if a.restated is None:
+        return None
+    judged = relate(a.restated, record, cosine)
+    if judged.relation is not Relation.CONFLICT:
+        return None
+    return Judgement(Relation.REPLACES, judged.score, judged.dice, cosine, judged.differences, rule="change")
+
+
 def relate(candidate: str, record: str, cosine: float | None = None) -> Judgement:
     """How `candidate` (a proposed statement) relates to `record` (a current one)."""
     a, b = parse(candidate), parse(record)
     overlap = dice(a.content, b.content)
+    changed = _change_match(a, b, cosine)
+    if changed:
+        differences = [{"old": sorted(a.replaced), "new": sorted(a.instead)}]
+        return Judgement(Relation.REPLACES, changed + (cosine or 0.0), overlap, cosine, differences, rule="change")
+    restated = _restated_conflict(a, record, cosine)
+    if restated:
+        return restated
     # Without embeddings a changed word of the predicate cannot be told from a synonym: a
     # conflict is checked first, so that a new value is never dropped as a duplicate.
     why = _conflict(a, b, cosine) if cosine is None and not a.ending else None

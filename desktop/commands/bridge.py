@@ -60,8 +60,10 @@ def _daemon(args: argparse.Namespace) -> int:
 
 
 def _status_text(data: dict[str, Any]) -> str:
+    if data["running"] and not data["listening"]:
+        return f"daemon starting (pid {data['pid']}): not listening yet on {data['socket']}"
     if data["running"]:
-        return f"daemon running (pid {data['pid']}), socket {data['socket']}"
+        return f"daemon running (pid {data['pid']}), listening on {data['socket']}"
     return "no daemon runs for this store"
 
 

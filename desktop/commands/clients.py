@@ -18,6 +18,7 @@ from typing import Any
 from memvault.core.errors import EnvironmentProblem
 from memvault.core.paths import VaultPaths
 from memvault.desktop.commands.common import add_command, emit
+from memvault.desktop.commands.setup import create_store, recovery_key_lines
 from memvault.mcp_bridge.readiness import memvault_command, store_exists
 
 EXIT_NOT_READY = 2  # registered, but the client's first start would find the store not ready
@@ -31,7 +32,8 @@ def _install(args: argparse.Namespace) -> int:
     data: dict[str, Any] = {
         "client": result.client,
         "dry_run": args.dry_run,
-        "store_created": created,
+        "store_created": created["home"] if created else None,
+        "recovery_key": created["recovery_key"] if created else None,
         "command": result.server.command,
         "args": list(result.server.args),
         "changes": [{"path": str(c.path), "what": c.what, "diff": c.diff()} for c in result.changes],
@@ -45,8 +47,9 @@ def _install(args: argparse.Namespace) -> int:
     return EXIT_NOT_READY if data["check"] is not None and not data["check"]["ready"] else 0
 
 
-def _ensure_store(args: argparse.Namespace) -> str | None:
-    """The store's folder when install just created it; None when it existed. Refuses when it cannot ask."""
+def _ensure_store(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The new store (folder, recovery key) when install just created it; None when it existed.
+    Refuses when it cannot ask."""
     if store_exists(args.home):
         return None
     init = memvault_command(VaultPaths.from_env(args.home), "init")
@@ -55,9 +58,7 @@ def _ensure_store(args: argparse.Namespace) -> str | None:
     answer = input(f"No memvault store yet. Create it now ({init})? [Y/n] ").strip().lower()
     if answer not in ("", "y", "yes"):
         raise EnvironmentProblem(f"nothing was registered: run `{init}` first, then `memvault install {args.client}`")
-    from memvault.desktop.commands.setup import create_store  # noqa: PLC0415
-
-    return str(create_store(args.home)["home"])
+    return create_store(args.home)
 
 
 def _human(data: dict[str, Any]) -> str:
@@ -75,7 +76,7 @@ def _human(data: dict[str, Any]) -> str:
     lines += data["notes"]
     if data["check"] is not None:
         lines.append(_check_text(data["client"], data["check"]))
-    return "\n".join(lines)
+    return "\n".join(lines + recovery_key_lines(data["recovery_key"]))
 
 
 def _check_text(client: str, check: dict[str, Any]) -> str:

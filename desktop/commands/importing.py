@@ -14,6 +14,7 @@ from typing import Any
 
 from memvault.core.importers.report import ImportReport
 from memvault.core.importers.request import ImportRequest
+from memvault.core.importers.run import Hooks
 from memvault.core.model import OWNER
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
@@ -113,7 +114,7 @@ def _import(args: argparse.Namespace) -> int:
                 "chunk_size": args.chunk_size,
             }
         )
-        report = vault.imports.run(OWNER, request, ProgressBar() if args.commit else None)
+        report = vault.imports.run(OWNER, request, Hooks(progress=ProgressBar()) if args.commit else None)
         emit(args, report, human)
     return 0
 

@@ -11,37 +11,43 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import signal
+import socket
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox, QWidget
+from shiboken6 import Shiboken
 
 from memvault.core import keys
 from memvault.core.errors import EnvironmentProblem, MemvaultError, WrongPassphrase
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
-from memvault.desktop import clients
-from memvault.desktop.gui.daemon_host import DaemonHost
-from memvault.desktop.gui.live import LiveFeed
 from memvault.desktop.gui.main_window import MainWindow
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
 from memvault.desktop.gui.theme import app_icon, follow_system
 from memvault.desktop.gui.tray import Tray
-from memvault.desktop.gui.windows.first_run import FirstRunChoices, FirstRunWizard
 from memvault.mcp_bridge.stdio import setup_logging
+
+if TYPE_CHECKING:
+    from memvault.desktop.gui.daemon_host import DaemonHost
+    from memvault.desktop.gui.live import LiveFeed
 
 log = logging.getLogger("memvault.gui")
 SHOW = b"show\n"
 CONNECT_TIMEOUT_MS = 1000
 PASSPHRASE_TRIES = 3
+QUIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+SERVE_AFTER_MS = 5000  # serve even when the first rows never come (a failing store)
 
 
 def instance_name(home: Path) -> str:
@@ -91,92 +97,45 @@ class SingleInstance(QObject):
 
 
 # -- unlocking -------------------------------------------------------------------------------
-@contextmanager
-def passphrase_given(phrase: str | None) -> Iterator[None]:
-    """Hand a passphrase to core's key loader for one call (it reads MEMVAULT_PASSPHRASE)."""
-    if phrase is None:
-        yield
-        return
-    before = os.environ.get("MEMVAULT_PASSPHRASE")
-    os.environ["MEMVAULT_PASSPHRASE"] = phrase
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("MEMVAULT_PASSPHRASE", None)
-        else:
-            os.environ["MEMVAULT_PASSPHRASE"] = before
-
-
-def _asks_passphrase(paths: VaultPaths) -> bool:
+def needs_passphrase(paths: VaultPaths) -> bool:
+    """A passphrase store, and no MEMVAULT_PASSPHRASE given: the person is asked."""
     return keys.read_key_info(paths.key_file)["backend"] == "passphrase" and not os.environ.get("MEMVAULT_PASSPHRASE")
+
+
+def ask_passphrase(parent: QWidget | None, title: str, label: str) -> str | None:
+    """The passphrase typed in a dialog (hidden as typed); None when the person cancels."""
+    phrase, ok = QInputDialog.getText(parent, title, label, QLineEdit.EchoMode.Password)
+    return phrase if ok else None
 
 
 def unlock(paths: VaultPaths, parent: QWidget | None = None) -> Vault | None:
     """Open the existing store, asking for its passphrase when it needs one; None when the person gives up."""
-    if not _asks_passphrase(paths):
+    if not needs_passphrase(paths):
         return Vault.open(paths.home)
     for attempt in range(PASSPHRASE_TRIES):
         label = "Passphrase of your memvault store:" if attempt == 0 else "Wrong passphrase. Try again:"
-        phrase, ok = QInputDialog.getText(parent, "Unlock memvault", label, QLineEdit.EchoMode.Password)
-        if not ok:
+        phrase = ask_passphrase(parent, "Unlock memvault", label)
+        if phrase is None:
             return None
         try:
-            with passphrase_given(phrase):
-                return Vault.open(paths.home)
+            return Vault.open(paths.home, passphrase=phrase)
         except WrongPassphrase:
             continue
     return None
 
 
-def first_run(paths: VaultPaths) -> Vault | None:
-    """The first-run wizard, then its choices carried out; None when cancelled."""
-    wizard = FirstRunWizard(needs_passphrase=keys.new_store_needs_passphrase())
-    if not wizard.exec():
-        return None
-    choices = wizard.choices()
-    if choices.demo:
-        return open_demo()
-    with passphrase_given(choices.passphrase):
-        vault = Vault.open(paths.home, create=True)
-    apply_choices(vault, choices)
-    return vault
-
-
-def apply_choices(vault: Vault, choices: FirstRunChoices) -> list[str]:
-    """The write mode, then each assistant registered (the same code as `memvault install`)."""
-    vault.set_setting(OWNER, "write_mode", choices.write_mode)
-    notes = []
-    for client in choices.connect:
-        try:
-            notes += clients.install(client, home=vault.paths.home).notes
-        except MemvaultError as exc:
-            notes.append(f"{client}: {exc.message}")
-    return notes
-
-
-def open_demo() -> Vault:
-    """The fictional demo store, loaded first if needed (the same code as `memvault demo`)."""
-    import subprocess  # noqa: PLC0415 - only on this path
-
-    from memvault.desktop.commands.demo import default_home  # noqa: PLC0415
-
-    home = default_home()
-    subprocess.run(
-        [sys.executable, "-m", "memvault.desktop.cli", "demo", "--home", str(home)],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    return Vault.open(home)
+def _check_unlocks(paths: VaultPaths, secret: str | None) -> None:
+    """Raises WrongPassphrase unless `secret` (or the environment, or the keyring) unlocks this store."""
+    keys.load_key(paths.key_file, passphrase=secret)
 
 
 # -- the app ---------------------------------------------------------------------------------
 class App(QObject):
     """Everything one running app holds: the store, its worker, the daemon, the tray and the window.
 
-    The daemon starts on a thread of its own once the window exists (loading the MCP server takes
-    seconds on a busy machine; the window should not wait for it).
+    Serving starts once the window has shown its first rows (or after `SERVE_AFTER_MS` at the
+    latest): the daemon on a thread of its own (loading the MCP server takes a second of CPU) and
+    the live feed. Until then nothing competes with the first paint.
     """
 
     not_serving = Signal(str)
@@ -185,54 +144,110 @@ class App(QObject):
         super().__init__()
         self.qt = qt
         self.ops = Operations(vault, OWNER)
-        self.host = DaemonHost(vault)
+        self.host: DaemonHost | None = None  # made when serving begins
         self.tray = Tray(self.ops)
         self.window = MainWindow(self.ops, self.tray)
-        self.live = LiveFeed(self.ops, self)
+        self.live: LiveFeed | None = None
+        self.starting: threading.Thread | None = None
         self.not_serving.connect(self.window.note)
-        self.starting = threading.Thread(target=self._serve, name="memvault-daemon-start", daemon=True)
-        self.starting.start()
+        self.window.ready.connect(self.begin_serving)
+        QTimer.singleShot(SERVE_AFTER_MS, self, self.begin_serving)
         self.tray.quit_requested.connect(self.quit)
         self.window.quit_requested.connect(self.quit)
         self.window.restore_requested.connect(self.restore)
 
+    @property
+    def serving(self) -> bool:
+        """True once the daemon listens for `memvault mcp` bridges."""
+        return self.host is not None and self.host.listening
+
+    def begin_serving(self) -> None:
+        """Follow the change feed and start the daemon (once)."""
+        if self.starting is not None or self.window.quitting:
+            return
+        from memvault.desktop.gui.daemon_host import DaemonHost  # noqa: PLC0415 - after the first paint
+        from memvault.desktop.gui.live import LiveFeed  # noqa: PLC0415
+
+        self.live = LiveFeed(self.ops, self)
+        self.host = DaemonHost(self.ops.vault)
+        self.starting = threading.Thread(target=self._serve, name="memvault-daemon-start", daemon=True)
+        self.starting.start()
+
     def _serve(self) -> None:
+        assert self.host is not None
         why_not = self.host.start()
         if why_not:
             self.not_serving.emit(why_not)
 
     def quit(self) -> None:
-        self.starting.join()
+        """Stop every thread (daemon, live feed, graph layout, worker), close the store, end the event loop."""
+        if self.window.quitting:
+            return
         self.window.quitting = True
-        self.live.stop()
+        if self.starting is not None:
+            self.starting.join()
+        if self.live is not None:
+            self.live.stop()
         self.tray.hide()
         self.window.close()
-        self.host.stop()
+        self.window.shutdown()
+        if self.host is not None:
+            self.host.stop()
         self.ops.shutdown()
         self.ops.vault.close()
         self.qt.quit()
 
+    def dispose(self) -> None:
+        """After the event loop: delete the window and the tray while the QApplication still exists.
+
+        Left to the interpreter's exit, wrappers go in no set order, and a widget deleted after the
+        QApplication (or a signal reaching a half-deleted view) can crash the process at exit.
+        """
+        Shiboken.delete(self.window)
+        self.tray.dispose()
+
     def restore(self, backup: str) -> None:
-        """Replace the store by a verified backup: stop serving, close, restore, reopen, serve again."""
+        """Replace the store by a verified backup. A passphrase store asks for its passphrase first, and
+        it is checked before anything stops: a wrong one changes nothing."""
+        paths = self.ops.vault.paths
+        secret = None
+        if needs_passphrase(paths):
+            secret = ask_passphrase(self.window, "Restore a backup", "Passphrase of this store, to restore into it:")
+            if secret is None:
+                return
+        self.ops.run(
+            lambda _v: _check_unlocks(paths, secret),
+            lambda _: self._restore(backup, secret),
+            lambda error: self.window.show_problem(f"The store was not restored: {error.message}"),
+        )
+
+    def _restore(self, backup: str, secret: str | None) -> None:
+        """Stop serving, close, restore, reopen, serve again."""
         home = self.ops.vault.paths.home
-        self.host.stop()
-        self.live.stop()
+        if self.starting is not None:
+            self.starting.join()  # the daemon's start finishes before it is stopped
+        if self.host is not None:
+            self.host.stop()
+        if self.live is not None:
+            self.live.stop()
 
         def work(vault: Vault) -> tuple[dict[str, Any] | None, MemvaultError | None, Vault]:
             vault.close()
             try:
-                result, problem = Vault.restore_backup(backup, home), None
+                result, problem = Vault.restore_backup(backup, home, secret=secret), None
             except MemvaultError as exc:  # the store is untouched: reopen it as it was
                 result, problem = None, exc
-            reopened = Vault.open(home)
+            reopened = Vault.open(home, passphrase=secret)
             self.ops.vault = reopened  # on the worker: the work queued after this one uses the new store
             return result, problem, reopened
 
         def done(answer: tuple[dict[str, Any] | None, MemvaultError | None, Vault]) -> None:
             result, problem, reopened = answer
-            self.host = DaemonHost(reopened)
-            self.host.start()
-            self.live.start()
+            if self.host is not None:  # else serving begins later, as after any launch
+                self.host = type(self.host)(reopened)
+                self.host.start()
+            if self.live is not None:
+                self.live.start()
             self.ops.announce(Changes.all())
             if problem is not None:
                 self.window.show_problem(f"The store was not restored: {problem.message}")
@@ -260,17 +275,53 @@ def run(home: str | os.PathLike[str] | None = None, *, minimized: bool = False, 
         return 0
     follow_system(qt)
     single = SingleInstance(name)
+    opening = time.perf_counter()
     try:
-        vault = unlock(paths) if paths.store.exists() else first_run(paths)
+        if paths.store.exists():
+            vault = unlock(paths)
+        else:
+            from memvault.desktop.gui.first_launch import first_run  # noqa: PLC0415 - only the first time
+
+            vault = first_run(paths)
     except EnvironmentProblem as exc:
         QMessageBox.critical(None, "memvault", exc.message)
         return 2
     if vault is None:
         return 1
     setup_logging(vault.paths, "app.log", verbose=verbose)
+    log.info("gui: store opened in %.0f ms", (time.perf_counter() - opening) * 1000)
     app = App(qt, vault)
     single.woken.connect(app.window.bring_forward)
+    app.window.ready.connect(lambda: log.info("gui: first rows shown (pid %d)", os.getpid()))
     if not minimized or not app.tray.available:
         app.window.show()
-    log.info("gui: window ready (pid %d)", os.getpid())
-    return qt.exec()
+    with quit_on_signals(app.quit):
+        code = qt.exec()
+    app.quit()  # when the loop ended otherwise (e.g. the session closed every window)
+    app.dispose()
+    single.server.close()
+    return code
+
+
+@contextmanager
+def quit_on_signals(quit_app: Callable[[], None]) -> Iterator[None]:
+    """SIGTERM (logout, `kill`) and SIGINT (Ctrl+C) quit as the tray's Quit does: store closed, socket gone.
+
+    Python runs signal handlers only between bytecodes, and Qt's loop runs none: the signal's byte on
+    a wake-up socket makes Qt call back into Python, which then runs the handler.
+    """
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
+    notifier.activated.connect(lambda: reader.recv(64))
+    previous = {sig: signal.signal(sig, lambda *_: QTimer.singleShot(0, quit_app)) for sig in QUIT_SIGNALS}
+    old_fd = signal.set_wakeup_fd(writer.fileno())
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(old_fd)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        notifier.setEnabled(False)
+        reader.close()
+        writer.close()

@@ -33,6 +33,7 @@ class DaemonHost:
         self._portal_cm: AbstractContextManager[Any] | None = None
         self._portal: Any = None
         self._serving: Future[Any] | None = None
+        self.listening = False  # the socket is open for bridges
 
     @property
     def serving(self) -> bool:
@@ -55,6 +56,7 @@ class DaemonHost:
         if not listening.wait(START_TIMEOUT_S):
             log.error("gui: the daemon did not start listening within %.0f s", START_TIMEOUT_S)
             return "the MCP socket did not open; assistants fall back to serving from the store themselves"
+        self.listening = True
         return None
 
     def stop(self) -> None:
@@ -73,3 +75,4 @@ class DaemonHost:
             assert self._lock is not None
             self._lock.release()
             self.daemon = None
+            self.listening = False

@@ -8,6 +8,7 @@ Pure numpy, no Qt: it runs on a worker thread and is tested on its own.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -72,11 +73,13 @@ def layout(
     iterations: int = 60,
     seed: int = 7,
     spacing: float = SPACING,
+    stop: threading.Event | None = None,
 ) -> Positions:
     """Positions (n x 2) centred on the origin for nodes 0..n-1 joined by `edges` (m x 2 node indices).
 
     `known` holds positions from an earlier layout (e.g. before a record was added): those nodes
     start there and the layout only settles, cooler and shorter, so the picture does not jump.
+    `stop`, once set, ends the work after the current step (the app is quitting; the result is dropped).
     """
     if n == 0:
         return np.zeros((0, 2))
@@ -91,6 +94,8 @@ def layout(
         heat, iterations = spacing / 4, max(10, iterations // 4)
     k = spacing
     for step in range(iterations):
+        if stop is not None and stop.is_set():
+            break
         temperature = heat * (1 - step / iterations) + spacing / 20
         move = _repulsion(pos, k) + _attraction(pos, pairs, k) - pos * (GRAVITY * np.hypot(*pos.T) / k)[:, None]
         length = np.maximum(np.hypot(*move.T), 1e-9)

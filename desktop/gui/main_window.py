@@ -1,13 +1,14 @@
 """The main window: a navigation list beside the views (Memories, Timeline, Graph, Inbox, Domains, Settings).
 
 Ctrl+1..7 (or the list, by keyboard) switch views. Closing the window leaves the app in the tray
-when a tray exists; without one, closing quits, and the status bar says why.
+when a tray exists; without one, closing quits, and the status bar says why. A view is built the
+first time it is shown: the window's first paint waits only for Memories.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -24,47 +25,54 @@ from PySide6.QtWidgets import (
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.theme import app_icon
 from memvault.desktop.gui.tray import Tray
-from memvault.desktop.gui.windows.benchmark import BenchmarkView
-from memvault.desktop.gui.windows.domains import DomainsView
-from memvault.desktop.gui.windows.graph import GraphView
-from memvault.desktop.gui.windows.inbox import InboxView
 from memvault.desktop.gui.windows.memories import MemoriesView
-from memvault.desktop.gui.windows.settings import SettingsView
-from memvault.desktop.gui.windows.timeline import TimelineView
+
+if TYPE_CHECKING:
+    from memvault.desktop.gui.windows.import_dialog import ImportDialog
+    from memvault.desktop.gui.windows.settings import SettingsView
 
 NO_TRAY = "No system tray here: memvault runs while this window is open (closing it quits)."
-PAGES: tuple[tuple[str, Callable[[Operations], QWidget]], ...] = (
-    ("Memories", MemoriesView),
-    ("Timeline", TimelineView),
-    ("Graph", GraphView),
-    ("Inbox", InboxView),
-    ("Domains", DomainsView),
-    ("Settings", SettingsView),
-    ("Benchmark", BenchmarkView),
+# Each view by name and where it lives ("module:Class"): a view's module loads when it is first shown.
+PAGES: tuple[tuple[str, str], ...] = (
+    ("Memories", "memories:MemoriesView"),
+    ("Timeline", "timeline:TimelineView"),
+    ("Graph", "graph:GraphView"),
+    ("Inbox", "inbox:InboxView"),
+    ("Domains", "domains:DomainsView"),
+    ("Settings", "settings:SettingsView"),
+    ("Benchmark", "benchmark:BenchmarkView"),
 )
+
+
+def make_view(where: str, ops: Operations) -> QWidget:
+    module, name = where.split(":")
+    view = getattr(import_module(f"memvault.desktop.gui.windows.{module}"), name)(ops)
+    assert isinstance(view, QWidget)
+    return view
 
 
 class MainWindow(QMainWindow):
     quit_requested = Signal()
     restore_requested = Signal(str)  # a backup file chosen in Settings; the app carries it out
+    ready = Signal()  # once: Memories has shown its first answer (the app starts serving after it)
 
     def __init__(self, ops: Operations, tray: Tray) -> None:
         super().__init__()
         self.ops = ops
         self.tray = tray
         self.quitting = False
+        self.first_rows_shown = False
+        self.import_dialog: ImportDialog | None = None
         self.setWindowTitle(f"memvault — {ops.vault.paths.home}")
         self.setWindowIcon(app_icon())
         self.nav = QListWidget()
         self.nav.setAccessibleName("Views")
         self.stack = QStackedWidget()
-        self.pages: dict[str, QWidget] = {}
-        for name, make in PAGES:
-            page = make(ops)
-            self.pages[name] = page
-            self.stack.addWidget(page)
+        self.pages: dict[str, QWidget] = {}  # the views built so far, by name
+        for name, _ in PAGES:
+            self.stack.addWidget(QWidget())  # a stand-in until the view is first shown
             self.nav.addItem(name)
-        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.nav.currentRowChanged.connect(self._show_row)
         widest = max(self.fontMetrics().horizontalAdvance(text) for text in ("Inbox (999)", *(n for n, _ in PAGES)))
         self.nav.setFixedWidth(widest + 4 * self.fontMetrics().averageCharWidth())
         body = QWidget()
@@ -73,7 +81,8 @@ class MainWindow(QMainWindow):
         row.addWidget(self.stack, 1)
         self.setCentralWidget(body)
         self._menus()
-        self._connect_views()
+        self.tray.icon.messageClicked.connect(self.open_inbox)
+        self.tray.state_changed.connect(self._tray_state)
         self.state = QLabel()
         self.statusBar().addPermanentWidget(self.state)
         self.notes: list[str] = [] if tray.available else [NO_TRAY]
@@ -91,6 +100,10 @@ class MainWindow(QMainWindow):
         vault_menu.addMenu(self.tray.kill_menu)
         vault_menu.addAction(self.tray.pause_action)
         vault_menu.addSeparator()
+        import_action = vault_menu.addAction("&Import history…")
+        import_action.setShortcut(QKeySequence("Ctrl+I"))
+        import_action.triggered.connect(self.open_import)
+        vault_menu.addSeparator()
         quit_action = vault_menu.addAction("&Quit")
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.quit_requested)
@@ -102,21 +115,32 @@ class MainWindow(QMainWindow):
             go.addAction(action)
             self.addAction(action)
 
-    def _connect_views(self) -> None:
-        memories = self.pages["Memories"]
-        for name in ("Timeline", "Graph"):
-            opened = getattr(self.pages[name], "record_opened", None)
-            if opened is not None and isinstance(memories, MemoriesView):
-                opened.connect(memories.open_record)
-                opened.connect(lambda _id: self.show_page("Memories"))
-        settings = self.pages["Settings"]
-        if isinstance(settings, SettingsView):
-            settings.restore_requested.connect(self.restore_requested)
-        inbox = self.pages["Inbox"]
-        if isinstance(inbox, InboxView):
-            inbox.pending_changed.connect(self._inbox_count)
-        self.tray.icon.messageClicked.connect(self.open_inbox)
-        self.tray.state_changed.connect(self._tray_state)
+    def page(self, name: str) -> QWidget:
+        """The view called `name`, built (and put in its place in the stack) if this is its first use."""
+        if name not in self.pages:
+            index = [n for n, _ in PAGES].index(name)
+            built = make_view(PAGES[index][1], self.ops)
+            stand_in = self.stack.widget(index)
+            assert stand_in is not None
+            self.stack.insertWidget(index, built)
+            self.stack.removeWidget(stand_in)
+            stand_in.deleteLater()
+            self.pages[name] = built
+            self._connect_view(name, built)
+        return self.pages[name]
+
+    def _connect_view(self, name: str, view: QWidget) -> None:
+        opened = getattr(view, "record_opened", None)
+        if opened is not None:  # Timeline and Graph open a record in Memories
+            opened.connect(self.open_record)
+        if isinstance(view, MemoriesView):
+            view.answered.connect(self._first_rows)
+        if name == "Settings":
+            view.restore_requested.connect(self.restore_requested)  # type: ignore[attr-defined]
+
+    def _show_row(self, row: int) -> None:
+        self.page(PAGES[row][0])
+        self.stack.setCurrentIndex(row)
 
     def show_page(self, name: str) -> None:
         self.nav.setCurrentRow([n for n, _ in PAGES].index(name))
@@ -124,23 +148,41 @@ class MainWindow(QMainWindow):
     def current_page(self) -> str:
         return PAGES[self.stack.currentIndex()][0]
 
-    def _inbox_count(self, pending: int) -> None:
-        self.nav.item([n for n, _ in PAGES].index("Inbox")).setText(f"Inbox ({pending})" if pending else "Inbox")
-        self._tray_state()
+    def open_record(self, memory_id: str) -> None:
+        memories = self.page("Memories")
+        assert isinstance(memories, MemoriesView)
+        memories.open_record(memory_id)
+        self.show_page("Memories")
+
+    def _first_rows(self) -> None:
+        if not self.first_rows_shown:
+            self.first_rows_shown = True
+            self.ready.emit()
 
     def _tray_state(self) -> None:
-        self.state.setText(self.tray.summary() if self.tray.pending >= 0 else "")
+        pending = self.tray.pending
+        self.nav.item([n for n, _ in PAGES].index("Inbox")).setText(f"Inbox ({pending})" if pending > 0 else "Inbox")
+        self.state.setText(self.tray.summary() if pending >= 0 else "")
 
     def restored(self, result: dict[str, Any]) -> None:
-        settings = self.pages["Settings"]
-        if isinstance(settings, SettingsView):
-            settings.backups.restored(result)
+        settings = cast("SettingsView", self.page("Settings"))
+        settings.backups.restored(result)
         self.show_page("Settings")
 
     def note(self, text: str) -> None:
         """A lasting remark in the status bar (e.g. that another daemon serves the assistants)."""
         self.notes.append(text)
         self.statusBar().showMessage("  ".join(self.notes))
+
+    def open_import(self) -> ImportDialog:
+        """The import dialog (one, kept while the window lives: a report stays until discarded)."""
+        if self.import_dialog is None:
+            from memvault.desktop.gui.windows.import_dialog import ImportDialog  # noqa: PLC0415 - loads when asked
+
+            self.import_dialog = ImportDialog(self.ops, self)
+        self.import_dialog.show()
+        self.import_dialog.raise_()
+        return self.import_dialog
 
     def open_inbox(self) -> None:
         self.bring_forward()
@@ -155,6 +197,13 @@ class MainWindow(QMainWindow):
         """One non-blocking box for problems nobody asked about (a later one replaces its text)."""
         self.problem.setText(text)
         self.problem.show()
+
+    def shutdown(self) -> None:
+        """Stop the views' own threads (the graph's layout) before the app tears the window down."""
+        for view in self.pages.values():
+            stop = getattr(view, "shutdown", None)
+            if stop is not None:
+                stop()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.tray.available and not self.quitting:

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QColor, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+from shiboken6 import Shiboken
 
 from memvault.core.errors import MemvaultError
 from memvault.core.model import KillSwitch, WriteMode
@@ -178,3 +179,9 @@ class Tray(QObject):
 
     def hide(self) -> None:
         self.icon.hide()
+
+    def dispose(self) -> None:
+        """Delete the icon and the menu now (they have no parent widget), before the QApplication goes."""
+        self.icon.hide()
+        Shiboken.delete(self.icon)
+        Shiboken.delete(self.menu)

@@ -89,7 +89,7 @@ def wait_for_daemon(env: dict[str, str], proc: subprocess.Popen[bytes]) -> None:
             [MEMVAULT, "--json", "daemon", "--status"], env=env, capture_output=True, check=True
         ).stdout
         info = json.loads(status)
-        if info["running"] and Path(info["socket"]).exists():
+        if info["listening"]:
             return
         if proc.poll() is not None:
             raise SystemExit("the daemon exited")

@@ -13,6 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from propose_pairs import (
+    CHANGE_LOOKALIKES,
+    CHANGE_SAME,
+    CHANGES,
     CHATTER_PAIRS,
     CONFLICTS,
     DISTINCT,
@@ -36,10 +39,10 @@ _BY_RELATION = {
     Relation.UNRELATED: "ADD",
 }
 LABELLED: list[tuple[str, str, str]] = [
-    *((r, c, "NO_CHANGE") for r, c in DUPLICATES + PARAPHRASES + HELD_OUT["same"]),
-    *((r, c, "SUPERSEDE") for r, c in CONFLICTS + UPDATES + HELD_OUT["conflict"]),
+    *((r, c, "NO_CHANGE") for r, c in DUPLICATES + PARAPHRASES + HELD_OUT["same"] + CHANGE_SAME),
+    *((r, c, "SUPERSEDE") for r, c in CONFLICTS + UPDATES + HELD_OUT["conflict"] + CHANGES),
     *((r, c, "ARCHIVE") for r, c in ENDINGS + HELD_OUT["ends"]),
-    *((r, c, "ADD") for r, c in DISTINCT + LOOKALIKES + HELD_OUT["unrelated"]),
+    *((r, c, "ADD") for r, c in DISTINCT + LOOKALIKES + HELD_OUT["unrelated"] + CHANGE_LOOKALIKES),
     *((r, c, "REJECTED") for r, c in CHATTER_PAIRS),
 ]
 

@@ -188,3 +188,39 @@ CHATTER_PAIRS = [
     ("We use pnpm for the web front end.", "cool, makes sense"),
     ("I commute by bike in the summer.", "feeling a bit down this morning"),
 ]
+
+# Added for issue 11's change phrasing ("switched from X to Y" and its siblings), written before
+# measuring. A change replaces the record that holds X when it is about the same thing: SUPERSEDE.
+CHANGES = [
+    ("We use Jenkins for CI.", "We replaced Jenkins with GitHub Actions for CI."),
+    ("I drink coffee in the morning.", "I drink tea instead of coffee in the morning."),
+    ("My editor is Vim.", "I changed my editor to Helix."),
+    ("The weekly review is on Mondays.", "We moved the weekly review from Mondays to Thursdays."),
+    ("Our team chat runs on Slack.", "Our team chat moved from Slack to Matrix."),
+    ("I work at Acme Robotics.", "I'm no longer at Acme Robotics, now I work at Birchwood Labs."),
+    ("The Osprey backend is written in Python.", "We migrated the Osprey backend from Python to Go."),
+    ("I bank with Nordbank.", "I switched from Nordbank to Sparbanken last spring."),
+    ("My phone is a Pixel 6.", "I changed from a Pixel 6 to an iPhone 15."),
+    ("I use Firefox as my browser.", "I no longer use Firefox, now I use Vivaldi."),
+    ("We store the Heron backups on a NAS.", "We replaced the NAS with Backblaze for the Heron backups."),
+    ("I commute by car.", "I cycle to work instead of driving the car."),
+    ("The book club meets at the library.", "The book club moved from the library to Café Linnea."),
+    ("My sister Ylva lives in Bergen.", "My sister Ylva moved from Bergen to Oslo."),
+]
+
+# Said as a change, near a record it does not replace (another person, another thing): ADD.
+CHANGE_LOOKALIKES = [
+    ("I use Vim for editing.", "Maren switched from Vim to Emacs last year."),
+    ("Vim has a steep learning curve.", "I switched from Vim to Helix."),
+    ("We use Jenkins for CI.", "We replaced the old Jenkins server's disk with an SSD."),
+    ("I drink coffee in the morning.", "I take the bus instead of the tram on rainy days."),
+    ("The weekly review is on Mondays.", "The dentist appointment moved from Tuesday to Friday."),
+    ("Our team chat runs on Slack.", "We moved the design files from Dropbox to Slack."),
+    ("The Osprey backend is written in Python.", "The Falcon backend was migrated from Ruby to Python."),
+]
+
+# The same change said again in other words: NO_CHANGE.
+CHANGE_SAME = [
+    ("We replaced Jenkins with GitHub Actions for CI.", "For CI we replaced Jenkins with GitHub Actions."),
+    ("I switched from Vim to Helix for editing.", "For editing I switched from Vim to Helix."),
+]

@@ -1,11 +1,12 @@
-"""The writer's judgement on the labelled set (126 pairs; pairs_measure.py prints the table).
+"""The writer's judgement on the labelled set (149 pairs; pairs_measure.py prints the table).
 
 Floors at the measured figures (docs/writer.md), so a change that loses accuracy fails here.
 """
 
 from __future__ import annotations
 
-from pairs_measure import LABELLED, measure
+from pairs_measure import LABELLED, judge, measure
+from propose_pairs import CHANGE_LOOKALIKES, CHANGES
 
 
 def test_the_labelled_set_is_large_and_covers_every_kind() -> None:
@@ -15,7 +16,7 @@ def test_the_labelled_set_is_large_and_covers_every_kind() -> None:
 
 def test_with_embeddings_precision_and_recall_hold() -> None:
     table, wrong = measure(with_embeddings=True)
-    assert len(wrong) <= 9  # 117 of 126
+    assert len(wrong) <= 10  # 139 of 149
     assert table["NO_CHANGE"][0] >= 0.95  # a wrong NO_CHANGE drops information: precision matters most
     assert table["REJECTED"] == (1.0, 1.0, 10) and table["ARCHIVE"][:2] == (1.0, 1.0)
     assert table["SUPERSEDE"][1] >= 0.85 and table["ADD"][1] >= 0.9
@@ -23,5 +24,11 @@ def test_with_embeddings_precision_and_recall_hold() -> None:
 
 def test_lexical_only_precision_and_recall_hold() -> None:
     table, wrong = measure(with_embeddings=False)
-    assert len(wrong) <= 12  # 114 of 126
+    assert len(wrong) <= 13  # 136 of 149
     assert table["NO_CHANGE"][0] >= 0.93 and table["REJECTED"] == (1.0, 1.0, 10)
+
+
+def test_a_change_said_as_from_x_to_y_supersedes_the_record_about_x_and_nothing_else() -> None:
+    superseded = [judge(record, candidate, None) == "SUPERSEDE" for record, candidate in CHANGES]
+    assert sum(superseded) >= 11  # of 14, measured before tuning (docs/writer.md names the three misses)
+    assert all(judge(record, candidate, None) == "ADD" for record, candidate in CHANGE_LOOKALIKES)

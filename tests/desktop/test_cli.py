@@ -13,27 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clikit import run, run_json
 
 from memvault.core.drafts import Draft
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.settings import SETTINGS
 from memvault.core.vault import Vault
-from memvault.desktop.cli import build_parser, main
+from memvault.desktop.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[2]
 MEMVAULT_BIN = REPO / ".venv" / "bin" / "memvault"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    code, out, err = run(capsys, "--json", *argv)
-    assert code == 0, err
-    return json.loads(out)
 
 
 def add(capsys: pytest.CaptureFixture[str], statement: str, *options: str) -> str:

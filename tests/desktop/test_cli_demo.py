@@ -14,6 +14,7 @@ from typing import Any
 import keyring
 import keyring.backend
 import pytest
+from clikit import run, run_json
 
 from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument
@@ -22,18 +23,6 @@ from memvault.core.requests import ListRequest
 from memvault.core.vault import Vault
 from memvault.desktop.cli import main
 from memvault.desktop.commands import demo
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    code, out, err = run(capsys, "--json", *argv)
-    assert code == 0, err
-    return json.loads(out)
 
 
 @pytest.fixture(scope="module")

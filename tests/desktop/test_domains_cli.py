@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from clikit import run, run_json
 
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
-from memvault.desktop.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "retrieval"))
 from regions_data import fill
 
 from memvault.core.drafts import Draft
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 @pytest.fixture

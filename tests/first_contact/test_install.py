@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import time
@@ -82,6 +83,8 @@ def test_on_a_terminal_install_offers_to_create_the_store(person: Path, tmp_path
     assert "No memvault store yet. Create it now" in output
     assert f"created the memvault store in {store}" in output
     assert "checked: started as claude will, memory_status answered in" in output
+    assert "Your recovery key (shown only now" in output
+    assert re.search(r"^    [A-Z0-9]{4}(-[A-Z0-9]{4}){3}\r?$", output, re.MULTILINE), output
     assert (store / "memvault.db").exists()
     assert json.loads((person / ".claude.json").read_text())["mcpServers"]["memvault"]["args"][-1] == "mcp"
 

@@ -106,7 +106,7 @@ def test_a_write_through_memvault_mcp_appears_in_the_open_window(
     qtbot.addWidget(window)
     live = LiveFeed(ops, window)
     window.show()
-    inbox = window.pages["Inbox"]
+    inbox = window.page("Inbox")
     assert isinstance(inbox, InboxView)
     qtbot.waitUntil(lambda: len(inbox.items) == 4, timeout=10000)
     staged = bridge.call(qtbot, "memory_add", {"statement": "Mara's sister visits in June", "domain": "family"})

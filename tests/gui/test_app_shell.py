@@ -10,20 +10,19 @@ import pytest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from memvault.core import recovery_key
 from memvault.core.drafts import Draft
 from memvault.core.errors import NotFound
 from memvault.core.model import OWNER, WriteMode
+from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
 from memvault.desktop.daemon import running_pid
-from memvault.desktop.gui.app import (
-    App,
-    SingleInstance,
-    apply_choices,
-    instance_name,
-    passphrase_given,
-    wake_running_instance,
-)
+from memvault.desktop.gui import app as app_module
+from memvault.desktop.gui import first_launch
+from memvault.desktop.gui.app import App, SingleInstance, instance_name, wake_running_instance
+from memvault.desktop.gui.first_launch import apply_choices
 from memvault.desktop.gui.windows.first_run import FirstRunChoices, FirstRunWizard
+from memvault.desktop.gui.windows.recovery_key_dialog import RecoveryKeyDialog
 
 
 def test_a_second_launch_wakes_the_first(qtbot: QtBot, tmp_path: Path) -> None:
@@ -40,7 +39,8 @@ def test_the_app_serves_assistants_and_quits_cleanly(qtbot: QtBot, qapp: QApplic
     vault = Vault.open(home)
     app = App(qapp, vault)
     qtbot.addWidget(app.window)
-    app.starting.join(60)
+    qtbot.waitUntil(lambda: app.serving, timeout=60000)
+    assert app.host is not None
     assert app.host.serving and running_pid(app.host.address) == os.getpid()
     assert app.host.address.socket.exists()
     app.quit()
@@ -66,22 +66,41 @@ def test_first_run_preselects_review_before_write_and_applies_the_choices(
     assert (Path.home() / ".claude.json").exists()
 
 
-def test_a_passphrase_is_given_for_one_call_only() -> None:
-    before = os.environ.get("MEMVAULT_PASSPHRASE")
-    with passphrase_given("fictional phrase"):
-        assert os.environ["MEMVAULT_PASSPHRASE"] == "fictional phrase"
-    assert os.environ.get("MEMVAULT_PASSPHRASE") == before
+def test_a_typed_passphrase_unlocks_the_store_and_is_not_left_in_the_environment(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phrase = os.environ["MEMVAULT_PASSPHRASE"]
+    monkeypatch.delenv("MEMVAULT_PASSPHRASE")
+    typed = iter(["not the phrase", phrase])
+    monkeypatch.setattr(app_module, "ask_passphrase", lambda *_: next(typed))
+    vault = app_module.unlock(VaultPaths.from_env(home))
+    assert vault is not None and "MEMVAULT_PASSPHRASE" not in os.environ
+    vault.close()
+    monkeypatch.setattr(app_module, "ask_passphrase", lambda *_: None)  # the person cancels
+    assert app_module.unlock(VaultPaths.from_env(home)) is None
 
 
-def test_restore_from_a_file_reopens_the_store_and_serves_again(qtbot: QtBot, qapp: QApplication, home: Path) -> None:
+def test_restore_from_a_file_asks_the_passphrase_reopens_the_store_and_serves_again(
+    qtbot: QtBot, qapp: QApplication, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     vault = Vault.open(home)
     app = App(qapp, vault)
     qtbot.addWidget(app.window)
-    app.starting.join(60)
+    qtbot.waitUntil(lambda: app.serving, timeout=60000)
+    assert app.host is not None
     backup = vault.backup(OWNER)["path"]
     added = vault.add(OWNER, Draft(statement="Mara learned to throw a teapot on the wheel", domain="pottery"))["id"]
+    phrase = os.environ["MEMVAULT_PASSPHRASE"]
+    monkeypatch.delenv("MEMVAULT_PASSPHRASE")  # a passphrase store: the app asks for it in a dialog
+    typed = iter(["not the phrase", phrase])
+    monkeypatch.setattr(app_module, "ask_passphrase", lambda *_: next(typed))
     app.window.restore_requested.emit(backup)
-    panel = app.window.pages["Settings"].backups  # type: ignore[attr-defined]
+    qtbot.waitUntil(app.window.problem.isVisible, timeout=30000)
+    assert "wrong passphrase" in app.window.problem.text()
+    assert app.ops.vault is vault and app.serving and vault.get(OWNER, added)  # nothing stopped or changed
+    app.window.problem.hide()
+    app.window.restore_requested.emit(backup)
+    panel = app.window.page("Settings").backups  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: "Restored and verified" in panel.message.text(), timeout=60000)
     restored = app.ops.vault
     assert restored is not vault
@@ -94,3 +113,31 @@ def test_restore_from_a_file_reopens_the_store_and_serves_again(qtbot: QtBot, qa
     qtbot.wait(500)  # views reload from the reopened store; none of them meets a closed one
     assert not app.window.problem.isVisible(), app.window.problem.text()
     app.quit()
+
+
+def test_first_run_shows_the_new_stores_recovery_key_once(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMVAULT_PASSPHRASE", "a long fictional phrase")
+    monkeypatch.setenv("MEMVAULT_KEY_BACKEND", "passphrase")
+    shown: list[RecoveryKeyDialog] = []
+
+    def look(dialog: RecoveryKeyDialog) -> int:
+        shown.append(dialog)
+        dialog.show()
+        assert not dialog.ok.isEnabled()  # not before the person confirms
+        dialog.reject()  # Escape does not close it either
+        assert dialog.isVisible()
+        dialog.copy.click()
+        assert QApplication.clipboard().text() == dialog.key
+        dialog.confirm.setChecked(True)
+        assert dialog.ok.isEnabled()
+        return 1
+
+    monkeypatch.setattr(RecoveryKeyDialog, "exec", look)
+    with Vault.open(tmp_path / "store", create=True) as vault:
+        first_launch.show_recovery_key(vault)
+        assert len(shown) == 1 and recovery_key.parse(shown[0].key) is not None
+        assert shown[0].shown.text().replace("\n", "-") == shown[0].key  # two lines of four groups
+        first_launch.show_recovery_key(vault)  # shown once: the key is not kept
+        assert len(shown) == 1

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
+from memory_keyring import MemoryKeyring
 
 from memvault.core import keys
 from memvault.core.errors import WrongPassphrase
@@ -26,25 +26,6 @@ from memvault.core.vault import Vault
 from memvault.desktop.cli import main
 
 STATEMENT = "The spare bike key hangs behind the hall mirror"
-
-
-class MachineKeyring(KeyringBackend):
-    """One machine's OS keyring (in memory): the second machine has a keyring of its own."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.secrets: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.secrets.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.secrets[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        del self.secrets[(service, username)]
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
@@ -115,7 +96,7 @@ def test_keyring_store_restores_on_a_new_machine_with_its_own_keyring(
     monkeypatch.delenv("MEMVAULT_PASSPHRASE")
     monkeypatch.delenv("PYTHON_KEYRING_BACKEND")
     previous = keyring.get_keyring()
-    first, second = MachineKeyring(), MachineKeyring()
+    first, second = MemoryKeyring(), MemoryKeyring()
     try:
         keyring.set_keyring(first)
         recovery, memory_id, backup = _first_machine(capsys, tmp_path / "one", tmp_path / "usb")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
+from memory_keyring import MemoryKeyring
 
 from memvault.core import keys
 from memvault.core.drafts import Draft
@@ -20,23 +20,6 @@ from memvault.core.model import OWNER
 from memvault.core.requests import ArchiveRequest
 from memvault.core.vault import Vault
 from memvault.desktop.cli import main
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.secrets: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.secrets.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.secrets[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        del self.secrets[(service, username)]
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from mcp.types import TextContent
 
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
-from memvault.desktop.daemon import Daemon, running_pid
+from memvault.desktop.daemon import Daemon, DaemonLock, running_pid
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.server import serve_streams
 
@@ -72,8 +72,25 @@ def test_the_socket_is_private_and_the_daemon_single(home: Path) -> None:
         assert second.returncode == 2, second.stderr.decode()[:3000]
         assert f"already serves this store (pid {daemon.pid})" in second.stderr.decode()
         status = run_cli(home, "--json", "daemon", "--status")
-        assert json.loads(status.stdout) == {"running": True, "pid": daemon.pid, "socket": str(where.socket)}
+        assert json.loads(status.stdout) == {
+            "running": True,
+            "listening": True,
+            "pid": daemon.pid,
+            "socket": str(where.socket),
+        }
     assert json.loads(run_cli(home, "--json", "daemon", "--status").stdout)["running"] is False
+
+
+def test_a_daemon_that_holds_the_lock_but_does_not_listen_yet_is_starting(home: Path) -> None:
+    where = address(home)
+    where.ensure_folders()
+    lock = DaemonLock.acquire(where.lock, where.socket)  # what a daemon holds while it unlocks the store
+    try:
+        answer = run_cli(home, "daemon", "--status")
+        assert f"daemon starting (pid {os.getpid()}): not listening yet" in answer.stdout.decode()
+        assert json.loads(run_cli(home, "--json", "daemon", "--status").stdout)["listening"] is False
+    finally:
+        lock.release()
 
 
 def test_the_daemon_takes_the_daily_backup(home: Path) -> None:

@@ -6,18 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from clikit import run
 
 from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
 from memvault.core.model import LOCAL_ASSISTANT, OWNER, Surface
 from memvault.core.principals import token_hash
 from memvault.core.vault import Vault
-from memvault.desktop.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def stored_token_rows(vault: Vault) -> list[dict[str, object]]:

@@ -43,7 +43,15 @@ PROVENANCE = (
     ("Source reference", "source_reference"),
     ("Evidence pointer", "evidence"),
     ("Evidence hash", "evidence_hash"),
+    ("Written by", "created_by"),
+    ("Import batch", "import_batch_id"),
 )
+# What the evidence hash check found (Provenance.evidence_intact).
+INTACT = {
+    True: "the evidence still matches it",
+    False: "the evidence no longer matches it: changed since it was stored",
+    None: "no evidence to check",
+}
 
 
 def _value(value: Any) -> str:
@@ -63,6 +71,14 @@ def record_link(memory_id: str, text: str) -> str:
 def _table(record: Row, fields: tuple[tuple[str, str], ...]) -> str:
     rows = "".join(f"<tr><th align='left'>{label}</th><td>{_value(record.get(key))}</td></tr>" for label, key in fields)
     return f"<table cellspacing='2' cellpadding='2'>{rows}</table>"
+
+
+def _provenance(detail: RecordDetail) -> str:
+    found = dict(detail.provenance)
+    check = INTACT[detail.provenance["evidence_intact"]]
+    if found.get("evidence_hash"):  # sha256: its first 16 hex digits name it well enough on screen
+        found["evidence_hash"] = f"sha256 {str(found['evidence_hash'])[:16]}… ({check})"
+    return _table(found, PROVENANCE)
 
 
 def _chain(detail: RecordDetail) -> str:
@@ -106,7 +122,7 @@ def record_html(detail: RecordDetail, moment: str | None = None) -> str:
         f"<p><small>{escape(str(record['id']))}</small></p>"
         f"{_table(record, FIELDS)}"
         f"<h4>Time</h4>{_table(record, TIMES)}"
-        f"<h4>Provenance</h4>{_table(record, PROVENANCE)}"
+        f"<h4>Provenance</h4>{_provenance(detail)}"
         f"<h4>Version chain</h4>{_chain(detail)}"
         f"<h4>Links</h4>{_links(detail)}"
         f"<h4>Entities</h4><p>{entities}</p>"

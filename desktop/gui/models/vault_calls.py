@@ -18,7 +18,7 @@ from memvault.core.requests import (
     RelatedRequest,
     TimelineRequest,
 )
-from memvault.core.results import RecordView, SearchAnswer
+from memvault.core.results import Provenance, RecordView, SearchAnswer
 from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
@@ -57,6 +57,7 @@ class RecordDetail:
     links: list[dict[str, str]]
     entities: list[str]
     events: list[dict[str, Any]]
+    provenance: Provenance
 
 
 @dataclass
@@ -70,7 +71,9 @@ class GraphData:
 
 
 def find_records(vault: Vault, caller: Caller, query: RecordQuery, cursor: str | None = None) -> RecordPage:
-    """Words: the same retrieval as memory_search. No words: a page of memory_list."""
+    """Words: the same retrieval as memory_search, as browsing (no usage counted: looking through one's
+    own memory is not an assistant's retrieval and must not move records between tiers). No words: a
+    page of memory_list."""
     if query.text.strip():
         answer = vault.search(
             caller,
@@ -83,7 +86,7 @@ def find_records(vault: Vault, caller: Caller, query: RecordQuery, cursor: str |
                 as_of=query.as_of,
                 known_at=query.known_at,
                 include_history=query.status != "current",
-            ),
+            ).browsing(),
         )
         if "results" not in answer:  # a shadow answer; never asked for here
             return RecordPage(rows=[], searched=True)
@@ -105,6 +108,7 @@ def record_detail(vault: Vault, caller: Caller, memory_id: str) -> RecordDetail:
         links=[{"type": link["type"], "target_id": link["target_id"]} for link in got["links"]],
         entities=list(got["entities"]),
         events=[dict(event) for event in vault.events_for(caller, memory_id)],
+        provenance=vault.provenance(caller, memory_id),
     )
 
 

@@ -10,14 +10,11 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -26,6 +23,7 @@ from PySide6.QtWidgets import (
 from memvault.core.errors import MemvaultError
 from memvault.core.results import DomainSummary
 from memvault.core.vault import Vault
+from memvault.desktop.gui.item_tables import item_table, refill
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
 
@@ -33,21 +31,19 @@ COLUMNS = ("Domain", "Records", "Keywords", "Pinned", "Description")
 EMPTY = "No domains yet: memvault discovers them as memories arrive (or name one when you add a record)."
 
 
+def _cells(domain: DomainSummary) -> tuple[str, QTableWidgetItem, str, str, str]:
+    count = QTableWidgetItem(str(domain["records"]))
+    count.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    keywords = ", ".join(domain["keywords"][:8]) or "—"
+    return (domain["name"], count, keywords, "yes" if domain["pinned"] else "", domain["description"] or "")
+
+
 class DomainsView(QWidget):
     def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ops = ops
         self.domains: list[DomainSummary] = []
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setAccessibleName("Domains")
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        self.table = item_table(COLUMNS, "Domains", multi_select=True)
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText("a new or target domain name, e.g. garden")
         self.name_edit.setAccessibleName("Domain name")
@@ -92,21 +88,7 @@ class DomainsView(QWidget):
 
     def _populate(self, domains: list[DomainSummary]) -> None:
         self.domains = domains
-        self.table.setRowCount(0)  # old items go first: a new item never replaces a live one
-        self.table.setRowCount(len(domains))
-        for row, domain in enumerate(domains):
-            cells = (
-                domain["name"],
-                str(domain["records"]),
-                ", ".join(domain["keywords"][:8]) or "—",
-                "yes" if domain["pinned"] else "",
-                domain["description"] or "",
-            )
-            for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if column == 1:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(row, column, item)
+        refill(self.table, [_cells(domain) for domain in domains])
         if not domains:
             self.message.setText(EMPTY)
         elif self.message.text() == EMPTY:

@@ -8,6 +8,7 @@ Nothing is drawn per frame but what moved into view.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -206,11 +207,13 @@ class GraphCanvas(QGraphicsView):
         return paths
 
 
-def _positions(n: int, pairs: list[tuple[int, int]], known: dict[int, tuple[float, float]]) -> Positions:
+def _positions(
+    n: int, pairs: list[tuple[int, int]], known: dict[int, tuple[float, float]], stop: threading.Event
+) -> Positions:
     """On the layout thread; numpy is imported here, so opening the app does not wait for it."""
     from memvault.desktop.gui import graph_layout  # noqa: PLC0415 - numpy only once a graph is drawn
 
-    return graph_layout.layout(n, pairs, known=known)
+    return graph_layout.layout(n, pairs, known=known, stop=stop)
 
 
 class _LayoutDone(QObject):
@@ -239,6 +242,7 @@ class GraphView(QWidget):
         self.data: GraphData | None = None
         self._generation = 0
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-graph-layout")
+        self._stop = threading.Event()  # set by `shutdown`: a running layout ends at its next step
         self._done = _LayoutDone(self)
         self._done.ready.connect(self._laid_out)
         self._build()
@@ -322,10 +326,19 @@ class GraphView(QWidget):
         known = {
             index[key]: (node.pos().x(), node.pos().y()) for key, node in self.canvas.nodes.items() if key in index
         }
-        future = self._pool.submit(_positions, len(index), pairs, known)
+        if self._stop.is_set():
+            return
+        future = self._pool.submit(_positions, len(index), pairs, known, self._stop)
         future.add_done_callback(lambda f: self._deliver(generation, data, f))
 
+    def shutdown(self) -> None:
+        """Stop the layout thread (the app is quitting): no answer crosses to this view afterwards."""
+        self._stop.set()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
     def _deliver(self, generation: int, data: GraphData, future: Future[Positions]) -> None:
+        if self._stop.is_set():
+            return
         if not future.cancelled() and future.exception() is None:
             try:
                 self._done.ready.emit(generation, data, future.result())

@@ -13,15 +13,12 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
     QVBoxLayout,
@@ -29,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from memvault.core.errors import MemvaultError
+from memvault.desktop.gui.item_tables import item_table, refill
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.inbox_items import (
     CLASSIFICATION,
@@ -116,6 +114,15 @@ def _purge_text(item: InboxItem) -> str:
     )
 
 
+def _cells(item: InboxItem) -> list[QTableWidgetItem]:
+    title = f"{KIND_TITLES.get(item.kind, item.kind)} ({CLASSIFICATION.get(item.kind, '')})"
+    texts = (title, item.proposal["principal"], str(item.proposal["created_at"])[:16].replace("T", " "), item.summary())
+    cells = [QTableWidgetItem(text) for text in texts]
+    for cell in cells:
+        cell.setData(Qt.ItemDataRole.UserRole, item.id)
+    return cells
+
+
 class InboxView(QWidget):
     """Pending proposals (multi-select), their detail, and the buttons and keys that decide them."""
 
@@ -131,16 +138,7 @@ class InboxView(QWidget):
         self.reload()
 
     def _build(self) -> None:
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setAccessibleName("Pending proposals")
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        self.table = item_table(COLUMNS, "Pending proposals", multi_select=True)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.empty = QLabel(EMPTY_TEXT)
         self.empty.setWordWrap(True)
@@ -202,10 +200,8 @@ class InboxView(QWidget):
         try:
             self.table.clearSelection()
             self.items = items
-            self.table.setRowCount(0)  # every old item goes first: new items never replace live ones
-            self.table.setRowCount(len(items))
+            refill(self.table, [_cells(item) for item in items])
             for row, item in enumerate(items):
-                self._fill_row(row, item)
                 if item.id in selected:
                     self.table.selectRow(row)
             if items and not self.selected():
@@ -215,14 +211,6 @@ class InboxView(QWidget):
         self.list_stack.setCurrentWidget(self.table if items else self.empty)
         self._selection_changed()
         self.pending_changed.emit(len(items))
-
-    def _fill_row(self, row: int, item: InboxItem) -> None:
-        title = f"{KIND_TITLES.get(item.kind, item.kind)} ({CLASSIFICATION.get(item.kind, '')})"
-        cells = (title, item.proposal["principal"], str(item.proposal["created_at"])[:16].replace("T", " "))
-        for column, text in enumerate((*cells, item.summary())):
-            cell = QTableWidgetItem(text)
-            cell.setData(Qt.ItemDataRole.UserRole, item.id)
-            self.table.setItem(row, column, cell)
 
     def _failed(self, error: MemvaultError) -> None:
         self.message.setText(f"Could not read the inbox: {error.message}")

@@ -7,7 +7,7 @@ query that is no longer the one on screen is dropped and the current one asked i
 
 from __future__ import annotations
 
-from PySide6.QtCore import QDateTime, QItemSelection, Qt, QTimer, Slot
+from PySide6.QtCore import QDateTime, QItemSelection, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -72,6 +72,8 @@ class _Moment(QWidget):
 
 
 class MemoriesView(QWidget):
+    answered = Signal()  # the table shows the answer to the query on screen (or why there is none)
+
     def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ops = ops
@@ -82,8 +84,8 @@ class MemoriesView(QWidget):
         self._opening: str | None = None
         self._build()
         ops.changed.connect(self._on_changed)
+        self.refresh()  # the rows first: the window's first paint waits for them, not for the domain list
         self._load_domains()
-        self.refresh()
 
     # -- layout --------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -232,6 +234,7 @@ class MemoriesView(QWidget):
         self.summary.setText(self._summary_text(query, page))
         if self._open_id is not None:
             self._reselect(self._open_id)
+        self.answered.emit()
 
     def _failed(self, error: MemvaultError) -> None:
         self._in_flight = False
@@ -240,6 +243,7 @@ class MemoriesView(QWidget):
             return
         self.model.set_rows([])
         self.summary.setText(f"Could not search: {error.message}")
+        self.answered.emit()
 
     def _summary_text(self, query: RecordQuery, page: RecordPage) -> str:
         shown = self.filtered.rowCount()

@@ -9,18 +9,15 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
 )
 
@@ -29,30 +26,20 @@ from memvault.core.maintenance import doctor
 from memvault.core.results import BackupAnswer, TokenCreated
 from memvault.core.vault import Vault
 from memvault.desktop import autostart, clients
+from memvault.desktop.gui.item_tables import item_table, refill
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
 
 
 def _table(columns: tuple[str, ...], name: str) -> QTableWidget:
-    table = QTableWidget(0, len(columns))
-    table.setHorizontalHeaderLabels(columns)
-    table.setAccessibleName(name)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().hide()
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.horizontalHeader().setStretchLastSection(True)
+    table = item_table(columns, name)
     table.setMinimumHeight(table.fontMetrics().height() * 6)
     table.setMaximumHeight(table.fontMetrics().height() * 12)
     return table
 
 
 def _fill(table: QTableWidget, rows: Sequence[Sequence[Any]]) -> None:
-    table.setRowCount(0)  # old items go first: a new item never replaces a live one (crashed PySide6 6.11.3)
-    table.setRowCount(len(rows))
-    for r, row in enumerate(rows):
-        for c, text in enumerate(row):
-            table.setItem(r, c, QTableWidgetItem(str(text)))
+    refill(table, [[str(text) for text in row] for row in rows])
 
 
 def _button(label: str, slot: Any, tip: str = "") -> QPushButton:

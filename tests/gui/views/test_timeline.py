@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
-from viewkit import add, correct, running, seed
+from viewkit import add, correct, running, shown
 
 from memvault.core.vault import Vault
 from memvault.desktop.gui.models.timeline_lanes import days
@@ -16,26 +14,15 @@ from memvault.desktop.gui.windows.timeline import TimelineView
 
 
 @pytest.fixture
-def ops(vault: Vault) -> Iterator[Operations]:
-    with running(vault) as operations:
-        yield operations
-
-
-@pytest.fixture
-def ids(vault: Vault) -> dict[str, str]:
-    found = seed(vault)
+def ids(ids: dict[str, str], vault: Vault) -> dict[str, str]:
+    found = dict(ids)
     found["hallway"] = str(correct(vault, found["bicycle"], "The blue bicycle is kept in the hallway"))
     return found
 
 
 @pytest.fixture
 def view(qtbot: QtBot, ops: Operations, ids: dict[str, str]) -> TimelineView:
-    shown = TimelineView(ops)
-    qtbot.addWidget(shown)
-    shown.resize(1100, 600)
-    shown.show()
-    qtbot.waitUntil(lambda: len(shown.canvas.lanes) == len(ids))
-    return shown
+    return shown(qtbot, TimelineView(ops), (1100, 600), lambda v: len(v.canvas.lanes) == len(ids))
 
 
 def lane_ids(view: TimelineView) -> list[str]:

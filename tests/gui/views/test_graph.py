@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsPathItem, QGraphicsRectItem
 from pytestqt.qtbot import QtBot
-from viewkit import add, running, seed
+from viewkit import add, running, shown
 
 from memvault.core.vault import Vault
 from memvault.desktop.gui import graph_layout
@@ -21,24 +20,8 @@ from memvault.desktop.gui.windows.memories import MemoriesView
 
 
 @pytest.fixture
-def ops(vault: Vault) -> Iterator[Operations]:
-    with running(vault) as operations:
-        yield operations
-
-
-@pytest.fixture
-def ids(vault: Vault) -> dict[str, str]:
-    return seed(vault)
-
-
-@pytest.fixture
 def view(qtbot: QtBot, ops: Operations, ids: dict[str, str]) -> GraphView:
-    shown = GraphView(ops)
-    qtbot.addWidget(shown)
-    shown.resize(1000, 700)
-    shown.show()
-    qtbot.waitUntil(lambda: shown.data is not None, timeout=10000)
-    return shown
+    return shown(qtbot, GraphView(ops), (1000, 700), lambda v: v.data is not None)
 
 
 def test_nodes_and_typed_edges(view: GraphView, ids: dict[str, str]) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
 
 import pytest
 from PySide6.QtCore import QDateTime, Qt
 from pytestqt.qtbot import QtBot
-from viewkit import correct, running, seed
+from viewkit import BUDGET_EVIDENCE, correct, shown
 
 from memvault.core.model import OWNER
 from memvault.core.vault import Vault
@@ -16,24 +16,8 @@ from memvault.desktop.gui.windows.memories import MemoriesView
 
 
 @pytest.fixture
-def ops(vault: Vault) -> Iterator[Operations]:
-    with running(vault) as operations:
-        yield operations
-
-
-@pytest.fixture
-def ids(vault: Vault) -> dict[str, str]:
-    return seed(vault)
-
-
-@pytest.fixture
 def view(qtbot: QtBot, ops: Operations, ids: dict[str, str]) -> MemoriesView:
-    shown = MemoriesView(ops)
-    qtbot.addWidget(shown)
-    shown.resize(1200, 800)
-    shown.show()
-    qtbot.waitUntil(lambda: shown.model.rowCount() == len(ids))
-    return shown
+    return shown(qtbot, MemoriesView(ops), (1200, 800), lambda v: v.model.rowCount() == len(ids))
 
 
 def shown_ids(view: MemoriesView) -> list[str]:
@@ -84,7 +68,18 @@ def test_opening_a_record_shows_all_of_it(qtbot: QtBot, view: MemoriesView, ids:
     assert "Kitchen budget is capped at 18,000 euros" in text
     assert "part_of_project" in text and ids["kitchen"] in text
     assert "Provenance" in text and "Version chain" in text
+    assert BUDGET_EVIDENCE in text
+    digest = hashlib.sha256(BUDGET_EVIDENCE.encode()).hexdigest()
+    assert f"sha256 {digest[:16]}… (the evidence still matches it)" in text
     assert not view.detail.buttons["restore"].isEnabled()
+
+
+def test_browsing_counts_no_usage(qtbot: QtBot, view: MemoriesView, vault: Vault, ids: dict[str, str]) -> None:
+    qtbot.keyClicks(view.search, "kitchen budget")
+    qtbot.waitUntil(lambda: view.summary.text().endswith("best matches"))
+    open_row(qtbot, view, ids["budget"])
+    assert ids["budget"] in shown_ids(view)
+    assert all(vault.get(OWNER, memory_id)["memory"]["retrieval_count"] == 0 for memory_id in ids.values())
 
 
 def test_correcting_supersedes_the_record_in_the_store(
