@@ -296,6 +296,11 @@ def dice(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> float:
     return (shared + shared_b) / (len(a) + len(b))
 
 
+def overlap(candidate: str, record: str) -> float:
+    """The Dice overlap of two statements' content terms, as `relate` weighs it."""
+    return dice(parse(candidate).content, parse(record).content)
+
+
 def containment(part: set[str], whole: set[str]) -> float:
     """The share of `part`'s terms that `whole` holds."""
     return 1.0 if not part else (len(part) - len(_only(part, whole))) / len(part)
