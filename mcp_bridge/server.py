@@ -66,6 +66,8 @@ def tool_specs() -> list[ToolSpec]:
 
 
 def create_server(vault: Vault, caller_of: CallerSource, limiter: RateLimiter | None = None) -> MCPServer:
+    # A server lives long: an add answers before its embedding is computed (a search waits for it).
+    vault.retriever.embed_in_background()
     return server_for(Gate(vault, caller_of, limiter))
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
 DISPLAY = ":97"
+FICTIONAL_RECOVERY_KEY = "K7QM-2XPA-HC4R-WN6E-TJ3L-PV5D-QF7Y-MB2S"  # made up for the picture: opens nothing
 
 
 def start_x(scale: int) -> subprocess.Popen[bytes]:
@@ -32,6 +33,10 @@ def start_x(scale: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen([xvfb, DISPLAY, "-screen", "0", screen, "-nolisten", "tcp"], stderr=subprocess.DEVNULL)
     time.sleep(1.5)
     os.environ.update({"DISPLAY": DISPLAY, "QT_QPA_PLATFORM": "xcb", "QT_SCALE_FACTOR": str(scale)})
+    trayer = shutil.which("trayer")
+    if trayer:  # a system tray, as on a desktop (else the window says there is none); it ends with the server
+        subprocess.Popen([trayer, "--edge", "top", "--align", "right", "--width", "10", "--height", "24"])
+        time.sleep(1.5)
     return server
 
 
@@ -84,6 +89,7 @@ def shoot(home: Path, scale: int) -> list[Path]:
     from memvault.desktop.gui.theme import apply_scheme  # noqa: PLC0415
     from memvault.desktop.gui.tray import Tray  # noqa: PLC0415
     from memvault.desktop.gui.windows.first_run import FirstRunWizard  # noqa: PLC0415
+    from memvault.desktop.gui.windows.recovery_key_dialog import RecoveryKeyDialog  # noqa: PLC0415
 
     app = QApplication.instance() or QApplication(["memvault"])
     assert isinstance(app, QApplication)
@@ -118,6 +124,14 @@ def shoot(home: Path, scale: int) -> list[Path]:
             saved.append(target)
             wizard.next()
         wizard.close()
+        key = RecoveryKeyDialog(FICTIONAL_RECOVERY_KEY)
+        key.show()
+        settle(app, 1)
+        target = OUT / f"{name}-first-run-recovery-key.png"
+        key.grab().save(str(target))
+        saved.append(target)
+        key.confirm.setChecked(True)
+        key.accept()
     ops.shutdown()
     vault.close()
     return saved
@@ -128,6 +142,10 @@ def prepare(window: object, page: str) -> None:
     view = window.page(page)  # type: ignore[attr-defined]
     if page == "Memories" and not view.search.text():
         view.search.setText("kitchen")
+        limit = time.monotonic() + 10
+        while (view.shown_query is None or view.shown_query.text != "kitchen") and time.monotonic() < limit:
+            settle(window, 0.05)
+        view.table.selectRow(0)  # a record in the detail pane too
     if page == "Inbox" and view.items:
         view.table.selectRow(1 if len(view.items) > 1 else 0)
 

@@ -40,7 +40,7 @@ from memvault.core.retrieval.ranking import Signals, Weights, rank, relevance
 from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import route
 from memvault.core.retrieval.tiers import TierRules
-from memvault.core.retrieval.vectors import VectorIndex, backfill
+from memvault.core.retrieval.vectors import BackgroundJob, VectorIndex, backfill
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
 from memvault.core.store import search as sql
@@ -67,6 +67,7 @@ class HybridRetriever:
         self._checked_version = -1
         self._visible_totals: dict[tuple[object, ...], int] = {}
         self._lock = threading.Lock()
+        self._background: BackgroundJob | None = None
 
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
@@ -83,10 +84,25 @@ class HybridRetriever:
             self._index = VectorIndex(embedder.model_id, embedder.dimensions)
         return self._index
 
+    def embed_in_background(self) -> None:
+        """Long-lived servers: the post-commit embedding runs on a thread of its own, so a write
+        answers without waiting for the model; a search waits for it first, so a search right
+        after a write still finds the record by meaning."""
+        if self._background is None:
+            self._background = BackgroundJob("memvault-embedding")
+
     def after_write(self, ctx: Context) -> int:
-        """Embed what was just written (and anything else still missing): the post-commit step."""
+        """Embed what was just written (and anything else still missing): the post-commit step.
+
+        Answers how many records were embedded (0 when that happens in the background)."""
         if not self.embeddings_on(ctx):
             return 0
+        if self._background is not None:
+            self._background.run_soon(lambda: self._embed_written(ctx))
+            return 0
+        return self._embed_written(ctx)
+
+    def _embed_written(self, ctx: Context) -> int:
         try:
             embedder = shared_embedder()
             with self._lock:
@@ -132,6 +148,8 @@ class HybridRetriever:
             return skipped_answer(request, reason, (time.perf_counter() - started) * 1000)
         semantic = self.embeddings_on(ctx)
         if semantic:
+            if self._background is not None:  # this process's own writes are embedded first
+                self._background.settle()
             with ctx.reading() as conn:
                 version = vector_sql.store_version(conn)
             self._catch_up(ctx, version)

@@ -17,6 +17,10 @@ class Retriever(Protocol):
         """Called after every committed write (embed what is new); answers how many were embedded."""
         ...
 
+    def embed_in_background(self) -> None:
+        """From now on `after_write` embeds on a thread of its own (long-lived servers); searches wait for it."""
+        ...
+
     def reindex(self, ctx: Context) -> dict[str, Any]:
         """Embed every record that has no vector yet (written while embeddings were off)."""
         ...

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memvault.core.context import Context
@@ -122,6 +123,49 @@ class VectorIndex:
         with self._lock:
             row = self._row_of.get(memory_id)
             return None if row is None else self._matrix[row].copy()
+
+
+class BackgroundJob:
+    """Runs a job on a thread of its own when asked (once for several asks made meanwhile: a job
+    does all that is pending); `settle` waits for the jobs asked before it. The thread lives while
+    there is work and ends when there is none, so an idle store keeps no thread."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._state = threading.Condition()
+        self._job: Callable[[], object] | None = None
+        self._thread: threading.Thread | None = None
+        self._asked = 0
+        self._done = 0
+
+    def run_soon(self, job: Callable[[], object]) -> None:
+        with self._state:
+            self._job = job
+            self._asked += 1
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name=self._name, daemon=True)
+                self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            with self._state:
+                job, self._job, asked = self._job, None, self._asked
+                if job is None:
+                    self._thread = None
+                    return
+            try:
+                job()
+            except Exception as exc:  # e.g. the store closed meanwhile: the next search catches up
+                log.warning("background embedding stopped (%s)", type(exc).__name__)
+            with self._state:
+                self._done = asked
+                self._state.notify_all()
+
+    def settle(self) -> None:
+        """Wait until the jobs asked for so far have run (not those asked meanwhile)."""
+        with self._state:
+            wanted = self._asked
+            self._state.wait_for(lambda: self._done >= wanted)
 
 
 def backfill(

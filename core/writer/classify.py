@@ -21,7 +21,7 @@ from memvault.core.store import memories
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
 from memvault.core.writer.normalize import normalize_statement
-from memvault.core.writer.similarity import Judgement, Relation, relate
+from memvault.core.writer.similarity import NEAR_DICE_WITH_COSINE, Judgement, Relation, overlap, relate
 
 log = logging.getLogger("memvault.writer")
 
@@ -88,8 +88,14 @@ def _evidence(judgement: Judgement | None, compared: int) -> dict[str, Any]:
     }
 
 
-def classify(conn: Connection, caller: Caller, embed: Embed | None, draft: Draft) -> Classified:
-    """What the candidate is to the store as `caller` sees it (never to records it may not see)."""
+def classify(
+    conn: Connection, caller: Caller, embed: Embed | None, draft: Draft, *, same_only: bool = False
+) -> Classified:
+    """What the candidate is to the store as `caller` sees it (never to records it may not see).
+
+    `same_only`: the caller wants to know only whether a record says the same (NO_CHANGE); then the
+    model is not run when no neighbour shares enough terms to be a near duplicate with any cosine.
+    """
     near = _neighbours(conn, caller, draft.statement)
     norm = normalize_statement(draft.statement)
     exact = sorted(
@@ -103,7 +109,10 @@ def classify(conn: Connection, caller: Caller, embed: Embed | None, draft: Draft
             SAME_STATEMENT,
             {**_evidence(None, len(near)), "rule": "exact"},
         )
-    cosines = _cosines(conn, embed, draft.statement, near)
+    could_repeat = not same_only or any(
+        overlap(draft.statement, m.statement) >= NEAR_DICE_WITH_COSINE for m in near.values()
+    )
+    cosines = _cosines(conn, embed, draft.statement, near) if could_repeat else {}
     judged = [(relate(draft.statement, m.statement, cosines.get(m.id)), m) for m in near.values()]
     best: dict[Relation, tuple[Judgement, Memory]] = {}
     for judgement, record in judged:
@@ -122,7 +131,7 @@ def near_duplicate(ctx: Context, conn: Connection, caller: Caller, draft: Draft)
     """memory_add's duplicate check beyond the exact rule: the writer pass's own judgement (NO_CHANGE),
     so that `memory_add` and `memory_propose` agree on what is already known. Like the contract's
     duplicate rule, only within the same domain and type."""
-    found = classify(conn, caller, local_embeddings(ctx), draft)
+    found = classify(conn, caller, local_embeddings(ctx), draft, same_only=True)
     target = found.target if found.classification == "NO_CHANGE" else None
     return target if target and (target.domain, target.type) == (draft.domain, draft.type) else None
 

@@ -98,6 +98,7 @@ class Tray(QObject):
         self.icon.activated.connect(self._activated)
         if self.available:
             self.icon.show()
+        log.info("gui: system tray %s", "available" if self.available else "not available")
         ops.changed.connect(self._on_changed)
         self.refresh()
 

@@ -13,7 +13,9 @@ from mcp import Client
 
 from memvault.core.context import Context
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.retrieval.embeddings import MODEL_ID
 from memvault.core.search_request import SearchRequest
+from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.errors import INTERNAL_MESSAGE
 from memvault.mcp_bridge.ratelimit import RateLimiter
@@ -85,6 +87,22 @@ async def test_add_outcomes_added_duplicate_rejected(auto_vault: Vault, seeded: 
     assert again.data["outcome"] == "duplicate" and again.data["duplicate_of"] == added.data["id"]
     assert rejected.data["outcome"] == "rejected" and "hunter2" not in str(rejected.data)
     assert auto_vault.status(OWNER)["counts"]["current"] == 4
+
+
+async def test_a_search_right_after_an_add_finds_it_by_meaning(auto_vault: Vault, seeded: Seeded) -> None:
+    # The server embeds after the commit on a thread of its own; the search waits for that.
+    async with connect(auto_vault, LOCAL_ASSISTANT) as client:
+        added = await call(
+            client,
+            "memory_add",
+            {"statement": "The garden hose is stored in the blue shed", "domain": "garden", "confidence": 0.9},
+        )
+        found = await call(client, "memory_search", {"query": "where do I keep the watering pipe", "limit": 5})
+    hits = {hit["id"]: hit for hit in found.data["results"]}
+    assert added.data["outcome"] == "added" and added.data["id"] in hits
+    assert "semantic" in hits[added.data["id"]]["why"]
+    with auto_vault.ctx.reading() as conn:
+        assert vector_sql.count_missing(conn, MODEL_ID) == 0
 
 
 async def test_add_is_staged_in_review_mode(vault: Vault, seeded: Seeded) -> None:
@@ -207,6 +225,9 @@ async def test_local_callers_are_not_rate_limited(vault: Vault) -> None:
 
 
 class ExplodingRetriever:
+    def embed_in_background(self) -> None:
+        pass
+
     def search(self, ctx: Context, caller: Any, request: SearchRequest) -> dict[str, Any]:
         raise RuntimeError(f"boom while handling {request.query}")
 

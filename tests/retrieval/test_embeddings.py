@@ -6,6 +6,8 @@ import json
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,7 @@ from memvault.core.requests import CorrectRequest
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
 from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.retrieval.vectors import VectorIndex, to_blob
+from memvault.core.retrieval.vectors import BackgroundJob, VectorIndex, to_blob
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
@@ -163,3 +165,43 @@ def test_a_fresh_process_searches_by_meaning_too(home: Path) -> None:
     answer = json.loads(done.stdout)
     assert [h["id"] for h in answer["results"]] == [tea] and "semantic" in answer["results"][0]["why"]
     assert answer["budget"]["truncated"] is False
+
+
+def test_background_job_settles_runs_again_when_asked_and_survives_a_failure() -> None:
+    job = BackgroundJob("test-embedding")
+    release, ran = threading.Event(), []
+
+    def slow() -> None:
+        release.wait(5)
+        ran.append("slow")
+
+    def failing() -> None:
+        raise RuntimeError("the store closed")
+
+    job.run_soon(slow)
+    threading.Timer(0.2, release.set).start()
+    started = time.monotonic()
+    job.settle()  # waits for the job asked before it
+    assert ran == ["slow"] and time.monotonic() - started >= 0.1
+    job.run_soon(failing)
+    job.settle()
+    job.run_soon(lambda: ran.append("after the failure"))
+    job.settle()
+    assert ran == ["slow", "after the failure"]
+    names = [t.name for t in threading.enumerate()]
+    deadline = time.monotonic() + 5
+    while "test-embedding" in names and time.monotonic() < deadline:  # no idle thread is kept
+        time.sleep(0.01)
+        names = [t.name for t in threading.enumerate()]
+    assert "test-embedding" not in names
+
+
+def test_the_embedder_runs_the_model_once_for_a_text_embedded_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    embedder = shared_embedder()
+    embedder.forget_recent()
+    runs: list[int] = []
+    real = embedder._run
+    monkeypatch.setattr(embedder, "_run", lambda texts: runs.append(len(texts)) or real(texts))
+    first = embedder.embed_one("a statement the duplicate check embeds")
+    again = embedder.embed(["a statement the duplicate check embeds", "another one"])
+    assert runs == [1, 1] and np.array_equal(first, again[0])

@@ -76,7 +76,8 @@ class _StorePage(QWizardPage):
             column.addWidget(
                 _text(
                     "No system keyring is reachable here, so the key is locked with a passphrase "
-                    "(at least 8 characters; memvault cannot recover it if it is lost)."
+                    "(at least 8 characters). memvault cannot recover a lost passphrase: the recovery "
+                    "key shown once the store exists is then the only other way in."
                 )
             )
             form = QFormLayout()

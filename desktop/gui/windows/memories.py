@@ -258,7 +258,10 @@ class MemoriesView(QWidget):
         if shown == 0:
             return "The rows found are all hidden by the scope, tier or learned-since filters."
         more = " (scroll for more)" if page.next_cursor else ""
-        kind = "best matches" if page.searched else "records"
+        if page.searched:
+            kind = "best match" if shown == 1 else "best matches"
+        else:
+            kind = "record" if shown == 1 else "records"
         return f"{shown} {kind}{more}"
 
     @Slot(str)

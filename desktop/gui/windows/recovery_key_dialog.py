@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from memvault.desktop.gui.theme import app_icon
 
 EXPLAIN = (
+    "<h3>Your recovery key</h3>"
     "<p><b>This is the only time memvault shows it.</b> Print it or write it down, and keep it away from "
     "this computer.</p>"
     "<p>With a backup (its <tt>.db</tt> and <tt>.db-keys</tt> files) and this key, your memory opens on a "
@@ -63,6 +64,7 @@ class RecoveryKeyDialog(QDialog):
         key_row = QHBoxLayout()
         key_row.addWidget(self.shown, 1)
         key_row.addWidget(self.copy)
+        self.setMinimumWidth(self.fontMetrics().averageCharWidth() * 70)  # the explanation in a few lines
         column = QVBoxLayout(self)
         column.addWidget(intro)
         column.addLayout(key_row)
