@@ -218,6 +218,9 @@ class Daemon:
         finally:
             with contextlib.suppress(FileNotFoundError):
                 self.address.socket.unlink()
+            # An add answered just before the stop is still embedding on its thread: it lands before
+            # the store closes, or that record would have no vector until a later catch-up.
+            self.vault.retriever.settle()
             log.info("daemon: stopped after %d sessions", self.sessions_started)
 
     def request_stop(self) -> None:

@@ -20,6 +20,7 @@ from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
 from memvault.core.model import OWNER
+from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.vault import Vault
 from memvault.desktop.daemon import Daemon, DaemonLock, running_pid
 from memvault.mcp_bridge import relay
@@ -246,3 +247,32 @@ def test_the_daemon_core_runs_inside_another_process_and_stops_on_request(vault:
         sock.close()
     assert not where.socket.exists()
     assert daemon.sessions_started == 1
+
+
+class SettleRecorder(HybridRetriever):
+    """The real retrieval brain, noting when the daemon waits for its background embedding."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.settled = 0
+
+    def settle(self) -> None:
+        self.settled += 1
+        super().settle()
+
+
+def test_the_daemon_waits_for_background_embedding_before_it_stops(vault: Vault, home: Path) -> None:
+    """An add answered just before the stop is embedded before the store closes, not at a later catch-up."""
+    recorder = SettleRecorder()
+    served = Vault(vault.ctx, retriever=recorder)
+    where = address(home)
+    where.ensure_folders()
+    daemon = Daemon(served, where, serve_streams, handle_signals=False)
+    ready = threading.Event()
+    with anyio.from_thread.start_blocking_portal() as portal:
+        done = portal.start_task_soon(daemon.run, ready.set)
+        assert ready.wait(30)
+        assert recorder.settled == 0
+        portal.call(daemon.request_stop)
+        done.result(timeout=30)
+    assert recorder.settled == 1
