@@ -184,7 +184,12 @@ def _chunk(conn: Connection, batch: _Batch, conversations: list[Conversation], n
 
 
 def _start(conn: Connection, batch: _Batch, chunks_total: int, now: str) -> None:
+    """The manifest, in the first chunk's transaction; checked again there, as another commit of the
+    same export (the CLI beside an approval in the app) may have started since this one looked."""
     export = batch.export
+    _refuse_twice(conn, export.source_hash)
+    if import_rows.unfinished_for(conn, export.source_hash):
+        raise Conflict("another import of this export started meanwhile: its commit resumes it")
     import_rows.create_batch(
         conn, batch.batch_id, path=export.path, fmt=export.format, source_hash=export.source_hash,
         options=batch.request.options(), chunks_total=chunks_total, now=now,

@@ -7,7 +7,8 @@ priors decide the order.
     relevance = direct + w_graph * graph * (1 - direct)
     fused     = sum over the candidates' orders by lexical, by cosine and by graph signal of
                 1 / (FUSION_K + place), scaled so that first everywhere is 1
-    score     = fused * relevance ** RELEVANCE_POWER
+    own       = fused * relevance ** RELEVANCE_POWER * (1 + DATE_LIFT if in the date the request names)
+    score     = (own + NEIGHBOUR_SHARE * own of the best relevant record written beside it)
                       * (1 + w_domain * domain + w_status * status + w_confidence * confidence
                            + w_importance * importance + w_recency * recency
                            + w_activation * activation + w_explicit * explicit
@@ -18,7 +19,8 @@ alike on text whose score ranges the weights were never tuned on (the weights of
 were fitted to the fictional set); relevance still orders within it, and alone decides
 whether a candidate is a hit at all: below `rank_min_relevance` it is not, however important,
 unless it holds nearly every word of the request (lexical >= WORDS_SUFFICE: a long paragraph
-naming the one rare name asked about has a weak vector but answers).
+naming the one rare name asked about has a weak vector but answers), or sits beside a hit in
+its session (the reply to a matching turn).
 The priors reorder relevant records, they never make an irrelevant one relevant.
 Every signal is in 0..1 (feedback in -1..1); docs/retrieval.md defines each one.
 """
@@ -122,8 +124,8 @@ def feedback_value(useful: int, not_useful: int) -> float:
 FUSION_K = 5.0  # reciprocal-rank constant: small, so the first few places count clearly more
 RELEVANCE_POWER = 1.5  # how far the absolute relevance still orders the fused ranks
 WORDS_SUFFICE = 0.9  # a record holding (nearly) every word of the request is a hit, whatever its vector
-NEIGHBOUR_SHARE = 0.5  # how much of a hit's score the turn written beside it borrows
-DATE_LIFT = 1.0  # a record whose event falls in the date the request names counts double
+NEIGHBOUR_SHARE = 0.3  # how much of a hit's score the turn written beside it borrows
+DATE_LIFT = 2.0  # a record whose event falls in the date the request names counts three times
 
 
 def fused_ranks(items: list[tuple[Memory, Signals]]) -> dict[str, float]:

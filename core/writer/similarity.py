@@ -41,6 +41,7 @@ NEGATION_DICE = 0.75  # "I eat meat" / "I do not eat meat": the rest nearly equa
 VALUE_REST_DICE = 0.70  # no verb found: values differ and the rest is nearly equal
 MAX_SWAP = 3  # a conflict replaces a few words of the predicate, not the whole of it
 ENDING_CONTAINMENT = 0.6  # share of an ending's own terms the ended record holds
+CHANGE_REST = 0.5  # share of the rest of a record (beyond what a change replaces) the change must mention
 
 _TOKEN = re.compile(r"\d+(?:[:.\-/]\d+)*(?:am|pm)?|\w+", re.UNICODE)
 _CONTRACTIONS = (
@@ -373,7 +374,8 @@ def _ending_match(a: Parsed, b: Parsed, cosine: float | None) -> float:
 
 def _change_match(a: Parsed, b: Parsed, cosine: float | None) -> float:
     """How far change `a` ("from X to Y") replaces record `b` (0: not at all): `b` holds X, does not
-    already say Y, is no change itself, and whatever else it says is shared by `a` (the same thing)."""
+    already say Y, is no change itself, and at least half of whatever else it says is in `a` (the same
+    thing). The more of it `a` shares, the stronger: of two records holding X, the one it is about wins."""
     if not a.replaced or b.replaced or b.ending or (cosine is not None and cosine < SUBJECT_COSINE):
         return 0.0
     old, theirs = set(a.replaced), set(b.terms) - _PLACEHOLDERS
@@ -384,7 +386,8 @@ def _change_match(a: Parsed, b: Parsed, cosine: float | None) -> float:
         return 0.0  # the record already says what holds now
     context = {t for t in a.terms if t not in _CHANGE_TERMS} - old
     rest = _only(theirs - {b.anchor_base or ""}, old)
-    return held if not rest or containment(rest, context) > 0 else 0.0
+    about = containment(rest, context)
+    return held + about if about >= CHANGE_REST else 0.0
 
 
 def _restated_conflict(a: Parsed, record: str, cosine: float | None) -> Judgement | None:

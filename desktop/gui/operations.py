@@ -7,6 +7,7 @@ redraw; writes made by other processes arrive the same way (see `live.py`).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import traceback
 from collections.abc import Callable, Iterable
@@ -52,10 +53,16 @@ class Changes:
 
 
 @dataclass
-class _Delivery:
-    """A finished piece of work on its way back to the GUI thread."""
+class _Errand:
+    """A piece of work and what to do with its answer. It lives on the GUI thread only: if the worker
+    dropped the last reference to a callback's view, Python would destroy that widget on the worker
+    thread, leaving its timers registered for the GUI thread (a segfault at their next tick)."""
 
-    call: Callable[[], None] = field(repr=False)
+    work: Callable[[Vault], Any] = field(repr=False)
+    done: Callable[[Any], None] = field(repr=False)
+    failed: Callable[[MemvaultError], None] | None = field(repr=False)
+    writes: bool
+    changes: Changes | None
 
 
 class Operations(QObject):
@@ -63,21 +70,22 @@ class Operations(QObject):
 
     changed = Signal(object)  # a `Changes`, emitted on the GUI thread
     failed_unexpectedly = Signal(str)  # a bug's short description (no memory text), for the window to show
-    _deliver = Signal(object)  # internal: a `_Delivery` crossing from the worker to the GUI thread
+    _deliver = Signal(int, object)  # internal: an errand's ticket and its future, from the worker to the GUI thread
 
     def __init__(self, vault: Vault, caller: Caller = OWNER, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.vault = vault
         self.caller = caller
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-gui-worker")
-        self._pending = 0
+        self._errands: dict[int, _Errand] = {}
+        self._tickets = itertools.count()
         self._closed = False
         self._deliver.connect(self._on_delivery)
 
     @property
     def busy(self) -> bool:
         """True while work submitted through `run` has not come back yet."""
-        return self._pending > 0
+        return bool(self._errands)
 
     def run(
         self,
@@ -95,57 +103,55 @@ class Operations(QObject):
         """
         if self._closed:
             return  # the app is quitting: the store is closing
-        self._pending += 1
-        future = self._pool.submit(self._call, work)
-        future.add_done_callback(
-            lambda f: self._deliver.emit(_Delivery(lambda: self._finish(f, done, failed, writes, changes)))
-        )
+        ticket = next(self._tickets)
+        self._errands[ticket] = _Errand(work, done, failed, writes, changes)
+        future = self._pool.submit(self._call, ticket)
+        # The worker's side holds only the ticket and the future, never a callback (see `_Errand`).
+        future.add_done_callback(lambda f: self._deliver.emit(ticket, f))
 
-    def _call(self, work: Callable[[Vault], T]) -> T:
+    def _call(self, ticket: int) -> Any:
         # The vault is looked up when the work runs: a restore swaps it for the work queued after it.
-        return work(self.vault)
+        return self._errands[ticket].work(self.vault)
 
     def shutdown(self) -> None:
         """Wait for work in flight, then stop the worker (call before closing the vault); answers still
         on their way to the GUI thread are dropped."""
         self._closed = True
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._errands.clear()  # their callbacks hold views: released here, on the GUI thread
 
     def announce(self, changes: Changes) -> None:
         """Tell every view about a change (used by the live feed for other processes' writes)."""
         self.changed.emit(changes)
 
-    @Slot(object)
-    def _on_delivery(self, delivery: _Delivery) -> None:
-        delivery.call()
-
-    def _finish(
-        self,
-        future: Future[Any],
-        done: Callable[[Any], None],
-        failed: Callable[[MemvaultError], None] | None,
-        writes: bool,
-        changes: Changes | None,
-    ) -> None:
-        self._pending -= 1
-        if self._closed or future.cancelled():
+    @Slot(int, object)
+    def _on_delivery(self, ticket: int, future: Future[Any]) -> None:
+        errand = self._errands.pop(ticket, None)
+        if errand is None or self._closed or future.cancelled():
             return
         error = future.exception()
         if error is None:
             result = future.result()
-            _answer(done, result)
-            if writes:
-                self.changed.emit(changes or changes_from_result(result))
-        elif isinstance(error, MemvaultError):
-            if failed is not None:
-                _answer(failed, error)
+            _answer(errand.done, result)
+            if errand.writes:
+                self.changed.emit(errand.changes or changes_from_result(result))
+            return
+        try:
+            self._report(errand, error)
+        finally:
+            error.__traceback__ = None  # its frames may hold a view: let them go here, not on the worker
+
+    def _report(self, errand: _Errand, error: BaseException) -> None:
+        if isinstance(error, MemvaultError):
+            if errand.failed is not None:
+                _answer(errand.failed, error)
             else:
                 self.failed_unexpectedly.emit(f"{error.code}: {error.message}")
-        else:
-            # A bug: type and frames only, never the message (it could quote memory text).
-            frames = "".join(traceback.format_tb(error.__traceback__))
-            log.error("gui: unexpected %s in background work\n%s", type(error).__name__, frames)
-            self.failed_unexpectedly.emit(f"Internal error ({type(error).__name__}). This is a bug; see the log.")
+            return
+        # A bug: type and frames only, never the message (it could quote memory text).
+        frames = "".join(traceback.format_tb(error.__traceback__))
+        log.error("gui: unexpected %s in background work\n%s", type(error).__name__, frames)
+        self.failed_unexpectedly.emit(f"Internal error ({type(error).__name__}). This is a bug; see the log.")
 
 
 def _answer(callback: Callable[[Any], None], value: Any) -> None:

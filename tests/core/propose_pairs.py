@@ -217,6 +217,12 @@ CHANGE_LOOKALIKES = [
     ("The weekly review is on Mondays.", "The dentist appointment moved from Tuesday to Friday."),
     ("Our team chat runs on Slack.", "We moved the design files from Dropbox to Slack."),
     ("The Osprey backend is written in Python.", "The Falcon backend was migrated from Ruby to Python."),
+    # found in the demo data while taking the import dialog's screenshot, after the first measurement:
+    # the record holds X ("Dagster") but is about something else (which reports run where)
+    (
+        "Atlas: eight of the eleven billing reports run in Dagster; three still run from cron.",
+        "We switched the Atlas orchestrator from Dagster to Prefect.",
+    ),
 ]
 
 # The same change said again in other words: NO_CHANGE.

@@ -19,7 +19,9 @@ from importkit import FIXTURES, content, copy_fixture
 from memvault.core.model import OWNER
 from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.desktop.gui.main_window import MainWindow
 from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.tray import Tray
 from memvault.desktop.gui.windows.import_dialog import ImportDialog
 
 WAIT = 30_000
@@ -137,3 +139,14 @@ def test_a_malformed_file_is_named_with_its_place_and_nothing_is_written(
     assert "nothing was imported" in shown
     assert not dialog.dry_button.isEnabled() and not dialog.commit_button.isEnabled()
     assert content(vault) == before and not vault.imports.batches(OWNER)
+
+
+def test_ctrl_i_in_the_main_window_opens_the_one_import_dialog(qtbot: QtBot, ops: Operations) -> None:
+    window = MainWindow(ops, Tray(ops))
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)  # shortcuts reach the active window
+    qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.import_dialog is not None and window.import_dialog.isVisible(), timeout=5000)
+    assert window.open_import() is window.import_dialog

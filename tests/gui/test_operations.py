@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QThread, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -82,3 +84,32 @@ def test_the_event_loop_keeps_turning_during_a_long_operation(qtbot: QtBot, ops:
     qtbot.waitUntil(lambda: bool(done), timeout=10000)
     timer.stop()
     assert Path(done[0]).is_file()
+
+
+def test_a_view_whose_work_is_in_flight_is_let_go_on_the_gui_thread(
+    qtbot: QtBot, ops: Operations, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A widget destroyed on the worker thread leaves its timers behind (a segfault at the next tick):
+    the worker must never hold the last reference to a callback."""
+    let_go_on: list[str] = []
+
+    class View:
+        def done(self, _: object) -> None:
+            pass
+
+        def __del__(self) -> None:
+            let_go_on.append(threading.current_thread().name)
+
+    submitted: list[Future[object]] = []
+    submit = ops._pool.submit
+    monkeypatch.setattr(ops._pool, "submit", lambda *a: submitted.append(submit(*a)) or submitted[-1])
+    gate = threading.Event()
+    view = View()
+    ops.run(lambda _: gate.wait(10), view.done)
+    # The worker lingers after delivering (a descheduled thread on a busy machine) ...
+    submitted[0].add_done_callback(lambda _: time.sleep(0.5))
+    del view, submitted[:]
+    gate.set()
+    qtbot.waitUntil(lambda: not ops.busy, timeout=5000)  # ... so the GUI thread is done with it first
+    qtbot.waitUntil(lambda: bool(let_go_on), timeout=5000)
+    assert let_go_on == [threading.main_thread().name]

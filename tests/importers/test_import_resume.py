@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
 
 from fake_export import write_export
 
+from memvault.core.errors import Conflict
 from memvault.core.importers.inbox import stage
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks, Stopped
@@ -127,3 +128,19 @@ def test_a_stopped_dry_run_writes_nothing(vault: Vault, tmp_path: Path) -> None:
         )
     assert seen == [0, 1, 2, 3]
     assert not vault.imports.batches(OWNER)
+
+
+def test_two_commits_of_one_export_never_both_write_it(vault: Vault, tmp_path: Path) -> None:
+    export = write_export(tmp_path / "conversations.json", 8)
+    request = ImportRequest(path=str(export), commit=True, chunk_size=CHUNK)
+    other: list[str] = []
+
+    def meanwhile() -> bool:  # asked before the first chunk: another commit runs to the end right then
+        if not other:
+            other.append(str(vault.imports.run(OWNER, request)["batch_id"]))
+        return False
+
+    with pytest.raises(Conflict, match="already imported"):
+        vault.imports.run(OWNER, request, Hooks(stop=meanwhile))
+    assert [b["batch_id"] for b in vault.imports.batches(OWNER)] == other
+    assert vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == 8

@@ -54,3 +54,18 @@ def test_a_change_supersedes_the_record_about_what_it_replaces(vault: Vault, tmp
         assert vault.get(OWNER, old_id)["memory"]["status"] == "superseded"
     vault.imports.rollback(OWNER, str(done["batch_id"]))
     assert all(vault.get(OWNER, old_id)["memory"]["status"] == "current" for old_id in stored.values())
+
+
+def test_of_two_records_holding_what_a_change_replaces_the_one_it_is_about_is_corrected(
+    vault: Vault, tmp_path: Path
+) -> None:
+    about = vault.add(OWNER, Draft.of(statement="Atlas uses Dagster as the orchestrator rather than Airflow."))["id"]
+    vault.add(OWNER, Draft.of(statement="Atlas: eight of the eleven billing reports run in Dagster."))
+    path = tmp_path / "atlas.md"
+    path.write_text(
+        "# Atlas\n\n## user\nWe switched the Atlas orchestrator from Dagster to Prefect.\n", encoding="utf-8"
+    )
+    dry = vault.imports.run(OWNER, ImportRequest(path=str(path)))
+    assert [(c["target_id"], c["replaces"]) for c in dry["corrections"]] == [
+        (about, "Atlas uses Dagster as the orchestrator rather than Airflow.")
+    ]

@@ -32,7 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -57,6 +57,7 @@ from memvault.core.store import memories
 from memvault.core.vault import Vault
 
 SYSTEMS = ("ours", "bm25", "rrf")
+NOT_STORED: Counter[str] = Counter()  # turns memory_add answered duplicate or rejected (--mcp), by outcome
 DEFAULT_TUNE = ("conv-26", "conv-30", "conv-41")
 LIMIT = 10
 # Quality is measured without the search deadline: on a loaded machine it would cut the semantic
@@ -187,8 +188,11 @@ async def _mcp_session(
                 started = time.perf_counter()
                 for turn in conversation.turns:
                     answer = _payload(await session.call_tool("memory_add", locomo.add_args(turn)))
-                    if answer.get("outcome") != "added":
-                        raise SystemExit(f"memory_add did not commit: {answer.get('outcome')}")
+                    outcome = answer.get("outcome")
+                    if outcome not in ("added", "duplicate", "rejected"):
+                        raise SystemExit(f"memory_add did not commit: {outcome}")
+                    if outcome != "added":  # the product's own judgement: the turn is not stored
+                        NOT_STORED[f"{outcome}: {answer.get('reason') or 'same as an earlier turn'}"] += 1
                 add_ms = (time.perf_counter() - started) * 1000 / len(conversation.turns)
             found, latencies = [], []
             for question in conversation.questions:
@@ -345,6 +349,8 @@ def main() -> int:
         print(f"\nours, search latency via {how}: {percentiles(timing.get('search_ms', []))}")
         if timing.get("add_ms"):
             print(f"memory_add via MCP: {statistics.mean(timing['add_ms']):.1f} ms per turn (embeddings on)")
+            for why, count in sorted(NOT_STORED.items()):
+                print(f"turns not stored by memory_add ({why}): {count}")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
     return 0
