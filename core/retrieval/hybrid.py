@@ -216,6 +216,15 @@ def gather_graph(
             break
 
 
+def context_seeds(gathered: Gathered, count: int) -> list[str]:
+    """The head of the words order and of the meaning order, half each: where the fused ranking's
+    best come from, chosen without ranking (bm25: lower is better)."""
+    found = gathered.found.items()
+    by_words = sorted((f.word_bm25, k) for k, f in found if f.word_bm25 is not None)[: count // 2]
+    by_meaning = sorted((-f.cosine, k) for k, f in found if f.cosine is not None)[: count // 2]
+    return list(dict.fromkeys(k for _, k in by_words + by_meaning))
+
+
 def gather_neighbours(
     conn: Connection,
     caller: Caller,

@@ -27,6 +27,7 @@ from memvault.core.retrieval.hybrid import (
     SEEDS,
     Deadline,
     Gathered,
+    context_seeds,
     gather_graph,
     gather_lexical,
     gather_neighbours,
@@ -225,8 +226,7 @@ class HybridRetriever:
                 seeds = {k: r for r, k in strong if r >= weights.min_relevance}
                 gather_graph(conn, caller, request, seeds, hops, gathered, similarity)
         if gathered.found and not deadline.passed():
-            best = rank([(gathered.found[k].record, s) for k, (s, _) in signals({}).items()], weights)
-            gather_neighbours(conn, caller, request, [r.id for r, _, _ in best[:CONTEXT_SEEDS]], gathered, similarity)
+            gather_neighbours(conn, caller, request, context_seeds(gathered, CONTEXT_SEEDS), gathered, similarity)
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
         ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights, gathered.beside)
         hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
