@@ -92,6 +92,10 @@ class HybridRetriever:
         if self._background is None:
             self._background = BackgroundJob("memvault-embedding")
 
+    def settle(self) -> None:
+        if self._background is not None:
+            self._background.settle()
+
     def after_write(self, ctx: Context) -> int:
         """Embed what was just written (and anything else still missing): the post-commit step.
 
@@ -149,8 +153,7 @@ class HybridRetriever:
             return skipped_answer(request, reason, (time.perf_counter() - started) * 1000)
         semantic = self.embeddings_on(ctx)
         if semantic:
-            if self._background is not None:  # this process's own writes are embedded first
-                self._background.settle()
+            self.settle()  # this process's own writes are embedded first
             with ctx.reading() as conn:
                 version = vector_sql.store_version(conn)
             self._catch_up(ctx, version)

@@ -21,6 +21,10 @@ class Retriever(Protocol):
         """From now on `after_write` embeds on a thread of its own (long-lived servers); searches wait for it."""
         ...
 
+    def settle(self) -> None:
+        """Wait for the background embedding asked for so far (nothing to wait for without it)."""
+        ...
+
     def reindex(self, ctx: Context) -> dict[str, Any]:
         """Embed every record that has no vector yet (written while embeddings were off)."""
         ...

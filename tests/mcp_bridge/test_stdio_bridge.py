@@ -21,6 +21,10 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
+from memvault.core.model import OWNER
+from memvault.core.retrieval.embeddings import MODEL_ID
+from memvault.core.store import vectors as vector_sql
+from memvault.core.vault import Vault
 from memvault.mcp_bridge import relay
 
 from .bridgekit import INIT, MEMVAULT, bridge_params, raw_session, running_daemon
@@ -69,6 +73,16 @@ async def test_embedded_bridge_serves_the_official_client(home: Path, tmp_path: 
     # An assistant's write waits for the person in the default review mode.
     assert seen["added"]["outcome"] == "staged"
     assert seen["status"]["contract"] == 1 and seen["status"]["pending_proposals"] == 1
+
+
+async def test_an_add_is_embedded_before_the_embedded_bridge_closes_the_store(home: Path, tmp_path: Path) -> None:
+    with Vault.open(home) as vault:  # assistants' writes commit, in any domain
+        vault.set_setting(OWNER, "write_mode", "automatic-write-within-approved-scope")
+        vault.set_setting(OWNER, "auto_write_domains", ["*"])
+    seen = await one_session(home, tmp_path / "stderr.txt", MEMVAULT_EMBEDDINGS="local")
+    assert seen["added"]["outcome"] == "added"
+    with Vault.open(home) as vault, vault.ctx.reading() as conn:  # the session ended right after the add
+        assert vector_sql.count_missing(conn, MODEL_ID) == 0
 
 
 async def test_relay_bridge_is_answered_by_the_daemon_without_a_passphrase(home: Path, tmp_path: Path) -> None:

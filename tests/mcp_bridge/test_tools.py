@@ -228,6 +228,9 @@ class ExplodingRetriever:
     def embed_in_background(self) -> None:
         pass
 
+    def settle(self) -> None:
+        pass
+
     def search(self, ctx: Context, caller: Any, request: SearchRequest) -> dict[str, Any]:
         raise RuntimeError(f"boom while handling {request.query}")
 
