@@ -1,36 +1,89 @@
-"""Read-only item tables (inbox, domains, settings lists): made and refilled one way.
+"""Read-only tables of plain rows (inbox, domains, settings lists): a QTableView over a small model.
 
-Refilling drops every old row before new items are set: in PySide6 6.11.3 a `setItem` over a live
-item sometimes crashed the process, so no new item ever replaces one.
+No QTableWidgetItem anywhere: in PySide6 6.11.3 every item is a Python wrapper owned by the C++
+table, and replacing or dropping them while Qt tore rows down crashed the process (in setItem,
+and in a test's teardown). Here a refill swaps one Python list inside a model reset; the view
+only ever asks the model for strings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-
-def item_table(columns: Sequence[str], name: str, *, multi_select: bool = False) -> QTableWidget:
-    """A table of whole-row selection, not editable, columns sized to their contents, the last stretched."""
-    table = QTableWidget(0, len(columns))
-    table.setHorizontalHeaderLabels(list(columns))
-    table.setAccessibleName(name)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    if multi_select:
-        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().hide()
-    header = table.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setStretchLastSection(True)
-    return table
+Index = QModelIndex | QPersistentModelIndex
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
-def refill(table: QTableWidget, rows: Sequence[Sequence[QTableWidgetItem | str]]) -> None:
-    """Replace every row by `rows` (a cell is an item, or text for a plain one)."""
-    table.setRowCount(0)  # old items go first (see the module's note)
-    table.setRowCount(len(rows))
-    for r, row in enumerate(rows):
-        for c, cell in enumerate(row):
-            table.setItem(r, c, cell if isinstance(cell, QTableWidgetItem) else QTableWidgetItem(cell))
+class _Rows(QAbstractTableModel):
+    def __init__(self, columns: Sequence[str], right_aligned: Sequence[int], parent: QObject) -> None:
+        super().__init__(parent)
+        self.columns = list(columns)
+        self.right_aligned = frozenset(right_aligned)
+        self.rows: list[list[str]] = []
+
+    def replace(self, rows: Sequence[Sequence[object]]) -> None:
+        self.beginResetModel()
+        self.rows = [[str(cell) for cell in row] for row in rows]
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.rows):
+            return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return self.rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in self.right_aligned:
+            return RIGHT
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.columns[section]
+        return None
+
+
+class ItemTable(QTableView):
+    """Whole rows selected (one or many), not editable, columns sized to their contents, the last stretched."""
+
+    def __init__(
+        self,
+        columns: Sequence[str],
+        name: str,
+        *,
+        right_aligned: Sequence[int] = (),
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.rows = _Rows(columns, right_aligned, self)
+        self.setModel(self.rows)
+        self.setAccessibleName(name)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)  # Shift/Ctrl pick many
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(False)
+        self.verticalHeader().hide()
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+
+    def refill(self, rows: Sequence[Sequence[object]]) -> None:
+        """Replace every row (the selection is cleared)."""
+        self.rows.replace(rows)
+
+    def row_count(self) -> int:
+        return len(self.rows.rows)
+
+    def text(self, row: int, column: int) -> str:
+        return self.rows.rows[row][column]
+
+    def selected_rows(self) -> list[int]:
+        return sorted({index.row() for index in self.selectionModel().selectedRows()})

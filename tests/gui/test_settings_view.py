@@ -59,7 +59,7 @@ def test_a_token_is_shown_once_and_revoked(qtbot: QtBot, ops: Operations, vault:
     tokens.create_token()
     qtbot.waitUntil(lambda: tokens.token.text().startswith("mvt_"), timeout=10000)
     assert vault.authenticate(tokens.token.text()) is not None
-    qtbot.waitUntil(lambda: tokens.table.rowCount() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: tokens.table.row_count() == 1, timeout=10000)
     tokens.table.selectRow(0)
     tokens.revoke()
     qtbot.waitUntil(lambda: "Revoked laptop-chat" in tokens.message.text(), timeout=10000)
@@ -71,9 +71,9 @@ def test_back_up_now_and_the_doctor(qtbot: QtBot, ops: Operations, vault: Vault)
     view.backups.backup_now()
     qtbot.waitUntil(lambda: "Backed up to" in view.backups.message.text(), timeout=30000)
     assert len(vault.list_backups(OWNER)) == 1
-    qtbot.waitUntil(lambda: view.backups.table.rowCount() == 1, timeout=10000)
-    qtbot.waitUntil(lambda: view.doctor.table.rowCount() > 3, timeout=30000)
-    names = {view.doctor.table.item(r, 0).text() for r in range(view.doctor.table.rowCount())}
+    qtbot.waitUntil(lambda: view.backups.table.row_count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: view.doctor.table.row_count() > 3, timeout=30000)
+    names = {view.doctor.table.text(r, 0) for r in range(view.doctor.table.row_count())}
     assert {"permissions", "store", "integrity"} <= names
 
 
@@ -92,7 +92,7 @@ def test_domains_are_renamed_pinned_and_merged(qtbot: QtBot, ops: Operations, va
     view = DomainsView(ops)
     qtbot.addWidget(view)
     view.show()
-    qtbot.waitUntil(lambda: view.table.rowCount() == 3, timeout=10000)
+    qtbot.waitUntil(lambda: view.table.row_count() == 3, timeout=10000)
     names = [d["name"] for d in view.domains]
     view.table.selectRow(names.index("routine"))
     view.name_edit.setText("daily-life")

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -23,7 +21,7 @@ from PySide6.QtWidgets import (
 from memvault.core.errors import MemvaultError
 from memvault.core.results import DomainSummary
 from memvault.core.vault import Vault
-from memvault.desktop.gui.item_tables import item_table, refill
+from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
 
@@ -31,11 +29,15 @@ COLUMNS = ("Domain", "Records", "Keywords", "Pinned", "Description")
 EMPTY = "No domains yet: memvault discovers them as memories arrive (or name one when you add a record)."
 
 
-def _cells(domain: DomainSummary) -> tuple[str, QTableWidgetItem, str, str, str]:
-    count = QTableWidgetItem(str(domain["records"]))
-    count.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+def _cells(domain: DomainSummary) -> tuple[str, str, str, str, str]:
     keywords = ", ".join(domain["keywords"][:8]) or "—"
-    return (domain["name"], count, keywords, "yes" if domain["pinned"] else "", domain["description"] or "")
+    return (
+        domain["name"],
+        str(domain["records"]),
+        keywords,
+        "yes" if domain["pinned"] else "",
+        domain["description"] or "",
+    )
 
 
 class DomainsView(QWidget):
@@ -43,7 +45,7 @@ class DomainsView(QWidget):
         super().__init__(parent)
         self.ops = ops
         self.domains: list[DomainSummary] = []
-        self.table = item_table(COLUMNS, "Domains", multi_select=True)
+        self.table = ItemTable(COLUMNS, "Domains", right_aligned=(1,))
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText("a new or target domain name, e.g. garden")
         self.name_edit.setAccessibleName("Domain name")
@@ -88,15 +90,14 @@ class DomainsView(QWidget):
 
     def _populate(self, domains: list[DomainSummary]) -> None:
         self.domains = domains
-        refill(self.table, [_cells(domain) for domain in domains])
+        self.table.refill([_cells(domain) for domain in domains])
         if not domains:
             self.message.setText(EMPTY)
         elif self.message.text() == EMPTY:
             self.message.clear()
 
     def selected_names(self) -> list[str]:
-        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
-        return [self.domains[row]["name"] for row in rows if row < len(self.domains)]
+        return [self.domains[row]["name"] for row in self.table.selected_rows() if row < len(self.domains)]
 
     def _change(self, work: Any, said: str) -> None:
         caller = self.ops.caller

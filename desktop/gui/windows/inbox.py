@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -19,14 +19,13 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QTableWidgetItem,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from memvault.core.errors import MemvaultError
-from memvault.desktop.gui.item_tables import item_table, refill
+from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.inbox_items import (
     CLASSIFICATION,
@@ -114,13 +113,9 @@ def _purge_text(item: InboxItem) -> str:
     )
 
 
-def _cells(item: InboxItem) -> list[QTableWidgetItem]:
+def _cells(item: InboxItem) -> tuple[str, str, str, str]:
     title = f"{KIND_TITLES.get(item.kind, item.kind)} ({CLASSIFICATION.get(item.kind, '')})"
-    texts = (title, item.proposal["principal"], str(item.proposal["created_at"])[:16].replace("T", " "), item.summary())
-    cells = [QTableWidgetItem(text) for text in texts]
-    for cell in cells:
-        cell.setData(Qt.ItemDataRole.UserRole, item.id)
-    return cells
+    return (title, item.proposal["principal"], str(item.proposal["created_at"])[:16].replace("T", " "), item.summary())
 
 
 class InboxView(QWidget):
@@ -138,8 +133,8 @@ class InboxView(QWidget):
         self.reload()
 
     def _build(self) -> None:
-        self.table = item_table(COLUMNS, "Pending proposals", multi_select=True)
-        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.table = ItemTable(COLUMNS, "Pending proposals")
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection_changed())
         self.empty = QLabel(EMPTY_TEXT)
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -194,20 +189,19 @@ class InboxView(QWidget):
 
     def _populate(self, items: list[InboxItem]) -> None:
         selected = {item.id for item in self.selected()}
-        # No selection signals while rows are replaced: a slot reading the selection mid-way met
-        # a half-rebuilt model (a crash in setRowCount); the selection is shown once, at the end.
-        self.table.blockSignals(True)
+        # No selection signals while rows are replaced and reselected: the selection is shown once, at the end.
+        selection = self.table.selectionModel()
+        selection.blockSignals(True)
         try:
-            self.table.clearSelection()
             self.items = items
-            refill(self.table, [_cells(item) for item in items])
-            for row, item in enumerate(items):
-                if item.id in selected:
-                    self.table.selectRow(row)
-            if items and not self.selected():
-                self.table.selectRow(0)
+            self.table.refill([_cells(item) for item in items])
+            rows = [row for row, item in enumerate(items) if item.id in selected] or ([0] if items else [])
+            flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+            for row in rows:
+                selection.select(self.table.rows.index(row, 0), flags)
         finally:
-            self.table.blockSignals(False)
+            selection.blockSignals(False)
+        self.table.viewport().update()
         self.list_stack.setCurrentWidget(self.table if items else self.empty)
         self._selection_changed()
         self.pending_changed.emit(len(items))
@@ -217,8 +211,7 @@ class InboxView(QWidget):
 
     # -- selection and decisions -------------------------------------------------------------
     def selected(self) -> list[InboxItem]:
-        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
-        return [self.items[row] for row in rows if row < len(self.items)]
+        return [self.items[row] for row in self.table.selected_rows() if row < len(self.items)]
 
     def _selection_changed(self) -> None:
         chosen = self.selected()

@@ -3,7 +3,6 @@ doctor, and the system (autostart, launcher, reindex)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -17,7 +16,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QTableWidget,
     QVBoxLayout,
 )
 
@@ -26,20 +24,16 @@ from memvault.core.maintenance import doctor
 from memvault.core.results import BackupAnswer, TokenCreated
 from memvault.core.vault import Vault
 from memvault.desktop import autostart, clients
-from memvault.desktop.gui.item_tables import item_table, refill
+from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
 
 
-def _table(columns: tuple[str, ...], name: str) -> QTableWidget:
-    table = item_table(columns, name)
+def _table(columns: tuple[str, ...], name: str) -> ItemTable:
+    table = ItemTable(columns, name)
     table.setMinimumHeight(table.fontMetrics().height() * 6)
     table.setMaximumHeight(table.fontMetrics().height() * 12)
     return table
-
-
-def _fill(table: QTableWidget, rows: Sequence[Sequence[Any]]) -> None:
-    refill(table, [[str(text) for text in row] for row in rows])
 
 
 def _button(label: str, slot: Any, tip: str = "") -> QPushButton:
@@ -110,7 +104,7 @@ class TokensPanel(_Panel):
             (h["name"], h["surface"], h["workspace_id"] or "", str(h["live_tokens"]), h["revoked_at"] or "")
             for h in holders
         ]
-        _fill(self.table, rows)
+        self.table.refill(rows)
         if not rows:
             self.message.setText("No tokens yet: nothing can reach memvault over HTTP.")
 
@@ -131,7 +125,7 @@ class TokensPanel(_Panel):
         self.reload()
 
     def revoke(self) -> None:
-        rows = {index.row() for index in self.table.selectionModel().selectedRows()}
+        rows = set(self.table.selected_rows())
         names = [self.holders[r]["name"] for r in sorted(rows)]
         if not names:
             self.message.setText("Select who to revoke first.")
@@ -212,7 +206,7 @@ class BackupsPanel(_Panel):
             for b in reversed(backups)
             if b.get("exists", True)
         ]
-        _fill(self.table, rows)
+        self.table.refill(rows)
         if not rows and not self.message.text():  # an empty state, never over what an action just said
             self.message.setText(NO_BACKUPS)
 
@@ -262,7 +256,7 @@ class DoctorPanel(_Panel):
 
     def _show(self, report: dict[str, Any]) -> None:
         rows = [(c["name"], "ok" if c["ok"] else "PROBLEM", c["detail"], c["fix"] or "") for c in report["checks"]]
-        _fill(self.table, rows)
+        self.table.refill(rows)
         self.message.setText("All checks pass." if report["ok"] else "Some checks need attention: see Fix.")
 
 
