@@ -21,8 +21,11 @@ class Context:
     conn: Connection
     paths: VaultPaths
     clock: Clock
-    # One writer per process: SQLite serialises writers anyway; this keeps threads polite.
+    # One writer per connection: SQLite serialises writers anyway; this keeps threads polite.
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # The store key, for a second connection (`Vault.for_upkeep`); SQLCipher holds it in this
+    # process's memory for `conn` anyway. Never logged, never shown.
+    key: bytes = field(default=b"", repr=False)
 
     def now(self) -> str:
         return format_time(self.clock.now())

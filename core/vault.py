@@ -126,7 +126,14 @@ class Vault:
         except BaseException:
             conn.close()
             raise
-        return cls(Context(conn=conn, paths=paths, clock=clock or SystemClock()))
+        return cls(Context(conn=conn, paths=paths, clock=clock or SystemClock(), key=key))
+
+    def for_upkeep(self) -> Vault:
+        """The same store on a connection of its own, for long background jobs (consolidation,
+        domain discovery, backups): their reads then hold neither this Vault's lock nor its callers."""
+        ctx = self.ctx
+        conn = open_connection(ctx.paths.store, ctx.key)
+        return Vault(Context(conn=conn, paths=ctx.paths, clock=ctx.clock, key=ctx.key))
 
     def close(self) -> None:
         with self.ctx.lock:

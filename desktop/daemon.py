@@ -253,16 +253,19 @@ class Daemon:
         """Daily backup with retention, then domain upkeep; at start and every hour after."""
         import anyio  # noqa: PLC0415
 
-        jobs = (("backup", self.vault.scheduled_backup), ("domains", self.vault.maintain_domains),
-                ("consolidation", self.vault.consolidation.scheduled))  # fmt: skip
-        while True:
-            for name, job in jobs:
-                try:
-                    await anyio.to_thread.run_sync(job, HOUSEKEEPER)
-                except Exception as exc:
-                    log.error("daemon: %s upkeep failed: %s", name, _kinds(exc))
-            log.info("daemon: upkeep done")
-            await anyio.sleep(HOUSEKEEPING_INTERVAL_S)
+        # Upkeep reads for minutes on a large store: on a connection of its own, the sessions (and,
+        # in the app, the window sharing this Vault) do not wait for it.
+        with self.vault.for_upkeep() as upkeep:
+            jobs = (("backup", upkeep.scheduled_backup), ("domains", upkeep.maintain_domains),
+                    ("consolidation", upkeep.consolidation.scheduled))  # fmt: skip
+            while True:
+                for name, job in jobs:
+                    try:
+                        await anyio.to_thread.run_sync(job, HOUSEKEEPER)
+                    except Exception as exc:
+                        log.error("daemon: %s upkeep failed: %s", name, _kinds(exc))
+                log.info("daemon: upkeep done")
+                await anyio.sleep(HOUSEKEEPING_INTERVAL_S)
 
     async def _stop_on_signal(self, scope: Any, *, task_status: Any) -> None:
         import anyio  # noqa: PLC0415
