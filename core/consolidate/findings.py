@@ -27,6 +27,7 @@ class Findings:
     groups: list[list[Memory]] = field(default_factory=list)  # near duplicates, oldest first
     conflicts: list[tuple[Memory, Memory]] = field(default_factory=list)  # (older, newer), both still current
     seen: int = 0
+    judged: int = 0  # records compared with their older neighbours
 
 
 def _kin(a: Memory, b: Memory) -> bool:
@@ -51,8 +52,16 @@ def _cosine(vectors: dict[str, bytes], a: str, b: str) -> float | None:
     return float(np.frombuffer(vectors[a], dtype="<f4") @ np.frombuffer(vectors[b], dtype="<f4"))
 
 
-def find(conn: Connection, limit: int) -> Findings:
-    """Near-duplicate groups and open conflicts among at most `limit` live records (oldest first)."""
+def _changed_since(record: Memory, since: str | None) -> bool:
+    return since is None or max(record.learned_at or "", record.updated_at or "") >= since
+
+
+def find(conn: Connection, limit: int, since: str | None = None) -> Findings:
+    """Near-duplicate groups and open conflicts among at most `limit` live records (oldest first).
+
+    Each pair is judged once, the newer record against the older. With `since` (the last run),
+    only records learned or changed since then are judged: older pairs were judged by that run.
+    """
     records = memories.select(conn, HOUSEKEEPER, LIVE, order="m.learned_at, m.id", limit=limit)
     by_id: dict[str, Memory] = {r.id: r for r in records}
     vectors = vector_sql.vectors_of(conn, MODEL_ID, list(by_id))
@@ -65,6 +74,9 @@ def find(conn: Connection, limit: int) -> Findings:
         return memory_id
 
     for record in records:
+        if not _changed_since(record, since):
+            continue
+        found.judged += 1
         gathered = Gathered()
         gather_lexical(conn, HOUSEKEEPER, SearchRequest(query=record.statement, limit=POOL), POOL, gathered)
         for other_id in gathered.found:

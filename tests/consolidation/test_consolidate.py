@@ -116,3 +116,22 @@ def test_the_daemons_schedule_runs_once_a_day(clocked_vault: Vault, clock: Fixed
     assert clocked_vault.consolidation.scheduled(HOUSEKEEPER) is None
     clock.advance(days=1)
     assert clocked_vault.consolidation.scheduled(HOUSEKEEPER) is not None
+
+
+def test_the_scheduled_run_judges_only_what_changed_since_the_last_run(clocked_vault: Vault, clock: FixedClock) -> None:
+    for statement in (
+        "I prefer green tea in the morning.",
+        "The garden budget is 4000 kronor.",
+        "Maren walks at seven.",
+    ):
+        _add(clocked_vault, statement)
+    clock.advance(minutes=1)
+    first = clocked_vault.consolidation.scheduled(HOUSEKEEPER)
+    assert first is not None and first["records_judged"] == 3
+    clock.advance(days=1, hours=1)
+    later = [_add(clocked_vault, statement, source_reference=ref) for statement, ref in PEANUTS[:2]]
+    second = clocked_vault.consolidation.scheduled(HOUSEKEEPER)
+    assert second is not None
+    assert (second["records_seen"], second["records_judged"]) == (5, 2)
+    assert [sorted(group["members"]) for group in second["merged"]] == [sorted(later)]
+    assert clocked_vault.consolidation.run(OWNER, dry_run=True)["records_judged"] == 4  # by hand: everything
