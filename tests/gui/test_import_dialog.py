@@ -53,6 +53,7 @@ def test_the_format_is_detected_and_a_dry_run_shows_the_report_and_writes_nothin
     dialog = _dialog(qtbot, ops, copy_fixture("claude_conversations.json", tmp_path))
     assert dialog.detected.text().startswith("Claude data export (detected): ")
     assert not dialog.commit_button.isEnabled()  # nothing to commit before a report
+    assert dialog.table.row_count() == 0 and dialog.batch_message.text().startswith("No imports yet")
     before = content(vault)
     _dry_run(qtbot, ops, dialog)
     shown = dialog.view.toPlainText()
@@ -72,9 +73,9 @@ def test_commit_adds_and_roll_back_restores(qtbot: QtBot, ops: Operations, vault
     with qtbot.waitSignal(dialog.imported, timeout=WAIT) as imported:
         qtbot.mouseClick(dialog.commit_button, _left())
     batch = imported.args[0]
-    qtbot.waitUntil(lambda: not ops.busy and dialog.table.rowCount() == 1, timeout=WAIT)
+    qtbot.waitUntil(lambda: not ops.busy and dialog.table.row_count() == 1, timeout=WAIT)
     assert vault.search(OWNER, SearchRequest.of(query="allergic to peanuts"))["results"]
-    assert dialog.table.item(0, 0).text() == batch and dialog.table.item(0, 4).text() == "5"
+    assert dialog.table.text(0, 0) == batch and dialog.table.text(0, 4) == "5"
     dialog.table.selectRow(0)
     qtbot.mouseClick(dialog.rollback_button, _left())  # asks first
     assert (
@@ -85,7 +86,7 @@ def test_commit_adds_and_roll_back_restores(qtbot: QtBot, ops: Operations, vault
     qtbot.waitUntil(lambda: not ops.busy, timeout=WAIT)
     assert content(vault) == before
     assert not vault.search(OWNER, SearchRequest.of(query="allergic to peanuts"))["results"]
-    assert dialog.table.item(0, 1).text() == "rolled back" and not dialog.rollback_button.isEnabled()
+    assert dialog.table.text(0, 1) == "rolled back" and not dialog.rollback_button.isEnabled()
 
 
 def test_a_stopped_commit_ends_after_a_whole_chunk_and_resumes(

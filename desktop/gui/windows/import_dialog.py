@@ -25,15 +25,12 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -44,6 +41,7 @@ from memvault.core.importers.conversation import FORMATS
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks, Stopped
+from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.import_report import format_name, report_html, summary_text
 
@@ -81,6 +79,16 @@ def eta_text(elapsed: float, done: int, total: int) -> str:
         return ""
     left = int(elapsed / done * (total - done))
     return f"ETA {left // 60}:{left % 60:02d}"
+
+
+def _batch_cells(row: dict[str, Any]) -> list[str]:
+    counts = row.get("counts") or {}
+    status = row["status"] if row["finished_at"] or row["status"] != "committed" else "unfinished"
+    return [
+        row["batch_id"], status.replace("_", " "), format_name(row["format"]),
+        f"{row['chunks_done']}/{row['chunks_total']}", str(counts.get("added", 0)),
+        str(counts.get("corrected", 0)), str(row["started_at"])[:16].replace("T", " "), row["path"],
+    ]  # fmt: skip
 
 
 class ImportDialog(QDialog):
@@ -179,17 +187,9 @@ class ImportDialog(QDialog):
         return box
 
     def _build_batches(self) -> None:
-        self.table = QTableWidget(0, len(BATCH_COLUMNS))
-        self.table.setHorizontalHeaderLabels(BATCH_COLUMNS)
-        self.table.setAccessibleName("Import batches")
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table = ItemTable(BATCH_COLUMNS, "Import batches")
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
-        self.table.itemSelectionChanged.connect(self._batch_selected)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._batch_selected())
         self.rollback_button = QPushButton("&Roll back…")
         self.rollback_button.clicked.connect(self.roll_back)
         self.batch_message = QLabel()
@@ -415,22 +415,14 @@ class ImportDialog(QDialog):
         self.batches = rows
         self.table.blockSignals(True)
         try:
-            self.table.setRowCount(0)  # old items go first (PySide6: setItem over a live item can crash)
-            self.table.setRowCount(len(rows))
+            self.table.refill([_batch_cells(row) for row in rows])
             for number, row in enumerate(rows):
-                counts = row.get("counts") or {}
-                status = row["status"] if row["finished_at"] or row["status"] != "committed" else "unfinished"
-                cells = (
-                    row["batch_id"], status.replace("_", " "), format_name(row["format"]),
-                    f"{row['chunks_done']}/{row['chunks_total']}", str(counts.get("added", 0)),
-                    str(counts.get("corrected", 0)), str(row["started_at"])[:16].replace("T", " "), row["path"],
-                )  # fmt: skip
-                for column, text in enumerate(cells):
-                    self.table.setItem(number, column, QTableWidgetItem(str(text)))
                 if row["batch_id"] == chosen:
                     self.table.selectRow(number)
         finally:
             self.table.blockSignals(False)
+        if not rows:
+            self.batch_message.setText("No imports yet: a committed import is listed here and can be rolled back.")
         self._batch_selected()
 
     def _batches_failed(self, error: MemvaultError) -> None:

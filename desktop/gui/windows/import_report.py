@@ -28,7 +28,7 @@ def format_name(fmt: str) -> str:
 
 
 def _day(value: str | None) -> str:
-    return value[:10] if value else "?"
+    return value[:10] if value else "undated"
 
 
 def size_text(size: int) -> str:
