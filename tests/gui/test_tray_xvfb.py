@@ -61,19 +61,34 @@ def display(tmp_path: Path) -> Iterator[dict[str, str]]:
     with os.fdopen(read) as said:  # Xvfb writes the display number and a newline once it accepts clients
         number = said.readline().strip()
     env = {**os.environ, "DISPLAY": f":{number}", "QT_QPA_PLATFORM": "xcb"}
-    tray = subprocess.Popen(
-        ["trayer", "--edge", "top", "--align", "right", "--width", "10", "--height", "24"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    tray = None
     try:
-        wait_for("trayer's panel", lambda: _panel_shown(env), seconds=30)  # the tray exists before the app asks
+        tray = _start_tray(env)  # the tray exists before the app asks
         yield env
     finally:
         for process in (tray, server):
-            process.terminate()
-            process.wait(timeout=10)
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=10)
+
+
+def _start_tray(env: dict[str, str], tries: int = 3) -> subprocess.Popen[bytes]:
+    """trayer as the system tray; on a loaded machine it sometimes dies at start (X I/O error 11)."""
+    for _ in range(tries):
+        tray = subprocess.Popen(
+            ["trayer", "--edge", "top", "--align", "right", "--width", "10", "--height", "24"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        limit = time.monotonic() + 20
+        while tray.poll() is None and time.monotonic() < limit:
+            if _panel_shown(env):
+                return tray
+            time.sleep(0.2)
+        tray.terminate()
+        tray.wait(timeout=10)
+    raise AssertionError(f"trayer's panel did not appear in {tries} starts")
 
 
 def _panel_shown(env: dict[str, str]) -> bool:
