@@ -220,6 +220,17 @@ class _LayoutDone(QObject):
     ready = Signal(int, object, object)  # generation, GraphData, positions (crosses from the layout thread)
 
 
+def _deliver(
+    done: _LayoutDone, stop: threading.Event, generation: int, data: GraphData, future: Future[Positions]
+) -> None:
+    if stop.is_set() or future.cancelled() or future.exception() is not None:
+        return
+    try:
+        done.ready.emit(generation, data, future.result())
+    except RuntimeError:  # the view (the relay's parent) was deleted while the layout ran
+        return
+
+
 def _legend() -> QLabel:
     swatches = " ".join(
         f'<span style="color:{colour}">━━</span>&nbsp;{name.replace("_", " ")}' for name, colour in LINK_COLOURS.items()
@@ -329,21 +340,15 @@ class GraphView(QWidget):
         if self._stop.is_set():
             return
         future = self._pool.submit(_positions, len(index), pairs, known, self._stop)
-        future.add_done_callback(lambda f: self._deliver(generation, data, f))
+        # The callback runs on the layout thread: it holds the relay and the stop flag, never the view
+        # (a view whose last reference dropped there would be destroyed on the wrong thread).
+        done, stop = self._done, self._stop
+        future.add_done_callback(lambda f: _deliver(done, stop, generation, data, f))
 
     def shutdown(self) -> None:
         """Stop the layout thread (the app is quitting): no answer crosses to this view afterwards."""
         self._stop.set()
         self._pool.shutdown(wait=True, cancel_futures=True)
-
-    def _deliver(self, generation: int, data: GraphData, future: Future[Positions]) -> None:
-        if self._stop.is_set():
-            return
-        if not future.cancelled() and future.exception() is None:
-            try:
-                self._done.ready.emit(generation, data, future.result())
-            except RuntimeError:  # the view was deleted while the layout ran
-                return
 
     @Slot(int, object, object)
     def _laid_out(self, generation: int, data: GraphData, positions: Positions) -> None:
