@@ -9,16 +9,14 @@ Writes docs/screenshots/{light,dark}-import.png. Look at them before publishing.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from screenshots import OUT, ROOT, make_demo, settle, start_x
+from screenshots import OUT, ROOT, make_demo, sandbox, settle, start_x
 
 EXPORT = """# Atlas planning
 
@@ -88,21 +86,7 @@ def _wait(app: object, ops: object) -> None:
 
 
 def main() -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="memvault-import-shots-"))
-    os.environ.update(
-        {
-            "MEMVAULT_PASSPHRASE": "fictional screenshot passphrase",
-            "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
-            "MEMVAULT_EMBEDDINGS": "off",
-            "HOME": str(folder / "home"),
-            "XDG_CONFIG_HOME": str(folder / "config"),
-            "XDG_DATA_HOME": str(folder / "data"),
-            "XDG_RUNTIME_DIR": str(folder / "run"),
-        }
-    )
-    for sub in ("home", "config", "data", "run"):
-        (folder / sub).mkdir(mode=0o700)
+    folder = sandbox("memvault-import-shots-")
     server = start_x(1)
     try:
         home = make_demo(folder)

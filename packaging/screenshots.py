@@ -150,9 +150,11 @@ def prepare(window: object, page: str) -> None:
         view.table.selectRow(1 if len(view.items) > 1 else 0)
 
 
-def main() -> int:
+def sandbox(prefix: str) -> Path:
+    """A temp folder that is this process's HOME and XDG folders, and a passphrase store's setup:
+    rendering never touches the person's own data or keyring."""
     OUT.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="memvault-shots-"))
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     os.environ.update(
         {
             "MEMVAULT_PASSPHRASE": "fictional screenshot passphrase",
@@ -166,6 +168,11 @@ def main() -> int:
     )
     for sub in ("home", "config", "data", "run"):
         (folder / sub).mkdir(mode=0o700)
+    return folder
+
+
+def main() -> int:
+    folder = sandbox("memvault-shots-")
     scale = int(sys.argv[sys.argv.index("--scale") + 1]) if "--scale" in sys.argv else 1
     server = start_x(scale)
     try:
