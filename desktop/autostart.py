@@ -18,7 +18,7 @@ from pathlib import Path
 
 import platformdirs
 
-from memvault.desktop.clients import memvault_executable
+from memvault.desktop.clients import memvault_executable, write_atomically
 
 ENTRY_NAME = "memvault.desktop"
 LAUNCH_AGENT = "org.memvault.tray.plist"
@@ -67,7 +67,8 @@ def is_enabled() -> bool:
 
 
 def enable(executable: str | None = None) -> Path | str:
-    """Start the tray at login; returns where that is recorded."""
+    """Start the tray at login; returns where that is recorded (written whole: a session starting meanwhile
+    never reads half an entry)."""
     program = executable or memvault_executable()
     if sys.platform == "win32":
         _set_run_key(f'"{program}" app --minimized')
@@ -76,9 +77,9 @@ def enable(executable: str | None = None) -> Path | str:
     target.parent.mkdir(parents=True, exist_ok=True)
     if sys.platform == "darwin":
         plist = {"Label": "org.memvault.tray", "ProgramArguments": [program, "app", "--minimized"], "RunAtLoad": True}
-        target.write_bytes(plistlib.dumps(plist))
+        write_atomically(target, plistlib.dumps(plist).decode())
     else:
-        target.write_text(desktop_entry(program, autostart=True))
+        write_atomically(target, desktop_entry(program, autostart=True))
     return target
 
 
@@ -97,7 +98,7 @@ def install_launcher(executable: str | None = None) -> Path:
         shutil.copyfile(source, icon)
     target = launcher_path()
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(desktop_entry(executable or memvault_executable(), autostart=False))
+    write_atomically(target, desktop_entry(executable or memvault_executable(), autostart=False))
     return target
 
 

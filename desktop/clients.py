@@ -404,10 +404,10 @@ def _save_manifest(data: dict[str, Any]) -> None:
         return
     if not path.exists():
         data = {**data, "state_folders": [*data.get("state_folders", []), *_make_parents(path)]}
-    _write(path, json.dumps(data, indent=2) + "\n", mode=0o600)
+    write_atomically(path, json.dumps(data, indent=2) + "\n", mode=0o600)
 
 
-def _write(path: Path, text: str, *, mode: int | None = None) -> None:
+def write_atomically(path: Path, text: str, *, mode: int | None = None) -> None:
     """Atomic replace, keeping the file's permissions (new files: private to the user)."""
     try:
         keep = path.stat().st_mode & 0o777
@@ -438,7 +438,7 @@ def _apply(change: FileChange) -> list[str]:
     else:
         if change.before is None:
             created.append(str(change.path))
-        _write(change.path, change.after)
+        write_atomically(change.path, change.after)
     return created
 
 
