@@ -1,6 +1,7 @@
 """GUI test setup: a real encrypted store in tmp_path loaded with fictional data, and `Operations` on it.
 
-Embeddings are off here (lexical search only) so a test does not pay for the model.
+Embeddings are off here (lexical search only) so a test does not pay for the model. As in the app,
+reference cycles are collected on the GUI thread only (desktop/gui/collector.py) while a GUI test runs.
 """
 
 from __future__ import annotations
@@ -14,12 +15,21 @@ import pytest
 from shellkit import Seeded, seed
 
 from memvault.core.vault import Vault
+from memvault.desktop.gui.collector import GuiThreadCollector
 from memvault.desktop.gui.operations import Operations
 
 
 @pytest.fixture(autouse=True)
 def _no_embeddings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMVAULT_EMBEDDINGS", "off")
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_gui_thread(qapp: object) -> Iterator[GuiThreadCollector]:
+    """Made first, stopped last: after the test's workers stopped, its cycles are collected here."""
+    collector = GuiThreadCollector()
+    yield collector
+    collector.stop()
 
 
 @pytest.fixture
