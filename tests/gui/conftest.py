@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QCoreApplication, QEvent
 from shellkit import Seeded, seed
 
 from memvault.core.vault import Vault
@@ -26,9 +27,12 @@ def _no_embeddings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def _collect_on_the_gui_thread(qapp: object) -> Iterator[GuiThreadCollector]:
-    """Made first, stopped last: after the test's workers stopped, its cycles are collected here."""
+    """Made first, finished last, as the app's teardown (App.quit, then App.dispose): once the test's
+    workers have stopped, the widgets pytest-qt closed are deleted and the cycles collected, here on
+    the GUI thread, instead of during some later test's event loop."""
     collector = GuiThreadCollector()
     yield collector
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     collector.stop()
 
 
