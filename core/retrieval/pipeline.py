@@ -8,10 +8,12 @@ the reply. Usage and the retrieval log are written after the answer is chosen.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from memvault.core.context import Context
@@ -35,11 +37,11 @@ from memvault.core.retrieval.hybrid import (
     signals_for,
     without_cold,
 )
-from memvault.core.retrieval.packet import compile_packet, default_counter
+from memvault.core.retrieval.packet import Counter, compile_packet, default_counter
 from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, rank, relevance
 from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
-from memvault.core.retrieval.router import route
+from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules
 from memvault.core.retrieval.vectors import BackgroundJob, VectorIndex, backfill
 from memvault.core.search_request import SearchRequest
@@ -52,6 +54,8 @@ log = logging.getLogger("memvault.retrieval")
 
 CATCH_UP = 16  # records a search embeds at most for writes it finds from other processes
 CONTEXT_SEEDS = 30  # the best candidates whose session neighbours join the ranking
+COUNTED_LINES = 4096  # packet lines whose token count is remembered
+_executor_lock = threading.Lock()
 
 
 class HybridRetriever:
@@ -69,6 +73,7 @@ class HybridRetriever:
         self._visible_totals: dict[tuple[object, ...], int] = {}
         self._lock = threading.Lock()
         self._background: BackgroundJob | None = None
+        self._counter: Counter | None = None
 
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
@@ -188,10 +193,11 @@ class HybridRetriever:
         """The ranking, and the records of its hits (read in the caller's snapshot)."""
         deadline = Deadline(started, float(ctx.setting("search_deadline_ms")))
         weights = Weights.from_settings(ctx.setting)
-        warm, setup = embeddings_loaded(), time.perf_counter()
-        vector, index = self._semantic_setup(conn, request, version) if semantic else (None, None)
-        if not warm:  # loading the model is the process's warm-up, not this search's latency
-            deadline.started += time.perf_counter() - setup
+        span = date_span(request.query)
+        words = without_date(request.query, span) if span else None
+        gathered, guess, vector, index = self._words_and_vector(
+            conn, caller, request, version, semantic, deadline, words
+        )
         semantic = index is not None
         decision = route(conn, caller, request.query, vector)
         depth = request.depth
@@ -199,9 +205,9 @@ class HybridRetriever:
             past = bool(request.as_of or request.known_at or request.include_history)
             depth = "deep" if past else decision.depth
         pool = pool_for(depth, request.limit)
-        span = date_span(request.query)
-        gathered = Gathered(words=without_date(request.query, span) if span else None)
-        gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals, alone=index is None)
+        if pool != guess or index is None:
+            gathered = Gathered(words=words)
+            gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals, alone=index is None)
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True
@@ -231,7 +237,8 @@ class HybridRetriever:
         if gathered.found and not deadline.passed():
             gather_neighbours(conn, caller, request, context_seeds(gathered, CONTEXT_SEEDS), gathered, similarity)
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
-        ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights, gathered.beside)
+        items = [(gathered.found[k].record, s) for k, (s, _) in final.items()]
+        ranked = rank(items, weights, gathered.beside, gathered.conversation)
         hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
         ranking = Ranking(
             hits=hits,
@@ -243,17 +250,51 @@ class HybridRetriever:
         )
         return ranking, {h.id: gathered.found[h.id].record for h in hits}
 
-    def _semantic_setup(self, conn: Connection, request: SearchRequest, version: int) -> tuple[Any, VectorIndex | None]:
+    def _words_and_vector(
+        self,
+        conn: Connection,
+        caller: Caller,
+        request: SearchRequest,
+        version: int,
+        semantic: bool,
+        deadline: Deadline,
+        words: str | None,
+    ) -> tuple[Gathered, int, Any, VectorIndex | None]:
+        """The request's vector and the index; meanwhile, the word matches for the pool the route
+        will likely choose (the pool depends on the route, the route on the vector: the words stage
+        runs again when the guess was wrong). Guess 0: no words gathered yet."""
+        warm = embeddings_loaded()
+        pending = _embed_soon(request.query) if semantic and warm else None  # the model frees the GIL
+        gathered, guess = Gathered(words=words), 0
+        if pending is not None:
+            guess = pool_for(_likely_depth(conn, caller, request), request.limit)
+            gather_lexical(conn, caller, request, guess, gathered, version, self._visible_totals, alone=False)
+        setup = time.perf_counter()
+        vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)
+        if not warm:  # loading the model is the process's warm-up, not this search's latency
+            deadline.started += time.perf_counter() - setup
+        return gathered, guess, vector, index
+
+    def _semantic_setup(
+        self, conn: Connection, request: SearchRequest, version: int, pending: Future[Any] | None
+    ) -> tuple[Any, VectorIndex | None]:
         """The request's vector and the index brought up to date; (None, None) without a model."""
         try:
             embedder = shared_embedder()
-            vector = embedder.embed_one(request.query)
+            vector = embedder.embed_one(request.query) if pending is None else pending.result()
             index = self._index_for(embedder)
             index.refresh(conn, version)
             return vector, index
         except EmbeddingUnavailable as exc:
             log.warning("searching lexically: %s", exc)
             return None, None
+
+    def _token_count(self) -> Counter:
+        """The packet's token counter, remembering the lines it counted (a record's line recurs
+        from search to search; the tokenizer costs ~0.1 ms a line)."""
+        if self._counter is None:
+            self._counter = functools.lru_cache(maxsize=COUNTED_LINES)(default_counter())
+        return self._counter
 
     def _answer(
         self,
@@ -270,7 +311,7 @@ class HybridRetriever:
             ordered,
             request.limit,
             max_tokens,
-            count=default_counter(),
+            count=self._token_count(),
             domain_share=ranking.domain_share,
             conflicts=ranking.conflicts,
             shares=ranking.shares,
@@ -288,6 +329,25 @@ class HybridRetriever:
         if request.shadow:
             return shadow_answer(len(ids), latency_ms)
         return search_answer(request, ranking, packet, latency_ms)
+
+
+_query_vectors: list[ThreadPoolExecutor] = []  # one thread per process, like the model it runs
+
+
+def _embed_soon(text: str) -> Future[Any]:
+    """The request's vector, computed on a thread of its own (the model releases the GIL)."""
+    with _executor_lock:
+        if not _query_vectors:
+            _query_vectors.append(ThreadPoolExecutor(1, thread_name_prefix="memvault-query-vector"))
+    return _query_vectors[0].submit(shared_embedder().embed_one, text)
+
+
+def _likely_depth(conn: Connection, caller: Caller, request: SearchRequest) -> str:
+    if request.depth != "auto":
+        return request.depth
+    if request.as_of or request.known_at or request.include_history:
+        return "deep"
+    return likely_depth(conn, caller, request.query)
 
 
 def _as_known_at(conn: Connection, caller: Caller, records: dict[str, Memory], moment: str) -> dict[str, Memory]:

@@ -77,12 +77,7 @@ def _conditions(caller: Caller, request: SearchRequest) -> tuple[list[str], list
 
 
 def _with_score(rows: list[Any], column: str) -> list[tuple[Memory, float]]:
-    result = []
-    for row in rows:
-        data = dict(row)
-        score = float(data.pop(column))
-        result.append((row_to_memory(data), score))
-    return result
+    return [(row_to_memory(row), float(row[column])) for row in rows]
 
 
 FTS_TABLES = {"memory_fts": "bm25(memory_fts, 1.0, 0.6, 0.8)", "memory_trigram": "bm25(memory_trigram)"}
@@ -107,18 +102,10 @@ def _ranked_matches(
             f"SELECT rowid, {score} AS s FROM {table} WHERE {table} MATCH ? ORDER BY s LIMIT ?",
             (match, limit * OVERFETCH),
         ).fetchall()
-        scores = {int(r[0]): float(r[1]) for r in top}
-        if scores:
-            # Filtered by rowid alone first: only the best `limit` become records. By rowid: left to
-            # itself the planner scans the status index (every live record: ~9 ms at 100k, 0.4 ms so).
-            kept = conn.execute(
-                f"SELECT m.rowid FROM memories m NOT INDEXED WHERE m.rowid IN ({','.join('?' * len(scores))})"
-                f" AND {' AND '.join(where)}",
-                [*scores, *params],
-            ).fetchall()
-            if len(kept) >= limit or len(top) < limit * OVERFETCH:
-                best = sorted((int(r[0]) for r in kept), key=lambda rowid: scores[rowid])[:limit]
-                return [(record, scores[rowid]) for rowid, record in _by_rowid(conn, best)]
+        if top:
+            best = _best_kept(conn, [(int(r[0]), float(r[1])) for r in top], where, params, limit)
+            if len(best) >= limit or len(top) < limit * OVERFETCH:
+                return best
     rows = conn.execute(
         f"SELECT {MEMORY_COLUMNS}, {score} AS bm25 FROM {table}"
         f" JOIN memories m ON m.rowid = {table}.rowid {USAGE_JOIN}"
@@ -128,20 +115,27 @@ def _ranked_matches(
     return _with_score(rows, "bm25")
 
 
-def _by_rowid(conn: Connection, rowids: Sequence[int]) -> list[tuple[int, Memory]]:
-    if not rowids:
-        return []
-    rows = conn.execute(
-        f"SELECT {MEMORY_COLUMNS}, m.rowid AS fts_rowid FROM {FROM_MEMORIES}"
-        f" WHERE m.rowid IN ({','.join('?' * len(rowids))})",
-        list(rowids),
-    ).fetchall()
-    found = []
-    for row in rows:
-        data = dict(row)
-        rowid = int(data.pop("fts_rowid"))
-        found.append((rowid, row_to_memory(data)))
-    return found
+def _best_kept(
+    conn: Connection, ranked: list[tuple[int, float]], where: list[str], params: list[object], limit: int
+) -> list[tuple[Memory, float]]:
+    """The first `limit` of the ranked rowids that pass the filters, as records, best first.
+
+    Read best first, a chunk at a time (most matches pass: the first chunk is usually all), so only
+    about `limit` rows are read. By rowid: left to itself the planner scans the status index."""
+    scores = dict(ranked)
+    kept: list[tuple[Memory, float]] = []
+    start = 0
+    while len(kept) < limit and start < len(ranked):
+        chunk = [rowid for rowid, _ in ranked[start : start + limit + limit // 4]]
+        start += len(chunk)
+        rows = conn.execute(
+            f"SELECT {MEMORY_COLUMNS}, m.rowid AS fts_rowid FROM memories m NOT INDEXED {USAGE_JOIN}"
+            f" WHERE m.rowid IN ({','.join('?' * len(chunk))}) AND {' AND '.join(where)}",
+            [*chunk, *params],
+        ).fetchall()
+        found = sorted(((scores[int(row["fts_rowid"])], row) for row in rows), key=lambda pair: pair[0])
+        kept += [(row_to_memory(row), score) for score, row in found[: limit - len(kept)]]
+    return kept
 
 
 def lexical_candidates(

@@ -91,9 +91,7 @@ def timeline_records(
     ).fetchall()
     result = []
     for row in rows:
-        data = dict(row)
-        superseded_at = data.pop("superseded_at_")
-        result.append((row_to_memory(data), superseded_at))
+        result.append((row_to_memory(row), row["superseded_at_"]))
     return result
 
 

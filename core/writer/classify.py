@@ -21,7 +21,7 @@ from memvault.core.store import memories
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
 from memvault.core.writer.normalize import normalize_statement
-from memvault.core.writer.similarity import NEAR_DICE_WITH_COSINE, Judgement, Relation, overlap, relate
+from memvault.core.writer.similarity import Judgement, Relation, could_be_same, relate
 
 log = logging.getLogger("memvault.writer")
 
@@ -93,8 +93,9 @@ def classify(
 ) -> Classified:
     """What the candidate is to the store as `caller` sees it (never to records it may not see).
 
-    `same_only`: the caller wants to know only whether a record says the same (NO_CHANGE); then the
-    model is not run when no neighbour shares enough terms to be a near duplicate with any cosine.
+    `same_only`: the caller wants to know only whether a record says the same (NO_CHANGE); then only
+    neighbours that could be near duplicates by their words are compared, and the model is not run
+    when there are none (a write's vector is then made after its commit).
     """
     near = _neighbours(conn, caller, draft.statement)
     norm = normalize_statement(draft.statement)
@@ -109,10 +110,9 @@ def classify(
             SAME_STATEMENT,
             {**_evidence(None, len(near)), "rule": "exact"},
         )
-    could_repeat = not same_only or any(
-        overlap(draft.statement, m.statement) >= NEAR_DICE_WITH_COSINE for m in near.values()
-    )
-    cosines = _cosines(conn, embed, draft.statement, near) if could_repeat else {}
+    if same_only:
+        near = {k: m for k, m in near.items() if could_be_same(draft.statement, m.statement)}
+    cosines = _cosines(conn, embed, draft.statement, near)
     judged = [(relate(draft.statement, m.statement, cosines.get(m.id)), m) for m in near.values()]
     best: dict[Relation, tuple[Judgement, Memory]] = {}
     for judgement, record in judged:

@@ -335,6 +335,13 @@ def _near_duplicate(a: Parsed, b: Parsed, overlap: float, cosine: float | None) 
     )
 
 
+def could_be_same(candidate: str, record: str) -> bool:
+    """Whether `relate` could find the two the same for some cosine: its conditions on words alone
+    (overlap at least NEAR_DICE_WITH_COSINE, no hard difference, the same ending)."""
+    a, b = parse(candidate), parse(record)
+    return dice(a.content, b.content) >= NEAR_DICE_WITH_COSINE and not _hard_difference(a, b) and a.ending == b.ending
+
+
 def _conflict(a: Parsed, b: Parsed, cosine: float | None) -> str | None:
     """Why candidate `a` contradicts record `b` (same subject, different value), or None."""
     if cosine is not None and cosine < SUBJECT_COSINE:

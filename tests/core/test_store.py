@@ -136,3 +136,20 @@ def test_another_stores_file_is_refused_with_this_key(home: Path, tmp_path: Path
     (home / "memvault.db").write_bytes((other / "memvault.db").read_bytes())
     with pytest.raises(WrongPassphrase):
         Vault.open(home)
+
+
+def test_a_record_read_back_keeps_every_field_and_tag(vault: Vault) -> None:
+    """Rows become records by position: MEMORY_COLUMNS must name Memory's fields in order."""
+    from dataclasses import fields  # noqa: PLC0415
+
+    from memvault.core.model import Memory  # noqa: PLC0415
+    from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS  # noqa: PLC0415
+
+    with vault.ctx.reading() as conn:
+        described = conn.execute(f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} LIMIT 0").description
+    assert [d[0] for d in described] == [f.name for f in fields(Memory)]
+    added = vault.add(OWNER, Draft.of(statement="The spare key hangs by the shed door", domain="home", tags=["keys"]))
+    record = vault.get(OWNER, added["id"])["memory"]
+    assert record["statement"] == "The spare key hangs by the shed door"
+    assert record["tags"] == ["keys"]
+    assert (record["type"], record["status"], record["access_scope"]) == ("FACT", "current", "local_only")

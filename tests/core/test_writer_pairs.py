@@ -32,3 +32,19 @@ def test_a_change_said_as_from_x_to_y_supersedes_the_record_about_x_and_nothing_
     superseded = [judge(record, candidate, None) == "SUPERSEDE" for record, candidate in CHANGES]
     assert sum(superseded) >= 11  # of 14, measured before tuning (docs/writer.md names the three misses)
     assert all(judge(record, candidate, None) == "ADD" for record, candidate in CHANGE_LOOKALIKES)
+
+
+def test_a_pair_the_writer_finds_the_same_passes_the_words_only_check_first() -> None:
+    """memory_add compares (and runs the model for) only neighbours that pass `could_be_same`."""
+    from pairs_measure import cosines  # noqa: PLC0415 - loads the model
+
+    from memvault.core.writer.similarity import Relation, could_be_same, relate  # noqa: PLC0415
+
+    same = 0
+    for (record, candidate, _), cosine in zip(LABELLED, cosines(), strict=True):
+        for given in (cosine, None, 0.99):
+            if relate(candidate, record, given).relation is Relation.SAME:
+                same += 1
+                assert could_be_same(candidate, record), (record, candidate, given)
+    assert same >= 40  # the check is exercised on every kind of near duplicate in the set
+    assert not could_be_same("The team stand-up is at 10:00 on weekdays.", "The team stand-up is at 9:15 on weekdays.")

@@ -12,7 +12,8 @@ from regions_data import fill
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval.embeddings import shared_embedder
-from memvault.core.retrieval.router import RouteDecision, route
+from memvault.core.retrieval.router import RouteDecision, likely_depth, route
+from memvault.core.search_request import SearchRequest
 from memvault.core.store import domain_rows as domain_store
 from memvault.core.vault import Vault
 
@@ -80,6 +81,35 @@ def test_history_questions_route_deep(vault: Vault) -> None:
     fill(vault)
     assert _route(vault, "how has the pension contribution changed over time?").depth == "deep"
     assert _route(vault, "what is the pension contribution?").depth == "normal"
+
+
+def test_the_likely_depth_is_the_routes_when_every_domain_has_one_depth(vault: Vault) -> None:
+    """A search gathers words for this depth's pool while the model runs (pipeline)."""
+    fill(vault)
+    queries = ("what is the pension contribution?", "how has the pension contribution changed over time?")
+    with vault.ctx.reading() as conn:
+        assert [likely_depth(conn, OWNER, q) for q in queries] == [_route(vault, q).depth for q in queries]
+    for name in ("garden", "finance", "health", "software"):
+        vault.update_domain(OWNER, name, depth="deep")
+    with vault.ctx.reading() as conn:
+        assert [likely_depth(conn, OWNER, q) for q in queries] == ["deep", "deep"]
+    vault.update_domain(OWNER, "garden", depth="shallow")
+    with vault.ctx.reading() as conn:
+        assert likely_depth(conn, OWNER, queries[0]) == "normal"  # the domains differ: a guess
+        assert likely_depth(conn, OWNER, queries[1]) == "deep"  # a history cue is always deep
+
+
+def test_a_search_whose_route_chose_another_pool_than_guessed_answers_as_that_depth(vault: Vault) -> None:
+    fill(vault)
+    vault.update_domain(OWNER, "garden", depth="shallow")
+    vault.update_domain(OWNER, "finance", depth="deep")
+    query = "what is my monthly grocery budget?"
+    assert _route(vault, query).depth == "deep"
+    routed = vault.search(OWNER, SearchRequest.of(query=query, limit=5))
+    vault.retriever.clear_caches()
+    explicit = vault.search(OWNER, SearchRequest.of(query=query, limit=5, depth="deep"))
+    assert routed["results"]
+    assert [r["id"] for r in routed["results"]] == [r["id"] for r in explicit["results"]]
 
 
 def test_a_domain_the_caller_cannot_see_is_neither_active_nor_dormant(vault: Vault) -> None:
