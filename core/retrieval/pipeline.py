@@ -226,7 +226,7 @@ class HybridRetriever:
 
         hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
         similarity = _similarity(index, vector)
-        if hops and gathered.found:
+        if hops and sql.in_graph(conn, list(gathered.found)):  # else no seed could lead anywhere
             if deadline.passed():
                 gathered.truncated = True
             else:
