@@ -128,12 +128,16 @@ class Vault:
             raise
         return cls(Context(conn=conn, paths=paths, clock=clock or SystemClock(), key=key))
 
+    @classmethod
+    def with_key(cls, paths: VaultPaths, key: bytes, clock: Clock | None = None) -> Vault:
+        """A store that is open elsewhere, opened again with its raw key (no KDF, no migration): a
+        second connection, or the daemon's upkeep process, which gets the key from the daemon."""
+        return cls(Context(conn=open_connection(paths.store, key), paths=paths, clock=clock or SystemClock(), key=key))
+
     def for_upkeep(self) -> Vault:
         """The same store on a connection of its own, for long background jobs (consolidation,
         domain discovery, backups): their reads then hold neither this Vault's lock nor its callers."""
-        ctx = self.ctx
-        conn = open_connection(ctx.paths.store, ctx.key)
-        return Vault(Context(conn=conn, paths=ctx.paths, clock=ctx.clock, key=ctx.key))
+        return Vault.with_key(self.ctx.paths, self.ctx.key, self.ctx.clock)
 
     def close(self) -> None:
         with self.ctx.lock:

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memvault.core.errors import EnvironmentProblem
-from memvault.core.model import HOUSEKEEPER, LOCAL_ASSISTANT, Caller
+from memvault.core.model import LOCAL_ASSISTANT, Caller
 from memvault.core.paths import VaultPaths
-from memvault.desktop import change_push
+from memvault.desktop import change_push, upkeep_process
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.stdio import setup_logging
 
@@ -185,6 +185,7 @@ class Daemon:
     caller: Caller = LOCAL_ASSISTANT
     sessions_started: int = 0
     sessions_open: int = 0
+    upkeep_passes: int = 0  # finished passes of the upkeep process
     # False when the daemon runs in a thread of a bigger process (the tray): signals belong to its main thread.
     handle_signals: bool = True
     _stopping: bool = field(default=False, repr=False)
@@ -250,22 +251,20 @@ class Daemon:
             await anyio.to_thread.run_sync(_load_embedder)
 
     async def _housekeeping(self) -> None:
-        """Daily backup with retention, then domain upkeep; at start and every hour after."""
+        """Daily backup with retention, domain upkeep and consolidation; at start and every hour after.
+
+        Each pass runs in a child process (desktop/upkeep_process.py): its peak memory and CPU leave
+        with it, and a stop of the daemon stops it too (this task is cancelled with the others).
+        """
         import anyio  # noqa: PLC0415
 
-        # Upkeep reads for minutes on a large store: on a connection of its own, the sessions (and,
-        # in the app, the window sharing this Vault) do not wait for it.
-        with self.vault.for_upkeep() as upkeep:
-            jobs = (("backup", upkeep.scheduled_backup), ("domains", upkeep.maintain_domains),
-                    ("consolidation", upkeep.consolidation.scheduled))  # fmt: skip
-            while True:
-                for name, job in jobs:
-                    try:
-                        await anyio.to_thread.run_sync(job, HOUSEKEEPER)
-                    except Exception as exc:
-                        log.error("daemon: %s upkeep failed: %s", name, _kinds(exc))
-                log.info("daemon: upkeep done")
-                await anyio.sleep(HOUSEKEEPING_INTERVAL_S)
+        while True:
+            code = await upkeep_process.run_upkeep(self.vault.paths, self.vault.ctx.key)
+            if code == 0:
+                self.upkeep_passes += 1
+            else:
+                log.error("daemon: the upkeep process ended with code %d", code)
+            await anyio.sleep(HOUSEKEEPING_INTERVAL_S)
 
     async def _stop_on_signal(self, scope: Any, *, task_status: Any) -> None:
         import anyio  # noqa: PLC0415

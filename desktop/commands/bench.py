@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -25,24 +24,18 @@ from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
 from memvault.core.vault import Vault, store_exists
 from memvault.desktop.commands.common import add_command, emit, open_vault
+from memvault.desktop.self_command import this_memvault
 
 SERVING = "serving MCP at "
 START_TIMEOUT_S = 120.0  # a shared 2-core machine: the server imports the SDK and opens the store
 UNLIMITED = ("--calls-per-minute", "1000000", "--burst", "100000")  # the benchmark's own throw-away store
 
 
-def memvault_command() -> list[str]:
-    """This memvault, as a child command (a desktop bundle is its own executable)."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable]
-    return [sys.executable, "-m", "memvault.desktop.cli"]
-
-
 def stdio_server(store: BenchStore) -> Any:
     """`memvault mcp --embedded` on a benchmark store, spawned as an assistant would spawn it."""
     from mcp import StdioServerParameters  # noqa: PLC0415 (the SDK loads only when benchmarking)
 
-    command = memvault_command()
+    command = this_memvault()
     return StdioServerParameters(
         command=command[0], args=[*command[1:], "mcp", "--embedded"], env={**os.environ, **store.env}
     )
@@ -54,7 +47,7 @@ def http_server(store: BenchStore) -> Iterator[str]:
     log = store.home.parent / "serve.log"
     with log.open("wb") as err:
         process = subprocess.Popen(
-            [*memvault_command(), "serve", "--http", "127.0.0.1:0", *UNLIMITED],
+            [*this_memvault(), "serve", "--http", "127.0.0.1:0", *UNLIMITED],
             env={**os.environ, **store.env},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

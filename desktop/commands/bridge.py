@@ -45,6 +45,10 @@ def _daemon(args: argparse.Namespace) -> int:
     from memvault.desktop import daemon  # noqa: PLC0415
     from memvault.desktop.commands.common import emit  # noqa: PLC0415
 
+    if args.upkeep:  # the daemon's own upkeep process, reading the key from the daemon on stdin
+        from memvault.desktop import upkeep_process  # noqa: PLC0415
+
+        return upkeep_process.child(args.home)
     if args.stop:
         pid = daemon.stop(args.home)
         print(f"stopping the daemon (pid {pid})" if pid else "no daemon runs for this store", file=sys.stderr)
@@ -88,3 +92,4 @@ def register(subparsers: Any) -> None:
     control = daemon.add_mutually_exclusive_group()
     control.add_argument("--status", action="store_true", help="say whether a daemon serves this store")
     control.add_argument("--stop", action="store_true", help="ask the running daemon to stop")
+    control.add_argument("--upkeep", action="store_true", help=argparse.SUPPRESS)

@@ -1,7 +1,7 @@
 """Benchmark the desktop app on 10,000 fictional records: window ready, search as you type, opening a
 record, panning a 2,000-node graph, and the app's memory with the embedding model loaded.
 
-    python tests/bench/bench_desktop.py [--records 10000] [--home DIR] [--launches 7] [--json]
+    python tests/bench/bench_desktop.py [--records 10000] [--home DIR] [--launches 7] [--app-runs 3] [--json]
 
 A script, not a test. It fills a fresh encrypted store (or reuses `--home` when it holds one) with
 generated fictional records, embeds them, then:
@@ -15,7 +15,11 @@ generated fictional records, embeds them, then:
 - in one more child process running the app's `App` object: search as you type (from each
   keystroke to the rows of that text painted, debounce included); opening a record (from choosing a
   row to its detail pane painted); the graph's frame time while panning 2,000+ nodes (synchronous
-  repaints after each scroll step); the resident set size after a semantic search loaded the model.
+  repaints after each scroll step); the resident set size after a semantic search loaded the model
+  and the daemon's first upkeep pass (its own child process) finished, and the query embedding time;
+  `--app-runs` such children give the median RSS;
+- the headless daemon (`memvault daemon --headless`): its RSS once the model is warm and the first
+  upkeep pass is done, and that pass's peak RSS in its child process (from the daemon's log).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from PySide6.QtWidgets import QApplication
 
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 from memvault.desktop.gui.app import App
@@ -103,9 +108,22 @@ def mark_consolidated_today(vault: Vault) -> None:
 
 
 # -- the app, in a child process ---------------------------------------------------------------
-def rss_mb() -> float:
-    status = Path("/proc/self/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
+def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(rf"{field}:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
+
+
+def query_embedding_ms() -> dict[str, float]:
+    """One query's embedding, the model warm and its cache of recent texts bypassed."""
+    embedder = shared_embedder()
+    samples = []
+    for i in range(60):
+        embedder.forget_recent()
+        words = f"{TYPED[i % len(TYPED)]} plans for week {i}"
+        started = time.perf_counter()
+        embedder.embed_one(words)
+        samples.append((time.perf_counter() - started) * 1000)
+    return summary(samples)
 
 
 def opened(memories: MemoriesView) -> str | None:
@@ -194,6 +212,8 @@ def child(home: Path) -> dict[str, Any]:
     vault.search(
         OWNER, SearchRequest.of(query="what did we decide about the billing pipeline")
     )  # loads the embedding model
+    daemon = running.host.daemon if running.host is not None else None
+    wait(lambda: daemon is not None and daemon.upkeep_passes > 0, seconds=600, what="the first upkeep pass")
     result = {
         "search_as_you_type": summary(search_ms),
         "open_record": summary(open_ms),
@@ -204,11 +224,55 @@ def child(home: Path) -> dict[str, Any]:
             "pan_frame": summary(frame_ms),
         },
         "rss_mb_with_model": round(rss_mb(), 1),
+        "peak_rss_mb": round(rss_mb(field="VmHWM"), 1),
+        "query_embedding": query_embedding_ms(),
         "embeddings": vault.get_setting("embeddings"),
     }
     running.quit()
     running.dispose()
     return result
+
+
+def app_run(pristine: Path) -> dict[str, Any]:
+    """One child process running the app's `App` on a fresh copy of the store; what it measured."""
+    copy = fresh_copy(pristine)
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", str(copy)], capture_output=True, text=True, timeout=1800, check=False
+    )
+    shutil.rmtree(copy.parent, ignore_errors=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the app child failed: {done.stderr[-2000:]}")
+    measured: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    measured["child_stderr"] = [line for line in done.stderr.splitlines() if line and not EXPECTED.search(line)]
+    return measured
+
+
+UPKEEP_DONE = re.compile(r"upkeep done \(process \d+, peak (\d+) MB\)")
+MODEL_WARM = re.compile(r"embedding model warm")
+
+
+def headless_daemon(pristine: Path) -> dict[str, Any]:
+    """`memvault daemon --headless` on a fresh copy: RSS once the model is warm and the first upkeep
+    pass (in its child process) is done, and that pass's peak."""
+    home = fresh_copy(pristine)
+    command = [sys.executable, "-m", "memvault.desktop.cli", "--home", str(home), "daemon", "--headless"]
+    daemon = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log, limit = home / "logs" / "daemon.log", time.monotonic() + 900
+    try:
+        while True:
+            text = log.read_text() if log.exists() else ""
+            if (upkeep := UPKEEP_DONE.search(text)) and MODEL_WARM.search(text):
+                break
+            if time.monotonic() > limit or daemon.poll() is not None:
+                raise SystemExit("the headless daemon did not warm up and finish its upkeep")
+            time.sleep(0.5)
+        time.sleep(1.0)  # the pass's child has exited; the daemon settles
+        return {"rss_mb": round(rss_mb(daemon.pid), 1), "peak_rss_mb": round(rss_mb(daemon.pid, "VmHWM"), 1),
+                "upkeep_process_peak_mb": int(upkeep.group(1))}  # fmt: skip
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=120)
+        shutil.rmtree(home.parent, ignore_errors=True)
 
 
 # -- launches of the real app --------------------------------------------------------------------
@@ -294,6 +358,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--home", type=Path, help="reuse (or keep) the store here instead of a temp folder")
     parser.add_argument("--launches", type=int, default=7, help="launches of the real app for window ready")
+    parser.add_argument("--app-runs", type=int, default=3, help="app children measured (RSS median)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -303,17 +368,12 @@ def main() -> None:
     home = args.home or Path(tempfile.mkdtemp(prefix="memvault-bench-desktop-"))
     try:
         filled = {"reused": True} if (home / "memvault.db").exists() else fill(home, args.records, args.seed)
-        copy = fresh_copy(home)
-        done = subprocess.run(
-            [sys.executable, __file__, "--child", str(copy)], capture_output=True, text=True, timeout=1800, check=False
-        )
-        shutil.rmtree(copy.parent, ignore_errors=True)
-        if done.returncode != 0:
-            raise SystemExit(f"the app child failed: {done.stderr[-2000:]}")
-        measured = json.loads(done.stdout.splitlines()[-1])
-        measured["child_stderr"] = [line for line in done.stderr.splitlines() if line and not EXPECTED.search(line)]
+        runs = [app_run(home) for _ in range(args.app_runs)]
+        measured = {**runs[0], "rss_mb_with_model": statistics.median(r["rss_mb_with_model"] for r in runs),
+                    "rss_mb_runs": [r["rss_mb_with_model"] for r in runs]}  # fmt: skip
         launched = launches(home, args.launches)
-        report = {"machine": machine(), "records": args.records, "store": filled, **launched, **measured}
+        report = {"machine": machine(), "records": args.records, "store": filled, **launched, **measured,
+                  "headless_daemon": headless_daemon(home)}  # fmt: skip
     finally:
         if not args.home:
             shutil.rmtree(home, ignore_errors=True)
@@ -324,7 +384,10 @@ def main() -> None:
     keys = ("store", "launches", "window_ready_s", "window_ready_cpu_s", "unlock_s", "window_ready_without_unlock_s")
     for key in (*keys, "clean_exits", "unclean", "search_as_you_type", "open_record", "graph", "child_stderr"):
         print(f"{key}: {report[key]}")
-    print(f"rss_mb_with_model: {report['rss_mb_with_model']} (embeddings {report['embeddings']})")
+    print(f"rss_mb_with_model: {report['rss_mb_with_model']} median of {report['rss_mb_runs']}"
+          f" (peak {report['peak_rss_mb']}, embeddings {report['embeddings']})")  # fmt: skip
+    print(f"query_embedding: {report['query_embedding']}")
+    print(f"headless_daemon: {report['headless_daemon']}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,124 @@
+"""The daemon's upkeep in a short-lived child process: the daily backup, domain upkeep, consolidation.
+
+On 10,000 records a pass reads every record, clusters and judges them: ~90 MB at its peak and up to
+minutes of CPU. In the daemon's own process (the app) that peak stayed resident for the process's
+whole life, and the work held the GIL the sessions and the window need; a child gives it all back
+when it exits.
+
+- The key: the daemon writes the store's raw key to the child's stdin, a pipe only the two hold
+  (argv and the environment can be read by the person's other processes). The child opens the store
+  with it (`Vault.with_key`): no KDF, no keyring, no passphrase prompt.
+- Stopping: the daemon's stop sends SIGTERM; the child raises SystemExit at its next Python
+  instruction, so an open transaction rolls back and a half-written backup file is removed (both
+  clean up on any exception). After STOP_GRACE_S it is killed; SQLite then discards the open
+  transaction at the next open. Every job writes in transactions: nothing is left half-written.
+- When the daemon dies without stopping it, the child's stdin ends and it stops as on SIGTERM.
+- The jobs run as the owner's housekeeping (HOUSEKEEPER) and read the settings from the store, as
+  they did inside the daemon: the kill switch, which stops assistants, does not stop them.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+from memvault.core.model import HOUSEKEEPER
+from memvault.core.paths import VaultPaths
+from memvault.desktop.self_command import this_memvault
+from memvault.mcp_bridge.stdio import setup_logging
+
+if TYPE_CHECKING:
+    from anyio.abc import Process
+
+log = logging.getLogger("memvault.daemon")
+
+UPKEEP_FLAG = "--upkeep"  # `memvault daemon --upkeep`: the child's command (hidden from --help)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+STOP_GRACE_S = 5.0  # after SIGTERM, how long the child may take to roll back and close
+STOPPED = 3  # the child's exit code when it was stopped before it finished
+
+
+async def run_upkeep(paths: VaultPaths, key: bytes) -> int:
+    """One upkeep pass in a child process; returns its exit code. Cancelled, it stops the child first."""
+    import anyio  # noqa: PLC0415 - the daemon's imports stay out of the CLI's start-up
+
+    command = [*this_memvault(), "--home", str(paths.home), "daemon", UPKEEP_FLAG]
+    process = await anyio.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=None)
+    try:
+        assert process.stdin is not None
+        await process.stdin.send(key.hex().encode() + b"\n")
+        return await process.wait()
+    finally:
+        with anyio.CancelScope(shield=True):
+            await _stop(process)
+            await process.aclose()
+
+
+async def _stop(process: Process) -> None:
+    """SIGTERM, a grace period to roll back and close, then SIGKILL."""
+    import anyio  # noqa: PLC0415
+
+    if process.returncode is not None:
+        return
+    process.terminate()
+    with anyio.move_on_after(STOP_GRACE_S):
+        await process.wait()
+    if process.returncode is None:
+        log.warning("daemon: the upkeep process did not stop within %.0f s; killed", STOP_GRACE_S)
+        process.kill()
+        await process.wait()
+
+
+# -- the child ---------------------------------------------------------------------------------
+def child(home: str | os.PathLike[str] | None) -> int:
+    """`memvault daemon --upkeep`: read the key from stdin, run each job once, exit."""
+    from memvault.core.vault import Vault  # noqa: PLC0415
+
+    paths = VaultPaths.from_env(home)
+    setup_logging(paths, "daemon.log")
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, _stop_now)
+    log.info("daemon: upkeep process %d started", os.getpid())
+    try:
+        key = bytes.fromhex(sys.stdin.buffer.readline().decode("ascii").strip())
+        if not key:
+            log.error("daemon: the upkeep process got no key; nothing done")
+            return STOPPED
+        threading.Thread(target=_stop_when_the_daemon_goes, name="memvault-upkeep-parent", daemon=True).start()
+        with Vault.with_key(paths, key) as vault:
+            jobs = (("backup", vault.scheduled_backup), ("domains", vault.maintain_domains),
+                    ("consolidation", vault.consolidation.scheduled))  # fmt: skip
+            for name, job in jobs:
+                try:
+                    job(HOUSEKEEPER)
+                except Exception as exc:
+                    log.error("daemon: %s upkeep failed: %s", name, type(exc).__name__)
+    except SystemExit:
+        log.info("daemon: upkeep stopped before it finished")
+        return STOPPED
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    log.info("daemon: upkeep done (process %d, peak %.0f MB)", os.getpid(), peak_mb)
+    return 0
+
+
+def _stop_now(signum: int, frame: Any) -> None:
+    """Unwind from wherever the jobs are: transactions roll back, a partial backup is removed."""
+    for other in STOP_SIGNALS:  # a second signal must not interrupt that clean-up
+        signal.signal(other, signal.SIG_IGN)
+    raise SystemExit(STOPPED)
+
+
+def _stop_when_the_daemon_goes() -> None:
+    """The daemon holds our stdin open while it lives; its end means the daemon is gone.
+
+    Read from the file descriptor, not `sys.stdin`: a thread blocked in the buffered reader holds
+    its lock, and the interpreter's exit then aborts."""
+    while os.read(sys.stdin.fileno(), 4096):
+        pass
+    os.kill(os.getpid(), signal.SIGTERM)
