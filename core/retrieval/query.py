@@ -19,6 +19,7 @@ _STOPWORDS = frozenset(
     our so that the their them then there these they this to was we were what when where which who why will with
     you your about should would could can am any all also been being had here just more most now only other out
     over same some such than too very whom whose tell know remember anything something did said
+    he him his himself she her hers herself themselves yourself ourselves s t d ll re ve
     """.split()
 )
 MAX_TERMS = 32

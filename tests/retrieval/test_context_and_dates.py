@@ -152,3 +152,12 @@ def test_in_a_conversation_the_turns_of_the_person_asked_about_come_first(clocke
     _add(v, "Gina: Really? I did not know that.", event_time=when)
     assert _ids(v, "What did Gina paint at the lake cabin?")[0] == hers
     assert _ids(v, "What did Jon paint at the lake cabin?")[0] == his
+
+
+def test_pronouns_and_the_pieces_of_contractions_are_not_words_to_look_up() -> None:
+    assert q.query_terms("What did John's sister tell him about her trip? She'd loved it") == [
+        "john",
+        "sister",
+        "trip",
+        "loved",
+    ]
