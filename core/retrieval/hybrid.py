@@ -68,6 +68,8 @@ class Gathered:
     words: str | None = None
     # Records written beside each other in one session, both ways (`gather_neighbours`).
     beside: dict[str, set[str]] = field(default_factory=dict)
+    # The share of the context seeds that are turns of a stored conversation (have a session neighbour).
+    conversation: float = 0.0
 
     def word_text(self, request: SearchRequest) -> str:
         return request.query if self.words is None else self.words
@@ -238,6 +240,7 @@ def gather_neighbours(
     to the turn that shares its words. They join as candidates ("context"); `ranking` lends
     each a share of its neighbour's score."""
     pairs = neighbour_rows.written_beside(conn, seeds)
+    out.conversation = len({seed for seed, _ in pairs}) / len(seeds) if seeds else 0.0
     allowed = sql.filtered(conn, caller, sorted({b for _, b in pairs} - set(out.found)), request)
     for record in allowed.values():
         out.add(record, "context")

@@ -237,7 +237,8 @@ class HybridRetriever:
         if gathered.found and not deadline.passed():
             gather_neighbours(conn, caller, request, context_seeds(gathered, CONTEXT_SEEDS), gathered, similarity)
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
-        ranked = rank([(gathered.found[k].record, s) for k, (s, _) in final.items()], weights, gathered.beside)
+        items = [(gathered.found[k].record, s) for k, (s, _) in final.items()]
+        ranked = rank(items, weights, gathered.beside, gathered.conversation)
         hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
         ranking = Ranking(
             hits=hits,

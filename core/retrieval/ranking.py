@@ -5,9 +5,12 @@ priors decide the order.
                 (a noisy OR: either signal alone can make a record relevant, both together more;
                  with embeddings off, or for a record not embedded yet, direct = lexical)
     relevance = direct + w_graph * graph * (1 - direct)
-    fused     = sum over the candidates' orders by lexical, by cosine and by graph signal of
-                1 / (FUSION_K + place), scaled so that first everywhere is 1
-    own       = fused * relevance ** RELEVANCE_POWER * (1 + DATE_LIFT if in the date the request names)
+    fused     = sum over the candidates' orders by lexical (counted 1 + c times), by cosine and by
+                graph signal of 1 / (FUSION_K + place), scaled so that first everywhere is 1
+    own       = fused * relevance ** (RELEVANCE_POWER - TURNS_POWER_DROP * c)
+                      * (1 + DATE_LIFT if in the date the request names)
+    c         = the share of the strongest candidates that are turns of a stored conversation
+                (0 for notes and facts: the formula is then the one fitted to them)
     score     = (own + NEIGHBOUR_SHARE * own of the best relevant record written beside it)
                       * (1 + w_domain * domain + w_status * status + w_confidence * confidence
                            + w_importance * importance + w_recency * recency
@@ -16,7 +19,11 @@ priors decide the order.
 
 The fused rank depends on places only, not on any signal's scale, so words and meaning count
 alike on text whose score ranges the weights were never tuned on (the weights of `relevance`
-were fitted to the fictional set); relevance still orders within it, and alone decides
+were fitted to the fictional set). Among a conversation's turns meaning orders less well than
+words: turns are short and said in one voice, so their vectors crowd together (the best ten
+candidates' cosines spread half as far as among standalone notes) and the words a question
+shares with the turn that answers it say more; so words count twice there, and relevance
+(mostly meaning) orders less. Relevance still orders within the fused rank, and alone decides
 whether a candidate is a hit at all: below `rank_min_relevance` it is not, however important,
 unless it holds nearly every word of the request (lexical >= WORDS_SUFFICE: a long paragraph
 naming the one rare name asked about has a weak vector but answers), or sits beside a hit in
@@ -124,27 +131,30 @@ def feedback_value(useful: int, not_useful: int) -> float:
 FUSION_K = 5.0  # reciprocal-rank constant: small, so the first few places count clearly more
 RELEVANCE_POWER = 1.5  # how far the absolute relevance still orders the fused ranks
 WORDS_SUFFICE = 0.9  # a record holding (nearly) every word of the request is a hit, whatever its vector
-NEIGHBOUR_SHARE = 0.3  # how much of a hit's score the turn written beside it borrows
+NEIGHBOUR_SHARE = 0.5  # how much of a hit's score the turn written beside it borrows
 DATE_LIFT = 2.0  # a record whose event falls in the date the request names counts three times
+TURNS_WORDS_EXTRA = 1.0  # among conversation turns the words order counts this much more
+TURNS_POWER_DROP = 0.75  # ... and relevance orders less: power 1.5 -> 0.75
 
 
-def fused_ranks(items: list[tuple[Memory, Signals]]) -> dict[str, float]:
-    """Reciprocal-rank fusion of the candidates' orders by words, by meaning and by links, scaled
-    to 0..1 (1: first in every order). Ranks, not scores: no corpus's score scale leaks in."""
+def fused_ranks(items: list[tuple[Memory, Signals]], words_weight: float = 1.0) -> dict[str, float]:
+    """Reciprocal-rank fusion of the candidates' orders by words (counted `words_weight` times),
+    by meaning and by links, scaled to 0..1 (1: first in every order). Ranks, not scores: no
+    corpus's score scale leaks in."""
     orders = [
-        [(s.lexical, r.id) for r, s in items if s.lexical > 0],
-        [(s.cosine, r.id) for r, s in items if s.semantic_on and s.cosine is not None],
-        [(s.graph, r.id) for r, s in items if s.graph > 0],
+        (words_weight, [(s.lexical, r.id) for r, s in items if s.lexical > 0]),
+        (1.0, [(s.cosine, r.id) for r, s in items if s.semantic_on and s.cosine is not None]),
+        (1.0, [(s.graph, r.id) for r, s in items if s.graph > 0]),
     ]
     fused: dict[str, float] = {}
-    used = 0
-    for entries in orders:
+    used = 0.0
+    for weight, entries in orders:
         if not entries:
             continue
-        used += 1
+        used += weight
         entries.sort(key=lambda e: (-e[0], e[1]))
         for place, (_, memory_id) in enumerate(entries):
-            fused[memory_id] = fused.get(memory_id, 0.0) + 1.0 / (FUSION_K + place + 1)
+            fused[memory_id] = fused.get(memory_id, 0.0) + weight / (FUSION_K + place + 1)
     top = used / (FUSION_K + 1) if used else 1.0
     return {k: v / top for k, v in fused.items()}
 
@@ -162,16 +172,21 @@ def _relevant(items: list[tuple[Memory, Signals]], weights: Weights) -> dict[str
 
 
 def rank(
-    items: list[tuple[Memory, Signals]], weights: Weights, beside: Mapping[str, set[str]] | None = None
+    items: list[tuple[Memory, Signals]],
+    weights: Weights,
+    beside: Mapping[str, set[str]] | None = None,
+    conversation: float = 0.0,
 ) -> list[tuple[Memory, Signals, float]]:
     """Hits, best first: (own + NEIGHBOUR_SHARE x the best neighbour's own) x (1 + priors), where
     own = fused rank x relevance^p x (1 + DATE_LIFT if the record's event is in the date asked about).
 
     A hit has relevance at or above the floor, or sits beside one (`beside`: records written next
     to each other in one session, e.g. the reply to a matching turn); such a record counts with the
-    floor's relevance.
+    floor's relevance. `conversation` (0..1): the share of the strongest candidates that are turns
+    of a stored conversation; words count more and relevance less as it grows.
     """
-    fused = fused_ranks(items)
+    fused = fused_ranks(items, 1.0 + TURNS_WORDS_EXTRA * conversation)
+    power = RELEVANCE_POWER - TURNS_POWER_DROP * conversation
     relevant = _relevant(items, weights)
     around = beside or {}
     own: dict[str, float] = {}
@@ -179,7 +194,7 @@ def rank(
         if record.id not in relevant and not any(n in relevant for n in around.get(record.id, ())):
             continue
         rel = relevant.get(record.id, weights.min_relevance)
-        own[record.id] = fused.get(record.id, 0.0) * rel**RELEVANCE_POWER * (1.0 + DATE_LIFT * signals.in_span)
+        own[record.id] = fused.get(record.id, 0.0) * rel**power * (1.0 + DATE_LIFT * signals.in_span)
     scored = []
     for record, signals in items:
         if record.id in own:

@@ -11,6 +11,7 @@ import pytest
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
 from memvault.core.retrieval import ranking
+from memvault.core.retrieval.hybrid import Gathered, gather_neighbours
 from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, rank
 from memvault.core.search_request import SearchRequest
@@ -101,3 +102,29 @@ def test_a_record_whose_event_is_in_the_date_asked_about_comes_first(
     assert _ids(v, query)[:2] == [july, may]
     monkeypatch.setattr(ranking, "DATE_LIFT", 0.0)  # the control: without the date, the other one leads
     assert _ids(v, query)[:2] == [may, july]
+
+
+def test_among_conversation_turns_words_order_more_than_meaning() -> None:
+    weights = Weights()
+    words = (_record("words"), Signals(lexical=0.7, cosine=0.40, semantic_on=True))
+    meaning = (_record("meaning"), Signals(lexical=0.0, cosine=0.62, semantic_on=True))
+    both = (_record("both"), Signals(lexical=0.2, cosine=0.60, semantic_on=True))
+
+    def order(conversation: float) -> list[str]:
+        return [r.id for r, _, _ in rank([words, meaning, both], weights, None, conversation)]
+
+    assert order(0.0) == ["both", "meaning", "words"]  # notes: the formula fitted to them
+    assert order(1.0) == ["both", "words", "meaning"]  # turns: the shared words count more
+
+
+def test_the_conversation_share_counts_the_seeds_that_are_turns_of_a_session(clocked_vault: Vault) -> None:
+    v = clocked_vault
+    when = "2023-05-08T13:56:00Z"
+    turns = [_add(v, f"Jon: turn {n} about the lake cabin", event_time=when) for n in range(3)]
+    notes = [_add(v, f"Note {n}: the lake cabin key is under the mat") for n in range(2)]
+    request = SearchRequest.of(query="lake cabin")
+    with v.ctx.reading() as conn:
+        for seeds, share in ((turns, 1.0), (notes, 0.0), ([turns[0], notes[0]], 0.5)):
+            gathered = Gathered()
+            gather_neighbours(conn, OWNER, request, seeds, gathered, None)
+            assert gathered.conversation == share
