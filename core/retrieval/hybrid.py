@@ -168,10 +168,10 @@ def gather_semantic(
     conn: Connection, caller: Caller, request: SearchRequest, index: VectorIndex, vector: Any, pool: int, out: Gathered
 ) -> None:
     hits = index.search(vector, pool)
-    allowed = sql.filtered(conn, caller, [memory_id for memory_id, _ in hits], request)
+    allowed = _allowed(conn, caller, request, hits, out)
     if len(allowed) < pool // 4 and len(index) > pool:  # narrow filters: look further down the list
         hits = index.search(vector, pool * 8)
-        allowed = sql.filtered(conn, caller, [memory_id for memory_id, _ in hits], request)
+        allowed = _allowed(conn, caller, request, hits, out)
     for memory_id, cosine in hits:
         record = allowed.get(memory_id)
         if record is not None:
@@ -179,6 +179,14 @@ def gather_semantic(
     missing = [memory_id for memory_id, item in out.found.items() if item.cosine is None]
     for memory_id, cosine in index.similarity(vector, missing).items():
         out.found[memory_id].cosine = cosine
+
+
+def _allowed(
+    conn: Connection, caller: Caller, request: SearchRequest, hits: list[tuple[str, float]], out: Gathered
+) -> dict[str, Memory]:
+    """The hits this search may return; those found already passed the same filters (not read again)."""
+    known = {memory_id: out.found[memory_id].record for memory_id, _ in hits if memory_id in out.found}
+    return known | sql.filtered(conn, caller, [memory_id for memory_id, _ in hits if memory_id not in known], request)
 
 
 def gather_graph(

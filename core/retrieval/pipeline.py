@@ -226,7 +226,7 @@ class HybridRetriever:
 
         hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
         similarity = _similarity(index, vector)
-        if hops and gathered.found:
+        if hops and sql.in_graph(conn, list(gathered.found)):  # else no seed could lead anywhere
             if deadline.passed():
                 gathered.truncated = True
             else:
@@ -264,10 +264,12 @@ class HybridRetriever:
         will likely choose (the pool depends on the route, the route on the vector: the words stage
         runs again when the guess was wrong). Guess 0: no words gathered yet."""
         warm = embeddings_loaded()
-        pending = _embed_soon(request.query) if semantic and warm else None  # the model frees the GIL
-        gathered, guess = Gathered(words=words), 0
-        if pending is not None:
+        gathered, guess, pending = Gathered(words=words), 0, None
+        if semantic and warm:
             guess = pool_for(_likely_depth(conn, caller, request), request.limit)
+            ahead = self._index_for(shared_embedder())
+            ahead.refresh(conn, version)  # read in this snapshot, before the thread searches it
+            pending = _vector_soon(request.query, ahead, guess)
             gather_lexical(conn, caller, request, guess, gathered, version, self._visible_totals, alone=False)
         setup = time.perf_counter()
         vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)
@@ -334,12 +336,19 @@ class HybridRetriever:
 _query_vectors: list[ThreadPoolExecutor] = []  # one thread per process, like the model it runs
 
 
-def _embed_soon(text: str) -> Future[Any]:
-    """The request's vector, computed on a thread of its own (the model releases the GIL)."""
+def _vector_soon(text: str, index: VectorIndex, pool: int) -> Future[Any]:
+    """The request's vector and its `pool` nearest records (the index remembers them for the semantic
+    stage), on a thread of its own: the model and the matrix product release the GIL."""
     with _executor_lock:
         if not _query_vectors:
             _query_vectors.append(ThreadPoolExecutor(1, thread_name_prefix="memvault-query-vector"))
-    return _query_vectors[0].submit(shared_embedder().embed_one, text)
+    return _query_vectors[0].submit(_vector_and_nearest, text, index, pool)
+
+
+def _vector_and_nearest(text: str, index: VectorIndex, pool: int) -> Any:
+    vector = shared_embedder().embed_one(text)
+    index.search(vector, pool)
+    return vector
 
 
 def _likely_depth(conn: Connection, caller: Caller, request: SearchRequest) -> str:

@@ -53,6 +53,7 @@ class VectorIndex:
         self._last_rowid = 0
         self._seen_version = -1
         self._lock = threading.Lock()
+        self._last: tuple[Matrix, int, list[tuple[str, float]]] | None = None  # query, k, its answer
 
     def __len__(self) -> int:
         return self._size
@@ -72,6 +73,7 @@ class VectorIndex:
             self._seen_version = version
 
     def _reset(self) -> None:
+        self._last = None
         self._matrix = self._np.zeros((0, self.dimensions), dtype=self._np.float32)
         self._size = 0
         self._ids = []
@@ -96,18 +98,26 @@ class VectorIndex:
                 self._row_of[memory_id] = row
             self._matrix[row] = vector
         self._last_rowid = rows[-1][0]
+        self._last = None
 
     def search(self, query: Matrix, k: int) -> list[tuple[str, float]]:
-        """The k most similar stored records (id, cosine), best first."""
+        """The k most similar stored records (id, cosine), best first.
+
+        The last answer is remembered: asked again with the same query (object) for as many or
+        fewer, it is not computed twice (the pipeline searches ahead on another thread)."""
         np = self._np
         with self._lock:
+            last = self._last
+            if last is not None and last[0] is query and k <= last[1]:
+                return last[2][:k]
             if self._size == 0 or k <= 0:
                 return []
             sims = self._matrix[: self._size] @ np.asarray(query, dtype=np.float32)
-            k = min(k, self._size)
-            top = np.argpartition(-sims, k - 1)[:k]
+            top = np.argpartition(-sims, min(k, self._size) - 1)[:k]
             top = top[np.argsort(-sims[top])]
-            return [(self._ids[i], float(sims[i])) for i in top]
+            found = [(self._ids[i], float(sims[i])) for i in top]
+            self._last = (query, k, found)
+            return found
 
     def similarity(self, query: Matrix, ids: list[str]) -> dict[str, float]:
         """Cosine of the query with specific records (those that have a vector)."""

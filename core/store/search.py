@@ -228,6 +228,20 @@ def linked(conn: Connection, ids: Sequence[str]) -> list[tuple[str, str, str, fl
     return [(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in rows]
 
 
+def in_graph(conn: Connection, ids: Sequence[str]) -> bool:
+    """Whether any of `ids` has a typed link (either way) or an entity: the graph stage starts from no other."""
+    if not ids:
+        return False
+    marks = ",".join("?" * len(ids))
+    row = conn.execute(
+        f"SELECT EXISTS (SELECT 1 FROM links WHERE from_id IN ({marks}))"
+        f" OR EXISTS (SELECT 1 FROM links WHERE to_id IN ({marks}))"
+        f" OR EXISTS (SELECT 1 FROM memory_entities WHERE memory_id IN ({marks}))",
+        [*ids, *ids, *ids],
+    ).fetchone()
+    return bool(row[0])
+
+
 def shared_entities(conn: Connection, ids: Sequence[str], per_entity: int = 20) -> list[tuple[str, str, int]]:
     """Records sharing entities with `ids`: (seed, neighbour, how many entities shared).
 

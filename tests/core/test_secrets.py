@@ -200,3 +200,17 @@ def test_a_secret_as_the_domain_is_refused_too(module_vault: Vault, caller: Call
     )
     assert result["results"][0]["outcome"] == "rejected"
     assert dump(module_vault) == before
+
+
+def test_provider_tokens_are_found_whatever_detect_secrets_was_set_to_meanwhile() -> None:
+    """Our detector list is set once, process-wide; anything that resets detect-secrets' settings
+    (another caller, a cache bust) is noticed on the next scan."""
+    from detect_secrets.settings import cache_bust, transient_settings  # noqa: PLC0415
+
+    token = "my github token is ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    assert "GitHub Token" in find_secrets(token)
+    with transient_settings({"plugins_used": [{"name": "AWSKeyDetector"}]}):
+        assert "GitHub Token" in find_secrets(token)
+    cache_bust()  # no detector configured at all
+    assert "GitHub Token" in find_secrets(token)
+    assert find_secrets("The allotment gate code is painted green") == []

@@ -96,6 +96,29 @@ def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
     assert len(index) == 49 and ids[17] not in [m for m, _ in index.search(query, 49)]
 
 
+def test_a_search_made_ahead_answers_a_smaller_one_until_the_index_changes(vault: Vault) -> None:
+    """The pipeline searches the index on the query-vector thread; the semantic stage asks again."""
+    rng = np.random.default_rng(11)
+    vectors = rng.normal(size=(40, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    ids = [vault.add(OWNER, Draft.of(statement=f"Fictional card number {n}"))["id"] for n in range(40)]
+    with vault.ctx.transaction() as conn:
+        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids[:39], vectors[:39], strict=True)])
+    index = VectorIndex("test-model", 384)
+    with vault.ctx.reading() as conn:
+        index.refresh(conn, vector_sql.store_version(conn))
+    query = vectors[39] + 0.01 * vectors[5]
+    ahead = index.search(query, 20)
+    exact = [ids[i] for i in np.argsort(-(vectors[:39] @ query))[:8]]
+    assert [m for m, _ in index.search(query, 8)] == [m for m, _ in ahead[:8]] == exact
+    assert [m for m, _ in index.search(query.copy(), 8)] == exact  # another query object: computed
+    with vault.ctx.transaction() as conn:  # the record the query is closest to gets its vector
+        vector_sql.put(conn, "test-model", [(ids[39], to_blob(vectors[39]))])
+    with vault.ctx.reading() as conn:
+        index.refresh(conn, vector_sql.store_version(conn))
+    assert index.search(query, 8)[0][0] == ids[39]
+
+
 def test_records_are_embedded_when_written(vault: Vault) -> None:
     added = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))
     corrected = vault.correct(OWNER, CorrectRequest.of(id=added["id"], statement="I prefer black tea in the morning"))

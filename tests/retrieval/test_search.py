@@ -175,6 +175,24 @@ def test_archived_records_are_never_found(clocked_vault: Vault, filled: dict[str
         assert filled["tea"] not in _ids(answer)
 
 
+def test_the_graph_stage_starts_only_from_records_with_links_or_entities(clocked_vault: Vault) -> None:
+    from memvault.core.store.search import in_graph  # noqa: PLC0415
+
+    plain = _add(clocked_vault, "The bread tin lives on the top shelf", domain="home")
+    target = _add(clocked_vault, "The pantry shelves were built in 2019", domain="home")
+    linking = _add(
+        clocked_vault,
+        "Oil the pantry shelves each spring",
+        domain="home",
+        links=[{"type": "relates_to", "target_id": target}],
+    )
+    named = _add(clocked_vault, "Ilse lent us the bread maker", domain="home", entities=["Ilse"])
+    with clocked_vault.ctx.reading() as conn:
+        assert not in_graph(conn, [plain]) and not in_graph(conn, [])
+        assert in_graph(conn, [plain, linking]) and in_graph(conn, [target])  # either end of a link
+        assert in_graph(conn, [named])
+
+
 def test_links_pull_neighbours_of_strong_hits_in(clocked_vault: Vault, filled: dict[str, str]) -> None:
     plumber = _add(
         clocked_vault,
