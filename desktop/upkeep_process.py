@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -42,7 +41,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("memvault.daemon")
 
 UPKEEP_FLAG = "--upkeep"  # `memvault daemon --upkeep`: the child's command (hidden from --help)
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+# SIGHUP (a closed terminal) does not exist on Windows.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 STOP_GRACE_S = 10.0  # after SIGTERM, how long the child may take to finish a backup, roll back, close
 STOPPED = 3  # the child's exit code when it was stopped before it finished
 
@@ -102,9 +102,18 @@ def child(home: str | os.PathLike[str] | None) -> int:
     except SystemExit:
         log.info("daemon: upkeep stopped before it finished")
         return STOPPED
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    log.info("daemon: upkeep done (process %d, peak %.0f MB)", os.getpid(), peak_mb)
+    log.info("daemon: upkeep done (process %d, peak %.0f MB)", os.getpid(), _peak_mb())
     return 0
+
+
+def _peak_mb() -> float:
+    """This process's peak resident size (0 where the OS does not tell: Windows)."""
+    try:
+        import resource  # noqa: PLC0415 - POSIX only
+    except ImportError:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB elsewhere
 
 
 def _run_job(name: str, job: Callable[[Caller], object]) -> None:
