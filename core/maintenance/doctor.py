@@ -138,9 +138,12 @@ def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: st
             "memvault doctor --fix  (records the sound ones, deletes the broken ones)",
         )
     done = stray_backups.adopt(conn, paths, now)
-    return Check(
-        "unrecorded backups", True, f"recorded {done.kept} sound backup files, deleted {done.dropped} broken ones"
-    )
+    detail = f"recorded {done.kept} sound backup files, deleted {done.dropped} broken ones"
+    if done.busy:
+        return Check(
+            "unrecorded backups", False, f"{detail}; {len(done.busy)} still being written", "run it again later"
+        )
+    return Check("unrecorded backups", True, detail)
 
 
 def _backups_check(conn: Connection, paths: VaultPaths) -> Check:

@@ -112,7 +112,7 @@ def clean_backups(
     result: dict[str, list[str]] = {"rewritten": [], "deleted": [], "missing": [], "failed": []}
     now = ctx.now()
     with ctx.lock:  # a backup written but never recorded (its writer was killed) holds the text too
-        stray_backups.adopt(ctx.conn, ctx.paths, now)
+        result["failed"] += stray_backups.adopt(ctx.conn, ctx.paths, now).busy  # `purge --sweep` finishes them
     with ctx.reading() as conn:
         rows = backup_rows.known(conn, ctx.paths.home)
     for row in rows:

@@ -9,7 +9,8 @@ the backups, and `memvault doctor --fix` does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,12 +23,14 @@ from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError
 from memvault.core.store.transactions import transaction
 
+WRITING_S = 600.0  # an unrecorded file changed this recently may still be being written: left alone
 
-@dataclass(frozen=True)
+
+@dataclass
 class Adopted:
-    kept: int  # sound files, now recorded
-    dropped: int  # broken files, deleted
-    busy: int  # files another process holds; left for the next pass
+    kept: int = 0  # sound files, now recorded
+    dropped: int = 0  # broken files, deleted
+    busy: list[str] = field(default_factory=list)  # being written or held by another process: left for later
 
 
 def unrecorded(conn: Connection, paths: VaultPaths) -> list[Path]:
@@ -40,21 +43,22 @@ def unrecorded(conn: Connection, paths: VaultPaths) -> list[Path]:
 
 def adopt(conn: Connection, paths: VaultPaths, now: str) -> Adopted:
     """Record every sound unrecorded backup (kind and time from its name, `now` when the name
-    does not tell) and delete the broken ones."""
-    kept = dropped = busy = 0
+    does not tell) and delete the broken ones. A file changed in the last WRITING_S may be a
+    backup another process is writing right now (a half-written one looks broken): it is left."""
+    done = Adopted()
     for path in unrecorded(conn, paths):
-        state = sound(conn, path)
+        state = None if time.time() - path.stat().st_mtime < WRITING_S else sound(conn, path)
         if state is None:
-            busy += 1
+            done.busy.append(str(path))
         elif state:
             made, kind = _named(path, now)
             with transaction(conn):
                 backup_rows.record(conn, paths.home, path, made, path.stat().st_size, sha256_of(path), kind)
-            kept += 1
+            done.kept += 1
         else:
             remove_with_sides(path)
-            dropped += 1
-    return Adopted(kept, dropped, busy)
+            done.dropped += 1
+    return done
 
 
 def sound(conn: Connection, path: Path) -> bool | None:
