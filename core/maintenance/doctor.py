@@ -141,7 +141,7 @@ def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: st
     detail = f"recorded {done.kept} sound backup files, deleted {done.dropped} broken ones"
     if done.busy:
         return Check(
-            "unrecorded backups", False, f"{detail}; {len(done.busy)} still being written", "run it again later"
+            "unrecorded backups", False, f"{detail}; {len(done.busy)} held by another process", "run it again later"
         )
     return Check("unrecorded backups", True, detail)
 

@@ -9,7 +9,6 @@ the backups, and `memvault doctor --fix` does.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,14 +22,12 @@ from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError
 from memvault.core.store.transactions import transaction
 
-WRITING_S = 600.0  # an unrecorded file changed this recently may still be being written: left alone
-
 
 @dataclass
 class Adopted:
     kept: int = 0  # sound files, now recorded
     dropped: int = 0  # broken files, deleted
-    busy: list[str] = field(default_factory=list)  # being written or held by another process: left for later
+    busy: list[str] = field(default_factory=list)  # held by another process (SQLite lock): left for later
 
 
 def unrecorded(conn: Connection, paths: VaultPaths) -> list[Path]:
@@ -43,11 +40,11 @@ def unrecorded(conn: Connection, paths: VaultPaths) -> list[Path]:
 
 def adopt(conn: Connection, paths: VaultPaths, now: str) -> Adopted:
     """Record every sound unrecorded backup (kind and time from its name, `now` when the name
-    does not tell) and delete the broken ones. A file changed in the last WRITING_S may be a
-    backup another process is writing right now (a half-written one looks broken): it is left."""
+    does not tell) and delete the broken ones. A file another process holds locked (a backup
+    being exported holds its write lock) is left, and listed as busy."""
     done = Adopted()
     for path in unrecorded(conn, paths):
-        state = None if time.time() - path.stat().st_mtime < WRITING_S else sound(conn, path)
+        state = sound(conn, path)
         if state is None:
             done.busy.append(str(path))
         elif state:

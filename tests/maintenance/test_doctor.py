@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import time
 from pathlib import Path
 
 import pytest
@@ -108,15 +107,11 @@ def test_backup_files_nobody_recorded_are_recorded_or_removed(home: Path, vault:
     good.rename(stray)  # a sound backup a killed restore did not get to record
     broken = good.with_name("memvault-20260301T000001Z-manual.db")
     broken.write_bytes(stray.read_bytes()[:8192])  # a backup killed half-way
-    writing = good.with_name("memvault-20260301T000002Z-daily.db")
-    writing.write_bytes(stray.read_bytes()[:8192])  # ... or one the daemon is writing right now
-    for old in (stray, broken):
-        os.utime(old, (time.time() - 3600, time.time() - 3600))
     with vault.ctx.transaction() as conn:
         conn.execute("DELETE FROM backups")
     report = doctor.run(home, clock=SystemClock())
     assert not report["ok"] and "not recorded" in _check(report, "unrecorded backups")["detail"]
     fixed = doctor.run(home, fix=True, clock=SystemClock())
-    assert "1 still being written" in _check(fixed, "unrecorded backups")["detail"]
-    assert not broken.exists() and stray.exists() and writing.exists()
+    assert fixed["ok"], fixed
+    assert not broken.exists() and stray.exists()
     assert [(r["path"], r["kind"]) for r in vault.list_backups(OWNER)] == [(str(stray), "pre-restore")]
