@@ -200,6 +200,7 @@ class App(QObject):
     def _serve(self) -> None:
         assert self.host is not None
         why_not = self.host.start()
+        self.collector.settle()  # the window and the MCP SDK are loaded: later passes skip them
         if why_not:
             self.not_serving.emit(why_not)
 
