@@ -106,6 +106,17 @@ def _label(node: NodeItem, label: str, palette: QPalette) -> QGraphicsSimpleText
     return item
 
 
+def _group(scene: QGraphicsScene, items: list[QGraphicsItem]) -> QGraphicsItemGroup:
+    """A group made here, not by `scene.createItemGroup`: PySide6 hears when a group it made dies, but a
+    group Qt made keeps a live-looking wrapper after `clear()` or the scene's end, and the address, once
+    reused, came back as that wrapper (a viewport returned as a QGraphicsItemGroup; segfaults)."""
+    group = QGraphicsItemGroup()
+    for item in items:
+        group.addToGroup(item)
+    scene.addItem(group)
+    return group
+
+
 class GraphCanvas(QGraphicsView):
     node_activated = Signal(str)  # a node key, clicked or chosen with Enter
 
@@ -169,6 +180,7 @@ class GraphCanvas(QGraphicsView):
         scene = self.scene()
         same = sum(1 for key in data.kinds if key in self.nodes) >= 0.8 * max(1, len(data.kinds))
         transform, centre = self.transform(), self.mapToScene(self.viewport().rect().center())
+        self.nodes, self.labels = {}, {}  # let go of the items' wrappers while the items still exist
         scene.clear()
         palette = self.palette()
         self.nodes = {}
@@ -179,7 +191,7 @@ class GraphCanvas(QGraphicsView):
             scene.addItem(node)
             labels[data.kinds[key]].append(_label(node, data.labels[key], palette))
             self.nodes[key] = node
-        self.labels = {kind: scene.createItemGroup(items) for kind, items in labels.items()}
+        self.labels = {kind: _group(scene, items) for kind, items in labels.items()}
         for group in self.labels.values():
             group.setZValue(2)
             group.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
