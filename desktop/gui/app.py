@@ -31,6 +31,7 @@ from memvault.core.errors import EnvironmentProblem, MemvaultError, WrongPassphr
 from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
+from memvault.desktop.gui.collector import GuiThreadCollector
 from memvault.desktop.gui.main_window import MainWindow
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
@@ -143,6 +144,7 @@ class App(QObject):
     def __init__(self, qt: QApplication, vault: Vault) -> None:
         super().__init__()
         self.qt = qt
+        self.collector = GuiThreadCollector(self)  # before any worker thread starts
         self.ops = Operations(vault, OWNER)
         self.host: DaemonHost | None = None  # made when serving begins
         self.tray = Tray(self.ops)
@@ -195,6 +197,7 @@ class App(QObject):
             self.host.stop()
         self.ops.shutdown()
         self.ops.vault.close()
+        self.collector.stop()  # the worker and the daemon are gone: no other thread can collect now
         self.qt.quit()
 
     def dispose(self) -> None:

@@ -1,6 +1,7 @@
 """GUI test setup: a real encrypted store in tmp_path loaded with fictional data, and `Operations` on it.
 
-Embeddings are off here (lexical search only) so a test does not pay for the model.
+Embeddings are off here (lexical search only) so a test does not pay for the model. As in the app,
+reference cycles are collected on the GUI thread only (desktop/gui/collector.py) while a GUI test runs.
 """
 
 from __future__ import annotations
@@ -11,15 +12,28 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QCoreApplication, QEvent
 from shellkit import Seeded, seed
 
 from memvault.core.vault import Vault
+from memvault.desktop.gui.collector import GuiThreadCollector
 from memvault.desktop.gui.operations import Operations
 
 
 @pytest.fixture(autouse=True)
 def _no_embeddings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMVAULT_EMBEDDINGS", "off")
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_gui_thread(qapp: object) -> Iterator[GuiThreadCollector]:
+    """Made first, finished last, as the app's teardown (App.quit, then App.dispose): once the test's
+    workers have stopped, the widgets pytest-qt closed are deleted and the cycles collected, here on
+    the GUI thread, instead of during some later test's event loop."""
+    collector = GuiThreadCollector()
+    yield collector
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    collector.stop()
 
 
 @pytest.fixture
