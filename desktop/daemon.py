@@ -45,7 +45,7 @@ log = logging.getLogger("memvault.daemon")
 
 # One JSON-RPC message per line; a line longer than this ends the session (it cannot be a sane request).
 MAX_LINE_BYTES = 16 * 1024 * 1024
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+STOP_SIGNALS = upkeep_process.STOP_SIGNALS
 # How often upkeep is looked at; each job is cheap when nothing is due (one backup a day at most).
 HOUSEKEEPING_INTERVAL_S = 3600
 

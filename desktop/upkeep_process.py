@@ -9,9 +9,10 @@ when it exits.
   (argv and the environment can be read by the person's other processes). The child opens the store
   with it (`Vault.with_key`): no KDF, no keyring, no passphrase prompt.
 - Stopping: the daemon's stop sends SIGTERM; the child raises SystemExit at its next Python
-  instruction, so an open transaction rolls back and a half-written backup file is removed (both
-  clean up on any exception). After STOP_GRACE_S it is killed; SQLite then discards the open
-  transaction at the next open. Every job writes in transactions: nothing is left half-written.
+  instruction, so an open transaction rolls back. The backup alone is let finish first: its file
+  and its row in `backups` (which a later purge follows) must not be parted, and an interrupted
+  export would leave a file the store does not know. After STOP_GRACE_S the child is killed; SQLite
+  then discards an open transaction at the next open. Every job writes in transactions.
 - When the daemon dies without stopping it, the child's stdin ends and it stops as on SIGTERM.
 - The jobs run as the owner's housekeeping (HOUSEKEEPER) and read the settings from the store, as
   they did inside the daemon: the kill switch, which stops assistants, does not stop them.
@@ -21,14 +22,15 @@ from __future__ import annotations
 
 import logging
 import os
-import resource
 import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from memvault.core.model import HOUSEKEEPER
+from memvault.core.model import HOUSEKEEPER, Caller
 from memvault.core.paths import VaultPaths
 from memvault.desktop.self_command import this_memvault
 from memvault.mcp_bridge.stdio import setup_logging
@@ -39,8 +41,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("memvault.daemon")
 
 UPKEEP_FLAG = "--upkeep"  # `memvault daemon --upkeep`: the child's command (hidden from --help)
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-STOP_GRACE_S = 5.0  # after SIGTERM, how long the child may take to roll back and close
+# SIGHUP (a closed terminal) does not exist on Windows.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+STOP_GRACE_S = 10.0  # after SIGTERM, how long the child may take to finish a backup, roll back, close
 STOPPED = 3  # the child's exit code when it was stopped before it finished
 
 
@@ -82,8 +85,8 @@ def child(home: str | os.PathLike[str] | None) -> int:
 
     paths = VaultPaths.from_env(home)
     setup_logging(paths, "daemon.log")
-    for signum in STOP_SIGNALS:
-        signal.signal(signum, _stop_now)
+    stops = StopSignals()
+    stops.install()
     log.info("daemon: upkeep process %d started", os.getpid())
     try:
         key = bytes.fromhex(sys.stdin.buffer.readline().decode("ascii").strip())
@@ -92,26 +95,68 @@ def child(home: str | os.PathLike[str] | None) -> int:
             return STOPPED
         threading.Thread(target=_stop_when_the_daemon_goes, name="memvault-upkeep-parent", daemon=True).start()
         with Vault.with_key(paths, key) as vault:
-            jobs = (("backup", vault.scheduled_backup), ("domains", vault.maintain_domains),
-                    ("consolidation", vault.consolidation.scheduled))  # fmt: skip
-            for name, job in jobs:
-                try:
-                    job(HOUSEKEEPER)
-                except Exception as exc:
-                    log.error("daemon: %s upkeep failed: %s", name, type(exc).__name__)
+            with stops.deferred():
+                _run_job("backup", vault.scheduled_backup)
+            _run_job("domains", vault.maintain_domains)
+            _run_job("consolidation", vault.consolidation.scheduled)
     except SystemExit:
         log.info("daemon: upkeep stopped before it finished")
         return STOPPED
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    log.info("daemon: upkeep done (process %d, peak %.0f MB)", os.getpid(), peak_mb)
+    log.info("daemon: upkeep done (process %d, peak %.0f MB)", os.getpid(), _peak_mb())
     return 0
 
 
-def _stop_now(signum: int, frame: Any) -> None:
-    """Unwind from wherever the jobs are: transactions roll back, a partial backup is removed."""
-    for other in STOP_SIGNALS:  # a second signal must not interrupt that clean-up
-        signal.signal(other, signal.SIG_IGN)
-    raise SystemExit(STOPPED)
+def _peak_mb() -> float:
+    """This process's peak resident size (0 where the OS does not tell: Windows)."""
+    try:
+        import resource  # noqa: PLC0415 - POSIX only
+    except ImportError:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB elsewhere
+
+
+def _run_job(name: str, job: Callable[[Caller], object]) -> None:
+    try:
+        job(HOUSEKEEPER)
+    except Exception as exc:  # the next job still runs; the type only (a message could quote a record)
+        log.error("daemon: %s upkeep failed: %s", name, type(exc).__name__)
+
+
+class StopSignals:
+    """SIGTERM, SIGINT and SIGHUP raise SystemExit where the child is, except inside `deferred()`,
+    whose end then raises it."""
+
+    def __init__(self) -> None:
+        self._deferring = False
+        self._pending = False
+
+    def install(self) -> None:
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, self._on_signal)
+
+    @contextmanager
+    def deferred(self) -> Iterator[None]:
+        self._deferring = True
+        try:
+            yield
+        finally:
+            self._deferring = False
+        if self._pending:
+            self._stop()
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        if self._deferring:
+            self._pending = True
+        else:
+            self._stop()
+
+    @staticmethod
+    def _stop() -> None:
+        """Unwind from wherever the jobs are: open transactions roll back."""
+        for other in STOP_SIGNALS:  # a second signal must not interrupt that clean-up
+            signal.signal(other, signal.SIG_IGN)
+        raise SystemExit(STOPPED)
 
 
 def _stop_when_the_daemon_goes() -> None:

@@ -320,6 +320,7 @@ def signals_for(
 ) -> dict[str, tuple[Signals, str]]:
     """Every candidate's signals and tier (cold ones only when the depth allows them: the caller decides)."""
     lexical = lexical_signal(request, gathered)
+    names = q.request_names(request.query)
     top = max(domain_weights.values(), default=0.0)
     out: dict[str, tuple[Signals, str]] = {}
     for memory_id, item in gathered.found.items():
@@ -342,6 +343,7 @@ def signals_for(
             feedback=feedback_value(useful, not_useful),
             status_neutral=bool(request.as_of or request.known_at),
             in_span=span is not None and _happened_in(record, span),
+            named_subject=bool(names) and q.leading_name(record.statement) in names,
             why=list(item.why),
         )
         out[memory_id] = (signals, tier_for(record, active, rules))

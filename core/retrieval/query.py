@@ -19,6 +19,7 @@ _STOPWORDS = frozenset(
     our so that the their them then there these they this to was we were what when where which who why will with
     you your about should would could can am any all also been being had here just more most now only other out
     over same some such than too very whom whose tell know remember anything something did said
+    he him his himself she her hers herself themselves yourself ourselves s t d ll re ve
     """.split()
 )
 MAX_TERMS = 32
@@ -42,6 +43,26 @@ def query_terms(text: str) -> list[str]:
         if word not in seen:
             seen.append(word)
     return seen[:MAX_TERMS]
+
+
+_LEADING_NAME = re.compile(r"\s*([^\W\d_][\w-]*)")
+
+
+def request_names(text: str) -> frozenset[str]:
+    """The capitalised words of a request that are not function words: the names it asks about
+    (folded). The first word of a question is usually a question word, which the stopwords drop."""
+    return frozenset(
+        _fold(w) for w in _WORD.findall(text) if w[0].isupper() and w != "I" and w.casefold() not in _STOPWORDS
+    )
+
+
+def leading_name(text: str) -> str | None:
+    """The capitalised word a statement starts with (its subject, or the speaker of a turn written
+    "Name: ..."), folded; None when it starts otherwise or with "I"."""
+    match = _LEADING_NAME.match(text)
+    if match is None or not match.group(1)[0].isupper() or match.group(1) == "I":
+        return None
+    return _fold(match.group(1))
 
 
 def _quote(term: str) -> str:

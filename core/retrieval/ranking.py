@@ -16,6 +16,7 @@ priors decide the order.
                            + w_importance * importance + w_recency * recency
                            + w_activation * activation + w_explicit * explicit
                            + w_feedback * feedback)
+                      * (1 + SPEAKER_LIFT * c if the record starts with a name the request names)
 
 The fused rank depends on places only, not on any signal's scale, so words and meaning count
 alike on text whose score ranges the weights were never tuned on (the weights of `relevance`
@@ -23,7 +24,9 @@ were fitted to the fictional set). Among a conversation's turns meaning orders l
 words: turns are short and said in one voice, so their vectors crowd together (the best ten
 candidates' cosines spread half as far as among standalone notes) and the words a question
 shares with the turn that answers it say more; so words count twice there, and relevance
-(mostly meaning) orders less. Relevance still orders within the fused rank, and alone decides
+(mostly meaning) orders less. And a turn is about its speaker: a question naming a person is
+mostly answered by that person's turns ("Caroline: ..."), so those count more. Relevance still
+orders within the fused rank, and alone decides
 whether a candidate is a hit at all: below `rank_min_relevance` it is not, however important,
 unless it holds nearly every word of the request (lexical >= WORDS_SUFFICE: a long paragraph
 naming the one rare name asked about has a weak vector but answers), or sits beside a hit in
@@ -91,6 +94,7 @@ class Signals:
     feedback: float = 0.0  # -1..1
     status_neutral: bool = False  # as_of / known_at: the status now says nothing about then
     in_span: bool = False  # the record's event falls in the date the request names
+    named_subject: bool = False  # the record starts with a name the request names (its subject, a turn's speaker)
     why: list[str] = field(default_factory=list)
 
 
@@ -135,6 +139,7 @@ NEIGHBOUR_SHARE = 0.5  # how much of a hit's score the turn written beside it bo
 DATE_LIFT = 2.0  # a record whose event falls in the date the request names counts three times
 TURNS_WORDS_EXTRA = 1.0  # among conversation turns the words order counts this much more
 TURNS_POWER_DROP = 0.75  # ... and relevance orders less: power 1.5 -> 0.75
+SPEAKER_LIFT = 0.5  # ... and a turn said by the person the request names counts 1.5 times
 
 
 def fused_ranks(items: list[tuple[Memory, Signals]], words_weight: float = 1.0) -> dict[str, float]:
@@ -200,6 +205,7 @@ def rank(
         if record.id in own:
             context = max((own[n] for n in around.get(record.id, ()) if n in relevant), default=0.0)
             value = (own[record.id] + NEIGHBOUR_SHARE * context) * (1.0 + prior(record, signals, weights))
+            value *= 1.0 + SPEAKER_LIFT * conversation * signals.named_subject
             scored.append((record, signals, value))
     scored.sort(key=lambda item: (-item[2], item[0].id))
     return scored

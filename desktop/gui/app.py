@@ -17,7 +17,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,11 +34,9 @@ from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
 from memvault.desktop.gui.collector import GuiThreadCollector
-from memvault.desktop.gui.main_window import MainWindow
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
 from memvault.desktop.gui.theme import app_icon, follow_system
-from memvault.desktop.gui.tray import Tray
 from memvault.mcp_bridge.stdio import setup_logging
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ CONNECT_TIMEOUT_MS = 1000
 PASSPHRASE_TRIES = 3
 QUIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 SERVE_AFTER_MS = 5000  # serve even when the first rows never come (a failing store)
+WINDOW_MODULES = ("memvault.desktop.gui.main_window", "memvault.desktop.gui.tray")  # loaded while the key is derived
 
 
 def instance_name(home: Path) -> str:
@@ -125,6 +126,24 @@ def unlock(paths: VaultPaths, parent: QWidget | None = None) -> Vault | None:
     return None
 
 
+def load_window_modules() -> None:
+    """Import what the window is made of (its views, models and the tray)."""
+    for module in WINDOW_MODULES:
+        import_module(module)
+
+
+def unlock_while_loading(paths: VaultPaths) -> Vault | None:
+    """`unlock`; when no dialog is needed, the key is derived on a thread (scrypt for a passphrase store,
+    ~0.3 s of CPU that runs without the GIL) while the window's modules load here."""
+    if needs_passphrase(paths):
+        load_window_modules()
+        return unlock(paths)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-unlock") as pool:
+        opening = pool.submit(Vault.open, paths.home)
+        load_window_modules()
+        return opening.result()
+
+
 def _check_unlocks(paths: VaultPaths, secret: str | None) -> None:
     """Raises WrongPassphrase unless `secret` (or the environment, or the keyring) unlocks this store."""
     keys.load_key(paths.key_file, passphrase=secret)
@@ -142,6 +161,9 @@ class App(QObject):
     not_serving = Signal(str)
 
     def __init__(self, qt: QApplication, vault: Vault) -> None:
+        from memvault.desktop.gui.main_window import MainWindow  # noqa: PLC0415 - see unlock_while_loading
+        from memvault.desktop.gui.tray import Tray  # noqa: PLC0415
+
         super().__init__()
         self.qt = qt
         self.collector = GuiThreadCollector(self)  # before any worker thread starts
@@ -178,6 +200,7 @@ class App(QObject):
     def _serve(self) -> None:
         assert self.host is not None
         why_not = self.host.start()
+        self.collector.settle()  # the window and the MCP SDK are loaded: later passes skip them
         if why_not:
             self.not_serving.emit(why_not)
 
@@ -281,7 +304,7 @@ def run(home: str | os.PathLike[str] | None = None, *, minimized: bool = False, 
     opening = time.perf_counter()
     try:
         if paths.store.exists():
-            vault = unlock(paths)
+            vault = unlock_while_loading(paths)
         else:
             from memvault.desktop.gui.first_launch import first_run  # noqa: PLC0415 - only the first time
 

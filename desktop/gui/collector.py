@@ -10,6 +10,8 @@ Qt objects must die on their own thread: a widget torn down elsewhere deadlocks 
 So the automatic collector is switched off and a timer on the GUI thread runs the same
 generational passes when the same thresholds are crossed. Reference counting still frees
 everything outside cycles at once, on the thread that lets go (see `Operations` for that side).
+What start-up made (modules, the window, the MCP SDK) is frozen once it has settled, so an oldest-
+generation pass on the GUI thread scans only what came later (~100 ms for a full pass before).
 """
 
 from __future__ import annotations
@@ -42,9 +44,16 @@ class GuiThreadCollector(QObject):
                 return gc.collect(generation)
         return 0
 
+    @staticmethod
+    def settle() -> None:
+        """Keep what exists now out of later passes (it lives as long as the app). Frees nothing, so
+        any thread may call it."""
+        gc.freeze()
+
     def stop(self) -> None:
         """Collect once more here, then let CPython collect automatically again (if it did before)."""
         self._timer.stop()
+        gc.unfreeze()
         gc.collect()
         if self._was_enabled:
             gc.enable()

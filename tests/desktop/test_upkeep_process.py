@@ -3,6 +3,7 @@ and stops cleanly however the daemon ends it."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
@@ -15,7 +16,7 @@ from memvault.core.model import OWNER
 from memvault.core.paths import VaultPaths
 from memvault.core.vault import Vault
 from memvault.desktop.self_command import this_memvault
-from memvault.desktop.upkeep_process import STOPPED, UPKEEP_FLAG, run_upkeep
+from memvault.desktop.upkeep_process import STOP_SIGNALS, STOPPED, UPKEEP_FLAG, StopSignals, run_upkeep
 
 
 def _child(home: Path) -> subprocess.Popen[bytes]:
@@ -106,3 +107,26 @@ def test_cancelling_the_pass_stops_the_child(vault: Vault, home: Path) -> None:
     anyio.run(cancelled_soon)
     assert time.monotonic() - started < 30
     assert _upkeep_children(home) == []
+
+
+def test_a_stop_during_the_backup_waits_for_its_end() -> None:
+    """The backup's file and its row in `backups` (which purge follows) are never parted."""
+    before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    stops = StopSignals()
+    stops.install()
+    backed_up = False
+    try:
+        with pytest.raises(SystemExit) as stopped, stops.deferred():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # the handler has run by now
+            backed_up = True
+        assert backed_up and stopped.value.code == STOPPED
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN  # a second signal cannot cut the clean-up
+        stops.install()
+        with pytest.raises(SystemExit):  # outside the backup, a stop is immediate
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            raise AssertionError("not stopped")
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)

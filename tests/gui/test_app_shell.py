@@ -4,6 +4,8 @@ first-run choices carried out, and the passphrase handed to the key loader for o
 from __future__ import annotations
 
 import os
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -141,3 +143,25 @@ def test_first_run_shows_the_new_stores_recovery_key_once(
         assert shown[0].shown.text().replace("\n", "-") == shown[0].key  # two lines of four groups
         first_launch.show_recovery_key(vault)  # shown once: the key is not kept
         assert len(shown) == 1
+
+
+def test_the_key_is_derived_on_a_thread_while_the_window_modules_load(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened_on: list[str] = []
+    open_vault = Vault.open
+
+    def recording(*args: object, **kwargs: object) -> Vault:
+        opened_on.append(threading.current_thread().name)
+        return open_vault(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Vault, "open", recording)
+    vault = app_module.unlock_while_loading(VaultPaths.from_env(home))
+    assert vault is not None
+    vault.close()
+    assert opened_on[0].startswith("memvault-unlock")
+    assert all(module in sys.modules for module in app_module.WINDOW_MODULES)
+    monkeypatch.delenv("MEMVAULT_PASSPHRASE")  # a dialog is needed: asked and opened here, on the GUI thread
+    monkeypatch.setattr(app_module, "ask_passphrase", lambda *_: None)
+    assert app_module.unlock_while_loading(VaultPaths.from_env(home)) is None
+    assert len(opened_on) == 1

@@ -55,3 +55,11 @@ def test_stopping_hands_collection_back_to_python(qtbot: QtBot) -> None:
     _Cyclic(let_go_on)
     GuiThreadCollector().stop()  # a last pass on this thread
     assert let_go_on == [threading.main_thread().name]
+
+
+def test_what_start_up_made_is_kept_out_of_later_passes_until_stop(qtbot: QtBot) -> None:
+    collector = GuiThreadCollector()
+    collector.settle()
+    assert gc.get_freeze_count() > 0
+    collector.stop()
+    assert gc.get_freeze_count() == 0

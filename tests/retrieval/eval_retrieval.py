@@ -71,10 +71,15 @@ class Tally:
 
     scores: dict[str, list[tuple[float, float, float]]] = field(default_factory=lambda: defaultdict(list))
     empty_hits: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    # Unanswerable questions with labelled turns (LoCoMo's adversarial ones name the wrong person:
+    # the turn labelled is what the other person said): is that turn first, in the first five?
+    misleading: dict[str, list[tuple[bool, bool]]] = field(default_factory=lambda: defaultdict(list))
 
     def add(self, category: str, found: list[str], relevant: set[str], unanswerable: bool = False) -> None:
         if unanswerable:
             self.empty_hits[category].append(len(found))
+            if relevant:
+                self.misleading[category].append((bool(relevant & set(found[:1])), bool(relevant & set(found[:5]))))
         elif relevant:
             measure = (
                 bl.recall_at(found, relevant, 5),
@@ -303,6 +308,14 @@ def print_table(title: str, tallies: dict[str, Tally]) -> dict[str, Any]:
         mean = sum(hits) / len(hits) if hits else 0.0
         print(f"{category:<14}{len(hits):>5}  ours: {mean:.2f} results per question (baselines: always up to 10)")
         report.setdefault(f"{category}_results", {})["ours"] = round(mean, 3)
+        if tallies["ours"].misleading.get(category):
+            cells = []
+            for system in SYSTEMS:
+                rows = tallies[system].misleading[category]
+                first, top5 = (sum(r[i] for r in rows) / len(rows) for i in (0, 1))
+                cells.append(f"{system} {first:.3f} / {top5:.3f}")
+                report[f"{category}_results"][f"{system}_labelled_first_top5"] = [round(first, 4), round(top5, 4)]
+            print(f"{'':<19}the labelled turn (said by someone else) first / in the first 5: " + ", ".join(cells))
     return report
 
 

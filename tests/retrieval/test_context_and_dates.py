@@ -10,6 +10,7 @@ import pytest
 
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.retrieval import query as q
 from memvault.core.retrieval import ranking
 from memvault.core.retrieval.hybrid import Gathered, gather_neighbours
 from memvault.core.retrieval.query_dates import date_span, without_date
@@ -128,3 +129,35 @@ def test_the_conversation_share_counts_the_seeds_that_are_turns_of_a_session(clo
             gathered = Gathered()
             gather_neighbours(conn, OWNER, request, seeds, gathered, None)
             assert gathered.conversation == share
+
+
+def test_names_in_a_request_and_the_name_a_statement_starts_with() -> None:
+    assert q.request_names("What did Caroline tell Melanie about the LGBTQ group?") == {"caroline", "melanie", "lgbtq"}
+    assert q.request_names("what did I say about the cabin") == frozenset()
+    assert [q.leading_name(t) for t in ("Caroline: hi", "Lena's sister", "I went", "the cabin", "3 cats")] == [
+        "caroline",
+        "lena",
+        None,
+        None,
+        None,
+    ]
+
+
+def test_in_a_conversation_the_turns_of_the_person_asked_about_come_first(clocked_vault: Vault) -> None:
+    v = clocked_vault
+    when = "2023-05-08T13:56:00Z"
+    hers = _add(v, "Gina: I finally painted the lake cabin's porch blue.", event_time=when)
+    _add(v, "Jon: Nice, blue suits it.", event_time=when)
+    his = _add(v, "Jon: I painted the lake cabin's porch blue last year too.", event_time=when)
+    _add(v, "Gina: Really? I did not know that.", event_time=when)
+    assert _ids(v, "What did Gina paint at the lake cabin?")[0] == hers
+    assert _ids(v, "What did Jon paint at the lake cabin?")[0] == his
+
+
+def test_pronouns_and_the_pieces_of_contractions_are_not_words_to_look_up() -> None:
+    assert q.query_terms("What did John's sister tell him about her trip? She'd loved it") == [
+        "john",
+        "sister",
+        "trip",
+        "loved",
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -20,8 +21,11 @@ from memvault.desktop.gui.windows.memories import MemoriesView
 
 
 @pytest.fixture
-def view(qtbot: QtBot, ops: Operations, ids: dict[str, str]) -> GraphView:
-    return shown(qtbot, GraphView(ops), (1000, 700), lambda v: v.data is not None)
+def view(qtbot: QtBot, ops: Operations, ids: dict[str, str]) -> Iterator[GraphView]:
+    """The graph on screen; its layout thread stops afterwards, as the app's window stops it on quitting."""
+    graph = shown(qtbot, GraphView(ops), (1000, 700), lambda v: v.data is not None)
+    yield graph
+    graph.shutdown()
 
 
 def test_nodes_and_typed_edges(view: GraphView, ids: dict[str, str]) -> None:
