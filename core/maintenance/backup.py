@@ -29,6 +29,7 @@ from memvault.core.store.connection import DatabaseError, is_encrypted_file
 log = logging.getLogger("memvault.maintenance")
 
 KINDS = ("manual", "daily", "weekly", "pre-restore")
+STAMP_FORMAT = "%Y%m%dT%H%M%SZ"  # the time in a backup's file name
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def _free_path(folder: Path, stamp: str, kind: str) -> Path:
 
 
 def _target(ctx: Context, kind: str, to: str | Path | None) -> Path:
-    stamp = ctx.clock.now().strftime("%Y%m%dT%H%M%SZ")
+    stamp = ctx.clock.now().strftime(STAMP_FORMAT)
     if to is None:
         ctx.paths.ensure()
         return _free_path(ctx.paths.backups, stamp, kind)

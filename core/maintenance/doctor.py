@@ -16,8 +16,8 @@ from typing import Any
 from memvault.core import keys
 from memvault.core.clock import Clock, format_time
 from memvault.core.errors import MemvaultError
-from memvault.core.maintenance import purge_reach
-from memvault.core.maintenance.files import remove_with_sides, sha256_of, side_files, size_of
+from memvault.core.maintenance import purge_reach, stray_backups
+from memvault.core.maintenance.files import side_files, size_of
 from memvault.core.maintenance.restore import STAGED_PREFIX
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
@@ -125,23 +125,9 @@ def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -
     return found
 
 
-def _sound(conn: Connection, path: Path) -> bool | None:
-    """Whether a backup file is a sound memvault store under the key; None while it is busy."""
-    try:
-        with sql.attached(conn, path) as readable:
-            return (
-                readable
-                and sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES
-                and not sql.integrity(conn, sql.ALIAS)
-            )
-    except DatabaseError as exc:
-        return None if sql.is_busy(exc) else False
-
-
 def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -> Check:
     """Backup files nobody recorded: a backup or restore was killed before it could record them."""
-    known = {Path(r["path"]) for r in backup_rows.known(conn, paths.home, include_removed=True)}
-    strays = sorted(p for p in paths.backups.glob("memvault-*.db") if p not in known) if paths.backups.is_dir() else []
+    strays = stray_backups.unrecorded(conn, paths)
     if not strays:
         return Check("unrecorded backups", True, "every backup file is recorded")
     if not fix:
@@ -151,20 +137,13 @@ def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: st
             f"{len(strays)} backup files are not recorded: {strays[0]}",
             "memvault doctor --fix  (records the sound ones, deletes the broken ones)",
         )
-    kept, dropped = 0, 0
-    for path in strays:
-        sound = _sound(conn, path)
-        if sound is None:
-            continue
-        if sound:
-            kind = "pre-restore" if "pre-restore" in path.name else "manual"
-            with transaction(conn):
-                backup_rows.record(conn, paths.home, path, now, path.stat().st_size, sha256_of(path), kind)
-            kept += 1
-        else:
-            remove_with_sides(path)
-            dropped += 1
-    return Check("unrecorded backups", True, f"recorded {kept} sound backup files, deleted {dropped} broken ones")
+    done = stray_backups.adopt(conn, paths, now)
+    detail = f"recorded {done.kept} sound backup files, deleted {done.dropped} broken ones"
+    if done.busy:
+        return Check(
+            "unrecorded backups", False, f"{detail}; {len(done.busy)} held by another process", "run it again later"
+        )
+    return Check("unrecorded backups", True, detail)
 
 
 def _backups_check(conn: Connection, paths: VaultPaths) -> Check:
@@ -175,7 +154,7 @@ def _backups_check(conn: Connection, paths: VaultPaths) -> Check:
     for row in rows:
         if row["path"] in missing:
             continue
-        sound = _sound(conn, Path(row["path"]))
+        sound = stray_backups.sound(conn, Path(row["path"]))
         if not sound:
             if sound is False:
                 broken.append(row["path"])
@@ -198,7 +177,7 @@ def _tombstones_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: st
     """Every tombstone, the store's and each backup's, holds in the store: no purged record is back."""
     forgotten: dict[str, tuple[str, str, str]] = {}
     for row in backup_rows.known(conn, paths.home, include_removed=False):
-        if Path(row["path"]).is_file() and _sound(conn, Path(row["path"])):
+        if Path(row["path"]).is_file() and stray_backups.sound(conn, Path(row["path"])):
             with sql.attached(conn, Path(row["path"])):
                 forgotten.update((t[0], t) for t in tombstone_checks.unknown_tombstones(conn))
     back = sql.tombstoned_present(conn)

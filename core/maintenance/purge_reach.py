@@ -1,6 +1,7 @@
 """After the store: a purge reaches the exports, every known backup and, by report, the rest.
 
-Backups are rewritten, not deleted: each is attached with the store's key, the
+Backups are rewritten, not deleted (files in backups/ that nobody recorded are recorded first,
+`stray_backups`): each is attached with the store's key, the
 purged records (and every record the store's tombstones name, so an earlier
 purge interrupted half-way is finished too) are removed inside it with the
 same statements as in the store with secure_delete on (freed bytes are zeroed),
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.core.context import Context
+from memvault.core.maintenance import stray_backups
 from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
 from memvault.core.store import backup_rows
 from memvault.core.store import maintenance as sql
@@ -108,9 +110,11 @@ def clean_backups(
     ctx: Context, ids: Sequence[str], texts: Sequence[str], batch_id: str | None, category: str
 ) -> dict[str, list[str]]:
     result: dict[str, list[str]] = {"rewritten": [], "deleted": [], "missing": [], "failed": []}
+    now = ctx.now()
+    with ctx.lock:  # a backup written but never recorded (its writer was killed) holds the text too
+        result["failed"] += stray_backups.adopt(ctx.conn, ctx.paths, now).busy  # `purge --sweep` finishes them
     with ctx.reading() as conn:
         rows = backup_rows.known(conn, ctx.paths.home)
-    now = ctx.now()
     for row in rows:
         path = Path(row["path"])
         if not path.is_file():

@@ -36,6 +36,7 @@ from memvault.core import change_signal, key_backup, keys
 from memvault.core.clock import Clock, format_time
 from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.maintenance import purge_reach
+from memvault.core.maintenance.backup import STAMP_FORMAT
 from memvault.core.maintenance.files import (
     copy_private,
     create_private,
@@ -283,7 +284,7 @@ def restore_backup(
             )
         holder = _hold(paths, key)
         try:
-            pre, known, holder = _keep_current(paths, holder, now, clock.now().strftime("%Y%m%dT%H%M%SZ"))
+            pre, known, holder = _keep_current(paths, holder, now, clock.now().strftime(STAMP_FORMAT))
             try:
                 repurged, cursor = _settle(paths, staged, key, known, {"pre": pre, "now": now, "source": chosen})
                 _swap(paths, holder, staged, key, known)

@@ -226,6 +226,26 @@ def test_the_generic_approve_refuses_a_purge_request_clearly(vault: Vault, fille
     assert [r["id"] for r in vault.list_purge_requests(OWNER)] == [request["request_id"]]
 
 
+def test_a_backup_nobody_recorded_is_recorded_then_rewritten_by_the_purge(
+    home: Path, vault: Vault, filled: dict[str, str]
+) -> None:
+    key = store_key(home)
+    made = Path(vault.backup(OWNER)["path"])
+    stray = made.with_name("memvault-20260301T040000Z-daily.db")
+    made.rename(stray)  # the daemon's upkeep was killed between writing the backup and recording it
+    with vault.ctx.transaction() as conn:
+        conn.execute("DELETE FROM backups")
+    assert f"backups/{stray.name}:memories" in where_found(home, key)  # the check can fail
+
+    request = vault.request_purge(OWNER, PurgeRequest.of(id=filled["secret"], reason="privacy: a made-up code"))
+    report = vault.confirm_purge(OWNER, request["request_id"])
+
+    assert report["backups"]["rewritten"] == [str(stray)]
+    assert where_found(home, key) == []
+    listed = [(r["path"], r["kind"], r["created_at"]) for r in vault.list_backups(OWNER)]
+    assert listed == [(str(stray), "daily", "2026-03-01T04:00:00.000Z")]  # retention counts it as what it is
+
+
 @pytest.mark.slow
 def test_a_busy_backup_is_kept_and_reported_then_swept(home: Path, vault: Vault, filled: dict[str, str]) -> None:
     key = store_key(home)

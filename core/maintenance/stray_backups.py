@@ -1,0 +1,85 @@
+"""Backup files in backups/ that the `backups` table does not list.
+
+A backup is written first and recorded after; a process killed in between (a backup, a restore's
+safety copy, the daemon's upkeep child) leaves a complete file nobody recorded. Retention, restore
+lists and, above all, a purge follow the table, so such a file would keep a purged record's text.
+`adopt` records the sound ones and deletes the broken ones; the purge calls it before it rewrites
+the backups, and `memvault doctor --fix` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memvault.core.clock import format_time
+from memvault.core.maintenance.backup import KINDS, STAMP_FORMAT
+from memvault.core.maintenance.files import remove_with_sides, sha256_of
+from memvault.core.paths import VaultPaths
+from memvault.core.store import backup_rows
+from memvault.core.store import maintenance as sql
+from memvault.core.store.connection import Connection, DatabaseError
+from memvault.core.store.transactions import transaction
+
+
+@dataclass
+class Adopted:
+    kept: int = 0  # sound files, now recorded
+    dropped: int = 0  # broken files, deleted
+    busy: list[str] = field(default_factory=list)  # held by another process (SQLite lock): left for later
+
+
+def unrecorded(conn: Connection, paths: VaultPaths) -> list[Path]:
+    """The memvault backup files in backups/ that no row (even a removed one) names."""
+    if not paths.backups.is_dir():
+        return []
+    known = {Path(r["path"]) for r in backup_rows.known(conn, paths.home, include_removed=True)}
+    return sorted(p for p in paths.backups.glob("memvault-*.db") if p not in known)
+
+
+def adopt(conn: Connection, paths: VaultPaths, now: str) -> Adopted:
+    """Record every sound unrecorded backup (kind and time from its name, `now` when the name
+    does not tell) and delete the broken ones. A file another process holds locked (a backup
+    being exported holds its write lock) is left, and listed as busy."""
+    done = Adopted()
+    for path in unrecorded(conn, paths):
+        state = sound(conn, path)
+        if state is None:
+            done.busy.append(str(path))
+        elif state:
+            made, kind = _named(path, now)
+            with transaction(conn):
+                backup_rows.record(conn, paths.home, path, made, path.stat().st_size, sha256_of(path), kind)
+            done.kept += 1
+        else:
+            remove_with_sides(path)
+            done.dropped += 1
+    return done
+
+
+def sound(conn: Connection, path: Path) -> bool | None:
+    """Whether a backup file is a sound memvault store under the key; None while it is busy."""
+    try:
+        with sql.attached(conn, path) as readable:
+            return (
+                readable
+                and sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES
+                and not sql.integrity(conn, sql.ALIAS)
+            )
+    except DatabaseError as exc:
+        return None if sql.is_busy(exc) else False
+
+
+def _named(path: Path, now: str) -> tuple[str, str]:
+    """(created_at, kind) from a `backup_name` (`memvault-<stamp>-<kind>[-n].db`). An unknown kind
+    counts as manual: retention never removes those."""
+    parts = path.stem.split("-", 2)
+    if len(parts) < 3:
+        return now, "manual"
+    try:
+        made = format_time(datetime.strptime(parts[1], STAMP_FORMAT).replace(tzinfo=UTC))
+    except ValueError:
+        made = now
+    kind = next((k for k in KINDS if parts[2] == k or parts[2].startswith(f"{k}-")), "manual")
+    return made, kind
