@@ -34,6 +34,7 @@ from memvault.core.retrieval.hybrid import (
     gather_lexical,
     gather_neighbours,
     gather_semantic,
+    lexical_signal,
     signals_for,
     without_cold,
 )
@@ -271,6 +272,7 @@ class HybridRetriever:
             ahead.refresh(conn, version)  # read in this snapshot, before the thread searches it
             pending = _vector_soon(request.query, ahead, guess)
             gather_lexical(conn, caller, request, guess, gathered, version, self._visible_totals, alone=False)
+            lexical_signal(request, gathered)  # kept in `gathered`: words only, done while the model runs
         setup = time.perf_counter()
         vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)
         if not warm:  # loading the model is the process's warm-up, not this search's latency
