@@ -7,7 +7,6 @@ Loaded only when no store exists yet; it does what `memvault init`, `memvault de
 from __future__ import annotations
 
 import subprocess
-import sys
 
 from memvault.core import keys
 from memvault.core.errors import MemvaultError
@@ -17,6 +16,7 @@ from memvault.core.vault import Vault
 from memvault.desktop import clients
 from memvault.desktop.gui.windows.first_run import FirstRunChoices, FirstRunWizard
 from memvault.desktop.gui.windows.recovery_key_dialog import RecoveryKeyDialog
+from memvault.desktop.self_command import this_memvault
 
 
 def first_run(paths: VaultPaths) -> Vault | None:
@@ -58,7 +58,7 @@ def open_demo() -> Vault:
 
     home = default_home()
     subprocess.run(
-        [sys.executable, "-m", "memvault.desktop.cli", "demo", "--home", str(home)],
+        [*this_memvault(), "demo", "--home", str(home)],  # a desktop bundle is its own executable
         check=True,
         capture_output=True,
         timeout=600,
