@@ -56,7 +56,6 @@ log = logging.getLogger("memvault.retrieval")
 CATCH_UP = 16  # records a search embeds at most for writes it finds from other processes
 CONTEXT_SEEDS = 30  # the best candidates whose session neighbours join the ranking
 COUNTED_LINES = 4096  # packet lines whose token count is remembered
-_executor_lock = threading.Lock()
 
 
 class HybridRetriever:
@@ -201,10 +200,7 @@ class HybridRetriever:
         )
         semantic = index is not None
         decision = route(conn, caller, request.query, vector)
-        depth = request.depth
-        if depth == "auto":  # a request about the past goes deep: what was true then may be cold now
-            past = bool(request.as_of or request.known_at or request.include_history)
-            depth = "deep" if past else decision.depth
+        depth = _depth_for(request, lambda: decision.depth)
         pool = pool_for(depth, request.limit)
         if pool != guess or index is None:
             gathered = Gathered(words=words)
@@ -267,7 +263,7 @@ class HybridRetriever:
         warm = embeddings_loaded()
         gathered, guess, pending = Gathered(words=words), 0, None
         if semantic and warm:
-            guess = pool_for(_likely_depth(conn, caller, request), request.limit)
+            guess = pool_for(_depth_for(request, lambda: likely_depth(conn, caller, request.query)), request.limit)
             ahead = self._index_for(shared_embedder())
             ahead.refresh(conn, version)  # read in this snapshot, before the thread searches it
             pending = _vector_soon(request.query, ahead, guess)
@@ -335,16 +331,16 @@ class HybridRetriever:
         return search_answer(request, ranking, packet, latency_ms)
 
 
-_query_vectors: list[ThreadPoolExecutor] = []  # one thread per process, like the model it runs
+@functools.cache
+def _query_vector_thread() -> ThreadPoolExecutor:
+    """One thread per process, like the model it runs (its thread starts at the first submit)."""
+    return ThreadPoolExecutor(1, thread_name_prefix="memvault-query-vector")
 
 
 def _vector_soon(text: str, index: VectorIndex, pool: int) -> Future[Any]:
     """The request's vector and its `pool` nearest records (the index remembers them for the semantic
     stage), on a thread of its own: the model and the matrix product release the GIL."""
-    with _executor_lock:
-        if not _query_vectors:
-            _query_vectors.append(ThreadPoolExecutor(1, thread_name_prefix="memvault-query-vector"))
-    return _query_vectors[0].submit(_vector_and_nearest, text, index, pool)
+    return _query_vector_thread().submit(_vector_and_nearest, text, index, pool)
 
 
 def _vector_and_nearest(text: str, index: VectorIndex, pool: int) -> Any:
@@ -353,12 +349,14 @@ def _vector_and_nearest(text: str, index: VectorIndex, pool: int) -> Any:
     return vector
 
 
-def _likely_depth(conn: Connection, caller: Caller, request: SearchRequest) -> str:
+def _depth_for(request: SearchRequest, routed: Callable[[], str]) -> str:
+    """The depth asked for; for "auto", deep for a request about the past (what was true then may be
+    cold now), else the route's (`routed`: the chosen route's, or before it the likely one)."""
     if request.depth != "auto":
         return request.depth
     if request.as_of or request.known_at or request.include_history:
         return "deep"
-    return likely_depth(conn, caller, request.query)
+    return routed()
 
 
 def _as_known_at(conn: Connection, caller: Caller, records: dict[str, Memory], moment: str) -> dict[str, Memory]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -10,6 +11,7 @@ import stat
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -231,20 +233,27 @@ async def test_the_kill_switch_reaches_daemon_sessions_within_a_second(home: Pat
             assert not again.is_error and _text(again)["kill_switch"] == "off"
 
 
+@contextlib.contextmanager
+def _running(daemon: Daemon) -> Iterator[None]:
+    """The daemon served on a thread of its own event loop, as the tray hosts it; stopped by a call on exit."""
+    ready = threading.Event()
+    with anyio.from_thread.start_blocking_portal() as portal:
+        done = portal.start_task_soon(daemon.run, ready.set)
+        assert ready.wait(30)
+        yield
+        portal.call(daemon.request_stop)
+        done.result(timeout=30)
+
+
 def test_the_daemon_core_runs_inside_another_process_and_stops_on_request(vault: Vault, home: Path) -> None:
     """How the tray hosts it: in a thread of its own event loop, no signal handling, stopped by a call."""
     where = address(home)
     where.ensure_folders()
     daemon = Daemon(vault, where, serve_streams, handle_signals=False)
-    ready = threading.Event()
-    with anyio.from_thread.start_blocking_portal() as portal:
-        done = portal.start_task_soon(daemon.run, ready.set)
-        assert ready.wait(30)
+    with _running(daemon):
         sock = socket_exchange(home, [INIT])
-        portal.call(daemon.request_stop)
-        done.result(timeout=30)
-        assert sock.recv(1024) == b""
-        sock.close()
+    assert sock.recv(1024) == b""
+    sock.close()
     assert not where.socket.exists()
     assert daemon.sessions_started == 1
 
@@ -268,11 +277,6 @@ def test_the_daemon_waits_for_background_embedding_before_it_stops(vault: Vault,
     where = address(home)
     where.ensure_folders()
     daemon = Daemon(served, where, serve_streams, handle_signals=False)
-    ready = threading.Event()
-    with anyio.from_thread.start_blocking_portal() as portal:
-        done = portal.start_task_soon(daemon.run, ready.set)
-        assert ready.wait(30)
+    with _running(daemon):
         assert recorder.settled == 0
-        portal.call(daemon.request_stop)
-        done.result(timeout=30)
     assert recorder.settled == 1

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -70,52 +71,55 @@ def test_the_bridge_and_other_commands_do_not_import_onnxruntime() -> None:
     assert out.strip() == "False"
 
 
+def _unit_vectors(seed: int, count: int) -> Any:
+    rng = np.random.default_rng(seed)
+    vectors = rng.normal(size=(count, 384)).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def _store_vectors(vault: Vault, ids: list[str], vectors: Any) -> None:
+    with vault.ctx.transaction() as conn:
+        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids, vectors, strict=True)])
+
+
+def _refresh(vault: Vault, index: VectorIndex) -> None:
+    with vault.ctx.reading() as conn:
+        index.refresh(conn, vector_sql.store_version(conn))
+
+
 def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
-    rng = np.random.default_rng(7)
-    vectors = rng.normal(size=(50, 384)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = _unit_vectors(7, 50)
     ids = [vault.add(OWNER, Draft.of(statement=f"Fictional note number {n}"))["id"] for n in range(50)]
-    with vault.ctx.transaction() as conn:
-        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids[:30], vectors[:30], strict=True)])
+    _store_vectors(vault, ids[:30], vectors[:30])
     index = VectorIndex("test-model", 384)
-    with vault.ctx.reading() as conn:
-        index.refresh(conn, vector_sql.store_version(conn))
+    _refresh(vault, index)
     assert len(index) == 30
-    with vault.ctx.transaction() as conn:
-        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids[30:], vectors[30:], strict=True)])
-    with vault.ctx.reading() as conn:
-        index.refresh(conn, vector_sql.store_version(conn))
+    _store_vectors(vault, ids[30:], vectors[30:])
+    _refresh(vault, index)
     assert len(index) == 50
     query = vectors[17] + 0.1 * vectors[3]
     expected = np.argsort(-(vectors @ query))[:5]
     assert [memory_id for memory_id, _ in index.search(query, 5)] == [ids[i] for i in expected]
     with vault.ctx.transaction() as conn:  # a purge shrinks the table: the index reloads
         conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (ids[17],))
-    with vault.ctx.reading() as conn:
-        index.refresh(conn, vector_sql.store_version(conn))
+    _refresh(vault, index)
     assert len(index) == 49 and ids[17] not in [m for m, _ in index.search(query, 49)]
 
 
 def test_a_search_made_ahead_answers_a_smaller_one_until_the_index_changes(vault: Vault) -> None:
     """The pipeline searches the index on the query-vector thread; the semantic stage asks again."""
-    rng = np.random.default_rng(11)
-    vectors = rng.normal(size=(40, 384)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = _unit_vectors(11, 40)
     ids = [vault.add(OWNER, Draft.of(statement=f"Fictional card number {n}"))["id"] for n in range(40)]
-    with vault.ctx.transaction() as conn:
-        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids[:39], vectors[:39], strict=True)])
+    _store_vectors(vault, ids[:39], vectors[:39])
     index = VectorIndex("test-model", 384)
-    with vault.ctx.reading() as conn:
-        index.refresh(conn, vector_sql.store_version(conn))
+    _refresh(vault, index)
     query = vectors[39] + 0.01 * vectors[5]
     ahead = index.search(query, 20)
     exact = [ids[i] for i in np.argsort(-(vectors[:39] @ query))[:8]]
     assert [m for m, _ in index.search(query, 8)] == [m for m, _ in ahead[:8]] == exact
     assert [m for m, _ in index.search(query.copy(), 8)] == exact  # another query object: computed
-    with vault.ctx.transaction() as conn:  # the record the query is closest to gets its vector
-        vector_sql.put(conn, "test-model", [(ids[39], to_blob(vectors[39]))])
-    with vault.ctx.reading() as conn:
-        index.refresh(conn, vector_sql.store_version(conn))
+    _store_vectors(vault, ids[39:], vectors[39:])  # the record the query is closest to gets its vector
+    _refresh(vault, index)
     assert index.search(query, 8)[0][0] == ids[39]
 
 
