@@ -29,6 +29,7 @@ from memvault.core.retrieval.hybrid import (
     SEEDS,
     Deadline,
     Gathered,
+    WordCounts,
     context_seeds,
     gather_graph,
     gather_lexical,
@@ -70,7 +71,7 @@ class HybridRetriever:
         self._index: VectorIndex | None = None
         self._embedded_through = 0
         self._checked_version = -1
-        self._visible_totals: dict[tuple[object, ...], int] = {}
+        self._word_counts = WordCounts()
         self._lock = threading.Lock()
         self._background: BackgroundJob | None = None
         self._counter: Counter | None = None
@@ -204,7 +205,8 @@ class HybridRetriever:
         pool = pool_for(depth, request.limit)
         if pool != guess or index is None:
             gathered = Gathered(words=words)
-            gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals, alone=index is None)
+            counts = (self._word_counts, version)
+            gather_lexical(conn, caller, request, pool, gathered, counts, alone=index is None)
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True
@@ -267,7 +269,7 @@ class HybridRetriever:
             ahead = self._index_for(shared_embedder())
             ahead.refresh(conn, version)  # read in this snapshot, before the thread searches it
             pending = _vector_soon(request.query, ahead, guess)
-            gather_lexical(conn, caller, request, guess, gathered, version, self._visible_totals, alone=False)
+            gather_lexical(conn, caller, request, guess, gathered, (self._word_counts, version), alone=False)
             lexical_signal(request, gathered)  # kept in `gathered`: words only, done while the model runs
         setup = time.perf_counter()
         vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)
