@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from memvault.core.model import Explicitness, Memory, Status
+from memvault.core.retrieval import query as q
 
 STATUS_VALUE = {
     Status.CURRENT: 1.0,
@@ -209,3 +210,34 @@ def rank(
             scored.append((record, signals, value))
     scored.sort(key=lambda item: (-item[2], item[0].id))
     return scored
+
+
+Ranked = list[tuple[Memory, Signals, float]]
+
+
+def hold_back(
+    ranked: Ranked, limit: int, names: frozenset[str], words: Callable[[str, frozenset[str]], float]
+) -> tuple[Ranked, int]:
+    """The first `limit` hits without the turns that answer for someone else, and how many were held back.
+
+    A request naming a speaker of stored turns ("Caroline: ...") asks about that person. When its
+    other words (`words(text, names)`: the idf-weighted share of the request's terms but the names
+    that a text holds) match what another speaker said better than anything the named one said
+    among the first `limit` hits, the request is likely about the wrong person, and those other
+    speakers' turns answer for them, not for the one asked about: they are held back, and the
+    list is not refilled from below (what ranked lower is no more confident). A turn that names
+    the person asked about ("Melanie: Thanks, Caroline! ...") is kept: it speaks to them.
+    Notes (no "Name:" speaker) and requests naming no speaker are left as they are.
+    """
+    head = ranked[:limit]
+    speakers = {r.id: q.speaker_of(r.statement) for r, _, _ in head} if names else {}
+    named = names & set(speakers.values())
+    if not named:
+        return ranked, 0
+    others = {
+        r.id for r, _, _ in head if speakers[r.id] not in (None, *named) and not named & q.index_words(r.statement)
+    }
+    said_by_named = max((words(r.statement, named) for r, _, _ in head if speakers[r.id] in named), default=0.0)
+    if not others or max(words(r.statement, named) for r, _, _ in head if r.id in others) <= said_by_named:
+        return ranked, 0
+    return [item for item in head if item[0].id not in others], len(others)
