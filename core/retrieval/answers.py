@@ -55,13 +55,14 @@ def search_answer(request: SearchRequest, ranking: Ranking, packet: Packet, late
 
 
 def _reason(found: bool, held_back: int) -> str:
-    """Why the answer holds what it holds, when that needs saying: nothing relevant enough, or
-    turns held back for answering about someone the request does not name."""
+    """Why the answer holds what it holds, when that needs saying: nothing relevant enough, or hits
+    held back because the request seems to be about the wrong person (`ranking.hold_back`)."""
     if held_back:
-        turns = "turn" if held_back == 1 else "turns"
+        hits = "hit" if held_back == 1 else "hits"
         return (
-            f"{held_back} {turns} held back: said by someone the request does not name, matching its other "
-            "words better than anything the person it names said (is the request about the right person?)"
+            f"{held_back} {hits} held back: the request names a speaker, but its other words match what "
+            "someone else said better than anything that person said; their turns, and hits scored far "
+            "below the best, are left out"
         )
     return "" if found else "nothing in personal memory is relevant enough"
 

@@ -11,8 +11,11 @@ Prints recall@5, recall@10 and NDCG@10, overall and per category, for memvault's
   --tune ("tune") and the others ("report"). Every turn is one memory, every question one
   search with limit 10, depth deep (see that folder's README). Adversarial questions (category 5,
   no answer exists) are left out of recall; for them the table gives the mean number of results
-  ours returned ("confident hits": ours answers only what passes its relevance floor, while the
-  baselines always fill their ten).
+  ours returned ("confident hits": ours answers only what passes its relevance floor and holds
+  back hits for a request that seems to name the wrong person, while the baselines always fill
+  their ten), how often the turn LoCoMo labels (what the other person said) comes first / in the
+  first five, and how many results per question the person the question names said. The last
+  line counts, per category, the answers that held hits back (`reason` says so).
 
 With --mcp, memvault's side goes through the real MCP server: `memvault mcp --embedded` spawned
 and driven by the official MCP client (memory_add for every turn, memory_search for every
@@ -77,7 +80,7 @@ class Tally:
     misleading: dict[str, list[tuple[bool, bool]]] = field(default_factory=lambda: defaultdict(list))
     # Unanswerable questions: how many results a person the question names said (LoCoMo: "Name: ...").
     said_by_named: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
-    # Every question (ours only): whether the answer held turns back (`reason` says so).
+    # Every question (ours only): whether the answer held hits back (`reason` says so).
     held_back: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
 
     def add(
@@ -187,7 +190,7 @@ def _search_args(question: locomo.Question) -> dict[str, Any]:
     return {"query": question.text, "limit": LIMIT, "depth": "deep"}
 
 
-Answered = tuple[list[str], bool]  # one question's dia_ids, and whether its answer held turns back
+Answered = tuple[list[str], bool]  # one question's dia_ids, and whether its answer held hits back
 
 
 def _mcp_run(home: Path, conversation: locomo.Conversation, ingest: bool) -> tuple[list[Answered], list[float], float]:
@@ -356,7 +359,7 @@ def print_table(title: str, tallies: dict[str, Tally]) -> dict[str, Any]:
     held = tallies["ours"].held_back
     if any(any(v) for v in held.values()):
         cells = [f"{c} {sum(v)}/{len(v)}" for c, v in sorted(held.items())]
-        print("answers that held turns back (said by someone the question does not name): " + ", ".join(cells))
+        print("answers that held hits back (the question seems to name the wrong person): " + ", ".join(cells))
         report["held_back"] = {c: sum(v) for c, v in held.items()}
     return report
 
