@@ -178,7 +178,8 @@ class Vault:
     # -- the contract's required operations --------------------------------------------------
     def add(self, caller: Caller, draft: Draft) -> AddResult:
         self._guard(caller)
-        return self._written(writes.add(self.ctx, caller, draft))
+        nearby = None if caller.owner else self.retriever.nearby(self.ctx)
+        return self._written(writes.add(self.ctx, caller, draft, nearby))
 
     def get(self, caller: Caller, memory_id: str) -> RecordView:
         self._guard(caller)

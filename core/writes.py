@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from memvault.core.access import require_owner, write_scope
 from memvault.core.context import Context
@@ -39,6 +40,10 @@ from memvault.core.store.connection import Connection
 from memvault.core.writer.classify import near_duplicate
 from memvault.core.writer.gate import rejection, secret_rejection
 from memvault.core.writer.normalize import normalize_statement
+from memvault.core.writer.similarity import SAME_COSINE_FLOOR
+
+if TYPE_CHECKING:
+    from memvault.core.retrieval.vectors import Nearby
 
 _PROJECT_TAG = re.compile(r"^project:(.+)$", re.IGNORECASE)
 ANY_DOMAIN = "*"  # in auto_write_domains: automatic mode may open new domains too
@@ -116,7 +121,9 @@ def _staging_reason(
     return None if approved and not memories.domain_in_use(conn, domain) else NEW_DOMAIN
 
 
-def add(ctx: Context, caller: Caller, draft: Draft) -> AddResult:
+def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None) -> AddResult:
+    """`nearby` (embeddings on): an assistant's add is compared by meaning with the closest stored
+    records, and its vector is stored with it."""
     scope, workspace = write_scope(caller, draft.access_scope)
     mode = _write_mode(ctx, caller)
     refused = rejection(
@@ -125,6 +132,9 @@ def add(ctx: Context, caller: Caller, draft: Draft) -> AddResult:
     )
     if refused:
         return _added("rejected", reason=refused)
+    # The model runs before the transaction, so it holds no store lock (the person's own adds need
+    # no duplicate judgement: their vector is made behind the commit).
+    vector = nearby.vector(draft.statement) if nearby and not caller.owner else None
     with ctx.transaction() as conn:
         assigned = draft.domain is None  # memvault chooses the domain: discovery may move the record later
         draft = replace(
@@ -134,7 +144,8 @@ def add(ctx: Context, caller: Caller, draft: Draft) -> AddResult:
         norm = normalize_statement(draft.statement)
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)
         if duplicate is None and not caller.owner:  # an assistant's paraphrase: memory_propose's judgement
-            duplicate = near_duplicate(ctx, conn, caller, draft)
+            close = nearby.nearest(conn, vector, SAME_COSINE_FLOOR) if nearby and vector is not None else None
+            duplicate = near_duplicate(ctx, conn, caller, draft, close)
         now = ctx.now()
         if duplicate is not None:
             confirm(conn, caller, duplicate.id, now)
@@ -164,6 +175,8 @@ def add(ctx: Context, caller: Caller, draft: Draft) -> AddResult:
                 events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
             return _added("staged", proposal_id=proposal_id, reason=waits)
         memory_id = commit_draft(conn, caller, draft, workspace, now)
+        if nearby and vector is not None:
+            nearby.keep(conn, memory_id, vector)
         if assigned:
             events.record(conn, caller, "domain_assigned", now, memory_id, domain=draft.domain)
     return _added("added", id=memory_id)

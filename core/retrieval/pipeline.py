@@ -45,7 +45,7 @@ from memvault.core.retrieval.ranking import Signals, Weights, hold_back, rank, r
 from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules
-from memvault.core.retrieval.vectors import BackgroundJob, VectorIndex, backfill
+from memvault.core.retrieval.vectors import BackgroundJob, Nearby, VectorIndex, backfill
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
 from memvault.core.store import search as sql
@@ -101,6 +101,21 @@ class HybridRetriever:
     def settle(self) -> None:
         if self._background is not None:
             self._background.settle()
+
+    def nearby(self, ctx: Context) -> Nearby | None:
+        """The model and the vector index for a write's duplicate check (None: lexical only).
+
+        Waits for the background embedding first, so that this process's own recent writes are
+        compared by meaning too."""
+        if not self.embeddings_on(ctx):
+            return None
+        try:
+            embedder = shared_embedder()
+        except EmbeddingUnavailable as exc:
+            log.warning("the duplicate check compares lexically: %s", exc)
+            return None
+        self.settle()
+        return Nearby(embedder, self._index_for(embedder))
 
     def after_write(self, ctx: Context) -> int:
         """Embed what was just written (and anything else still missing): the post-commit step.

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memvault.core.context import Context
 from memvault.core.model import Caller
 from memvault.core.results import SearchAnswer, ShadowAnswer
 from memvault.core.search_request import SearchRequest
 
+if TYPE_CHECKING:
+    from memvault.core.retrieval.vectors import Nearby
+
 
 class Retriever(Protocol):
     def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer: ...
+
+    def nearby(self, ctx: Context) -> Nearby | None:
+        """The statement vector and nearest stored records for a write's duplicate check (None: lexical)."""
+        ...
 
     def after_write(self, ctx: Context) -> int:
         """Called after every committed write (embed what is new); answers how many were embedded."""

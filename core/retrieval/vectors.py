@@ -4,7 +4,7 @@ Exact search (a matrix-vector product and a partial sort) was measured against t
 alternatives: ~0.4 ms at 10k and ~14 ms at 100k vectors on one core, so no approximate
 index is needed below a few hundred thousand records (sqlite-vec's vec0 is also a brute
 force scan and is not installed). The matrix is a cache of `memory_vectors`: rows are
-appended as new vectors appear (by rowid); a shrink (purge) triggers a full reload.
+appended as new vectors appear (by rowid); a removal (purge) triggers a full reload.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ class VectorIndex:
         self._row_of: dict[str, int] = {}
         self._last_rowid = 0
         self._seen_version = -1
+        self._removals = -1  # vector_removals when the matrix was loaded: a change means reload
         self._lock = threading.Lock()
         self._last: tuple[Matrix, int, list[tuple[str, float]]] | None = None  # query, k, its answer
 
@@ -63,8 +64,10 @@ class VectorIndex:
         with self._lock:
             if version == self._seen_version:
                 return
-            if vector_sql.max_rowid(conn) < self._last_rowid or vector_sql.count(conn, self.model) < self._size:
+            removals = vector_sql.removals(conn)
+            if removals != self._removals or vector_sql.max_rowid(conn) < self._last_rowid:
                 self._reset()
+                self._removals = removals
             while True:
                 rows = vector_sql.since(conn, self.model, self._last_rowid)
                 if not rows:
@@ -133,6 +136,39 @@ class VectorIndex:
         with self._lock:
             row = self._row_of.get(memory_id)
             return None if row is None else self._matrix[row].copy()
+
+
+class Nearby:
+    """What a write asks of meaning: its statement's vector and the stored records closest to it.
+
+    The writer's duplicate check for an assistant's add (core/writer/classify.py): a record can be
+    the same only above a cosine floor, so the exact search over every stored vector finds all
+    such records (a lexical top-N need not). The vector is then stored with the record, in the
+    add's own transaction: no embedding is left pending behind the commit.
+    """
+
+    POOL = 30  # nearest records asked at first; more while all of them clear the floor
+
+    def __init__(self, embedder: Embedder, index: VectorIndex) -> None:
+        self.embedder = embedder
+        self._index = index
+
+    def vector(self, text: str) -> Matrix:
+        return self.embedder.embed_one(text)
+
+    def nearest(self, conn: Connection, vector: Matrix, floor: float) -> dict[str, float]:
+        """Every stored record (any status, visible or not: the caller filters) with cosine >= floor."""
+        self._index.refresh(conn, vector_sql.store_version(conn))
+        k = self.POOL
+        while True:
+            hits = self._index.search(vector, k)
+            if len(hits) < k or hits[-1][1] < floor:
+                return {memory_id: cosine for memory_id, cosine in hits if cosine >= floor}
+            k *= 4
+
+    def keep(self, conn: Connection, memory_id: str, vector: Matrix) -> None:
+        """Store a new record's vector (inside the transaction that wrote the record)."""
+        vector_sql.put(conn, self.embedder.model_id, [(memory_id, to_blob(vector))])
 
 
 class BackgroundJob:

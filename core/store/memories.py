@@ -145,14 +145,22 @@ def for_export(conn: Connection, caller: Caller, domain: str | None, statuses: I
     return select(conn, caller, where, params, order="m.domain, m.created_at, m.id")
 
 
+# Every status, named so that a domain lookup seeks the (status, domain) index once per status
+# instead of scanning it (a scan grows with the store: ms per add at 100k records).
+_ANY_STATUS = f"m.status IN ({','.join(repr(s.value) for s in Status)})"
+
+
 def domain_in_use(conn: Connection, domain: str) -> bool:
-    return conn.execute("SELECT 1 FROM memories WHERE domain = ? LIMIT 1", (domain,)).fetchone() is not None
+    row = conn.execute(f"SELECT 1 FROM memories m WHERE {_ANY_STATUS} AND m.domain = ? LIMIT 1", (domain,))
+    return row.fetchone() is not None
 
 
 def domain_visible(conn: Connection, caller: Caller, domain: str) -> bool:
     """Whether the caller can see any record in the domain (the only domains that exist for it)."""
     clause, params = visible_clause(caller)
-    row = conn.execute(f"SELECT 1 FROM memories m WHERE m.domain = ? AND {clause} LIMIT 1", [domain, *params])
+    row = conn.execute(
+        f"SELECT 1 FROM memories m WHERE {_ANY_STATUS} AND m.domain = ? AND {clause} LIMIT 1", [domain, *params]
+    )
     return row.fetchone() is not None
 
 

@@ -58,8 +58,10 @@ def max_memory_rowid(conn: Connection) -> int:
     return int(conn.execute("SELECT coalesce(max(rowid), 0) FROM memories").fetchone()[0])
 
 
-def count(conn: Connection, model: str) -> int:
-    return int(conn.execute("SELECT count(*) FROM memory_vectors WHERE model = ?", (model,)).fetchone()[0])
+def removals(conn: Connection) -> int:
+    """How many vectors were ever deleted (a purge; a replaced vector is not counted: it keeps its record)."""
+    row = conn.execute("SELECT n FROM vector_removals WHERE id = 1").fetchone()
+    return int(row[0]) if row else 0
 
 
 def max_rowid(conn: Connection) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 
 from memvault.core.context import Context
 from memvault.core.drafts import Draft
-from memvault.core.model import Caller, Memory
+from memvault.core.model import LIVE_STATUSES, Caller, Memory
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
@@ -98,21 +98,27 @@ def classify(
     when there are none (a write's vector is then made after its commit).
     """
     near = _neighbours(conn, caller, draft.statement)
+    exact = _exact(draft, near)
+    if exact:
+        return exact
+    if same_only:
+        near = {k: m for k, m in near.items() if could_be_same(draft.statement, m.statement)}
+    return _judged(draft, near, _cosines(conn, embed, draft.statement, near))
+
+
+def _exact(draft: Draft, near: dict[str, Memory]) -> Classified | None:
+    """NO_CHANGE when a neighbour says the very statement (the same domain and type first)."""
     norm = normalize_statement(draft.statement)
     exact = sorted(
         (m for m in near.values() if normalize_statement(m.statement) == norm),
         key=lambda m: (m.domain != draft.domain, m.type != draft.type, m.created_at or ""),
     )
-    if exact:
-        return Classified(
-            "NO_CHANGE",
-            exact[0],
-            SAME_STATEMENT,
-            {**_evidence(None, len(near)), "rule": "exact"},
-        )
-    if same_only:
-        near = {k: m for k, m in near.items() if could_be_same(draft.statement, m.statement)}
-    cosines = _cosines(conn, embed, draft.statement, near)
+    if not exact:
+        return None
+    return Classified("NO_CHANGE", exact[0], SAME_STATEMENT, {**_evidence(None, len(near)), "rule": "exact"})
+
+
+def _judged(draft: Draft, near: dict[str, Memory], cosines: dict[str, float]) -> Classified:
     judged = [(relate(draft.statement, m.statement, cosines.get(m.id)), m) for m in near.values()]
     best: dict[Relation, tuple[Judgement, Memory]] = {}
     for judgement, record in judged:
@@ -127,11 +133,34 @@ def classify(
     return Classified("ADD", None, "nothing similar is current", _evidence(closest, len(near)) | {"rule": None})
 
 
-def near_duplicate(ctx: Context, conn: Connection, caller: Caller, draft: Draft) -> Memory | None:
+def same_by_meaning(conn: Connection, caller: Caller, draft: Draft, cosines: dict[str, float]) -> Classified:
+    """`classify(..., same_only=True)` with the neighbours found by meaning: `cosines` holds every
+    stored record at least as close as any near duplicate can be (HIGH_DICE_COSINE), so no lexical
+    search is needed; records saying the very statement are looked up by their key."""
+    near: dict[str, Memory] = {
+        m.id: m for m in memories.live_with_norm_key(conn, caller, normalize_statement(draft.statement))
+    }
+    near.update(
+        (i, m) for i, m in memories.fetch_many(conn, caller, sorted(cosines)).items() if m.status in LIVE_STATUSES
+    )
+    exact = _exact(draft, near)
+    if exact:
+        return exact
+    near = {k: m for k, m in near.items() if could_be_same(draft.statement, m.statement)}
+    return _judged(draft, near, cosines)
+
+
+def near_duplicate(
+    ctx: Context, conn: Connection, caller: Caller, draft: Draft, cosines: dict[str, float] | None = None
+) -> Memory | None:
     """memory_add's duplicate check beyond the exact rule: the writer pass's own judgement (NO_CHANGE),
     so that `memory_add` and `memory_propose` agree on what is already known. Like the contract's
-    duplicate rule, only within the same domain and type."""
-    found = classify(conn, caller, local_embeddings(ctx), draft, same_only=True)
+    duplicate rule, only within the same domain and type. `cosines`: the records nearest by meaning
+    (`same_by_meaning`); without them the neighbours are found by words, as the writer pass does."""
+    if cosines is None:
+        found = classify(conn, caller, local_embeddings(ctx), draft, same_only=True)
+    else:
+        found = same_by_meaning(conn, caller, draft, cosines)
     target = found.target if found.classification == "NO_CHANGE" else None
     return target if target and (target.domain, target.type) == (draft.domain, draft.type) else None
 

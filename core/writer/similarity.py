@@ -35,6 +35,8 @@ NEAR_DICE_WITH_COSINE = 0.5
 HIGH_DICE = 0.85
 HIGH_DICE_COSINE = 0.80
 NEAR_DICE_LEXICAL = 0.80
+# No near duplicate is less similar in meaning than this: a search by meaning above it finds them all.
+SAME_COSINE_FLOOR = min(NEAR_COSINE, HIGH_DICE_COSINE)
 # Conflicts and endings must still be about the same thing: below this cosine they are not.
 SUBJECT_COSINE = 0.50
 NEGATION_DICE = 0.75  # "I eat meat" / "I do not eat meat": the rest nearly equal

@@ -49,7 +49,14 @@ def module_vault(template_home: Path, tmp_path_factory: pytest.TempPathFactory) 
 # semantic and graph paths are exercised too); the others run lexical-only, a supported mode,
 # which keeps the suite fast: embedding each write and query costs tens of milliseconds.
 WITH_EMBEDDINGS = frozenset(
-    {"test_search_v1", "test_access", "test_access_property", "test_archive_restore", "test_kill_switch_core"}
+    {
+        "test_add_by_meaning",
+        "test_search_v1",
+        "test_access",
+        "test_access_property",
+        "test_archive_restore",
+        "test_kill_switch_core",
+    }
 )
 
 
