@@ -393,6 +393,21 @@ def signals_for(
     return out
 
 
+def other_words(request: SearchRequest, gathered: Gathered) -> Callable[[str, frozenset[str]], float]:
+    """`share(text, names)`: the idf-weighted share of the request's word terms, the names' own
+    terms left out, that the text holds (what a turn says about the request beyond who it names)."""
+    terms = q.word_terms(gathered.word_text(request))
+    kept: dict[frozenset[str], list[tuple[str, bool]]] = {}
+
+    def share(text: str, names: frozenset[str]) -> float:
+        if names not in kept:
+            left_out = {term for term, _ in q.word_terms(" ".join(names))}
+            kept[names] = [t for t in terms if t[0] not in left_out]
+        return _coverage(kept[names], gathered.idf, text)
+
+    return share
+
+
 def _happened_in(record: Memory, span: DateSpan) -> bool:
     """Whether the record's event (else the start of its validity) falls in the span asked about."""
     when = record.event_time or record.valid_from

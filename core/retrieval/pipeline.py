@@ -36,12 +36,13 @@ from memvault.core.retrieval.hybrid import (
     gather_neighbours,
     gather_semantic,
     lexical_signal,
+    other_words,
     signals_for,
     without_cold,
 )
 from memvault.core.retrieval.packet import Counter, compile_packet, default_counter
 from memvault.core.retrieval.query_dates import date_span, without_date
-from memvault.core.retrieval.ranking import Signals, Weights, rank, relevance
+from memvault.core.retrieval.ranking import Signals, Weights, hold_back, rank, relevance
 from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules
@@ -253,6 +254,8 @@ class HybridRetriever:
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
         items = [(gathered.found[k].record, s) for k, (s, _) in final.items()]
         ranked = rank(items, weights, gathered.beside, gathered.conversation)
+        names = q.request_names(request.query)
+        ranked, held_back = hold_back(ranked, request.limit, names, other_words(request, gathered))
         hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
         ranking = Ranking(
             hits=hits,
@@ -261,6 +264,7 @@ class HybridRetriever:
             shares={d.name: d.token_share for d in decision.active},
             conflicts=_conflicts(conn, [h.id for h in hits]),
             truncated=gathered.truncated,  # a stage was skipped at the deadline
+            held_back=held_back,
         )
         return ranking, {h.id: gathered.found[h.id].record for h in hits}
 
