@@ -13,7 +13,6 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from memvault.core.model import Caller, Memory
@@ -299,10 +298,9 @@ def _coverage(terms: list[tuple[str, bool]], idf: dict[str, float], text: str) -
     return sum(idf.get(term, 0.0) for term, prefix in terms if _holds(words, term, prefix)) / total
 
 
-@lru_cache(maxsize=16384)
 def _sorted_words(text: str) -> tuple[str, ...]:
-    """The text's words as the word index sees them (`query.index_words`), sorted: a term or a
-    prefix is then found by bisection, not by trying every word."""
+    """The text's words as the word index sees them (`query.index_words`, which keeps them),
+    sorted: a term or a prefix is then found by bisection, not by trying every word."""
     return tuple(sorted(q.index_words(text)))
 
 
@@ -345,6 +343,19 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
     return result
 
 
+def static_signals(gathered: Gathered, now: datetime, rules: TierRules) -> None:
+    """The activation and recency of every candidate found so far (they depend on the record and
+    the time alone): the pipeline has those of the words stage's candidates computed while the
+    model embeds the request, so that `signals_for` finds them ready."""
+    for memory_id, item in gathered.found.items():
+        if memory_id not in gathered.static:
+            gathered.static[memory_id] = _static(item.record, now, rules)
+
+
+def _static(record: Memory, now: datetime, rules: TierRules) -> tuple[float, float]:
+    return activation(record, now, rules), 0.5 ** _years_since(record.valid_from or record.learned_at, now)
+
+
 def _years_since(moment: str | None, now: datetime) -> float:
     if not moment:
         return 1.0
@@ -369,10 +380,7 @@ def signals_for(
     for memory_id, item in gathered.found.items():
         record = item.record
         if memory_id not in gathered.static:
-            gathered.static[memory_id] = (
-                activation(record, now, rules),
-                0.5 ** _years_since(record.valid_from or record.learned_at, now),
-            )
+            gathered.static[memory_id] = _static(record, now, rules)
         active, recency = gathered.static[memory_id]
         useful, not_useful = feedback.get(memory_id, (0, 0))
         signals = Signals(

@@ -38,12 +38,13 @@ from memvault.core.retrieval.hybrid import (
     lexical_signal,
     other_words,
     signals_for,
+    static_signals,
     without_cold,
 )
 from memvault.core.retrieval.packet import Counter, compile_packet, default_counter
 from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, hold_back, rank, relevance
-from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
+from memvault.core.retrieval.ranking_cache import VECTOR_BITS, Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules
 from memvault.core.retrieval.vectors import BackgroundJob, Nearby, VectorIndex, backfill
@@ -72,6 +73,7 @@ class HybridRetriever:
         self._index: VectorIndex | None = None
         self._embedded_through = 0
         self._checked_version = -1
+        self._feed_seen = 0  # the change feed's cursor at the last search (`_forget_purged`)
         self._word_counts = WordCounts()
         self._lock = threading.Lock()
         self._background: BackgroundJob | None = None
@@ -167,6 +169,18 @@ class HybridRetriever:
         except MemvaultError as exc:  # a busy store or no model: search anyway, with what is embedded
             log.info("no catch-up embedding before this search (%s)", type(exc).__name__)
 
+    def _forget_purged(self, conn: Connection, version: int) -> None:
+        """After a purge (in any process: the change feed says so), forget the text this process
+        keeps to search faster: the packet lines' token counts, the words of statements, the
+        vectors of texts embedded alone. A purged statement must not stay in memory."""
+        cursor = version >> VECTOR_BITS
+        if 0 < self._feed_seen < cursor and sql.purged_since(conn, self._feed_seen):
+            self.clear_caches()
+            self._counter = None
+            q.index_words.cache_clear()
+            q.folded.cache_clear()
+        self._feed_seen = cursor
+
     # -- search --------------------------------------------------------------------------------
     def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer:
         started = time.perf_counter()
@@ -184,6 +198,7 @@ class HybridRetriever:
         own_start = time.perf_counter()
         with ctx.reading() as conn:
             version = stamp(conn)
+            self._forget_purged(conn, version)
             key = cache_key(request, caller, version, "local" if semantic else "off")
             ranking = self.cache.get(key)
             records: dict[str, Memory] | None = None
@@ -212,8 +227,12 @@ class HybridRetriever:
         weights = Weights.from_settings(ctx.setting)
         span = date_span(request.query)
         words = without_date(request.query, span) if span else None
+        rules = TierRules(
+            float(ctx.setting("tier_half_life_days")), float(ctx.setting("tier_hot")), float(ctx.setting("tier_cold"))
+        )
+        now = ctx.clock.now()
         gathered, guess, vector, index = self._words_and_vector(
-            conn, caller, request, version, semantic, deadline, words
+            conn, caller, request, version, semantic, deadline, words, lambda found: static_signals(found, now, rules)
         )
         semantic = index is not None
         decision = route(conn, caller, request.query, vector)
@@ -229,10 +248,6 @@ class HybridRetriever:
                 semantic = False  # rank what the lexical stage found on its own terms
             else:
                 gather_semantic(conn, caller, request, index, vector, pool, gathered)
-        rules = TierRules(
-            float(ctx.setting("tier_half_life_days")), float(ctx.setting("tier_hot")), float(ctx.setting("tier_cold"))
-        )
-        now = ctx.clock.now()
         weights_by_domain = decision.weights
 
         def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, tuple[Signals, str]]:
@@ -277,10 +292,11 @@ class HybridRetriever:
         semantic: bool,
         deadline: Deadline,
         words: str | None,
+        meanwhile: Callable[[Gathered], None],
     ) -> tuple[Gathered, int, Any, VectorIndex | None]:
         """The request's vector and the index; meanwhile, the word matches for the pool the route
         will likely choose (the pool depends on the route, the route on the vector: the words stage
-        runs again when the guess was wrong). Guess 0: no words gathered yet."""
+        runs again when the guess was wrong) and `meanwhile` on them. Guess 0: no words gathered yet."""
         warm = embeddings_loaded()
         gathered, guess, pending = Gathered(words=words), 0, None
         if semantic and warm:
@@ -290,6 +306,7 @@ class HybridRetriever:
             pending = _vector_soon(request.query, ahead, guess)
             gather_lexical(conn, caller, request, guess, gathered, (self._word_counts, version), alone=False)
             lexical_signal(request, gathered)  # kept in `gathered`: words only, done while the model runs
+            meanwhile(gathered)
         setup = time.perf_counter()
         vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)
         if not warm:  # loading the model is the process's warm-up, not this search's latency

@@ -329,6 +329,12 @@ def indexed_count(conn: Connection) -> int:
     return int(conn.execute("SELECT coalesce(max(rowid), 0) FROM memories").fetchone()[0])
 
 
+def purged_since(conn: Connection, cursor: int) -> bool:
+    """Whether a record was purged after the change feed's `cursor` (an event id)."""
+    row = conn.execute("SELECT EXISTS (SELECT 1 FROM events WHERE id > ? AND action = 'purged')", (cursor,))
+    return bool(row.fetchone()[0])
+
+
 def log_retrieval(
     conn: Connection,
     caller: Caller,
