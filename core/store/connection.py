@@ -33,7 +33,6 @@ else:
     complete_statement = dbapi2.complete_statement
 
 BUSY_TIMEOUT_MS = 10_000
-CACHE_KIB = 32 * 1024  # SQLite page cache per connection, filled only as pages are read
 PLAINTEXT_HEADER = b"SQLite format 3\x00"
 
 
@@ -71,9 +70,6 @@ def open_connection(path: Path, key: bytes, *, create: bool = False) -> Connecti
         f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
         "PRAGMA secure_delete = ON",
         "PRAGMA temp_store = MEMORY",
-        # A page read past SQLite's cache is decrypted again (SQLCipher): with the default 2 MB a
-        # search at 100k records re-read most of its ~120 records' pages (~70 us a record).
-        f"PRAGMA cache_size = -{CACHE_KIB}",
     ):
         conn.execute(pragma)
     conn.row_factory = dbapi2.Row
