@@ -11,11 +11,14 @@ these before the SDK sees the line and returns the answer to send back (a parse 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 MAX_DEPTH = 200
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+# A parsed string holds a lone surrogate only if the line escaped one (\uD800 to \uDFFF): UTF-8 cannot carry it.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _answer(code: int, message: str, request_id: Any = None) -> bytes:
@@ -78,13 +81,15 @@ def problem(line: bytes) -> bytes | None:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
         return _answer(PARSE_ERROR, "Parse error: not UTF-8")
-    if _depth(text) > MAX_DEPTH:
+    # Cheap bounds first (every line of a session passes here): no more brackets than the limit, no
+    # surrogate escape at all; only a line that fails them gets the exact, slower check.
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
         return _answer(PARSE_ERROR, f"Parse error: nested deeper than {MAX_DEPTH} levels")
     try:
         value = json.loads(text)
     except ValueError:
         return _answer(PARSE_ERROR, "Parse error")
-    if _has_lone_surrogate(value):
+    if SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
         return _answer(PARSE_ERROR, "Parse error: unpaired surrogate escape")
     if not _is_message(value):
         request_id = value.get("id") if isinstance(value, dict) else None

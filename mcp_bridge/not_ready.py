@@ -12,6 +12,7 @@ init`). Either way the same session serves for real, without restarting the clie
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from pathlib import Path
@@ -34,7 +35,8 @@ from memvault.core.vault import Vault
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.errors import error_result, log_unexpected, ok_result
 from memvault.mcp_bridge.readiness import NotReady, diagnose
-from memvault.mcp_bridge.server import server_for
+from memvault.mcp_bridge.server import run_session, server_for
+from memvault.mcp_bridge.stdio_transport import serve_stdio
 from memvault.mcp_bridge.tools.base import ContractTool, Gate
 
 log = logging.getLogger("memvault.bridge")
@@ -143,7 +145,7 @@ def serve_not_ready(home: Path, caller: Caller, problem: NotReady) -> int:
     """Serve one stdio session whose calls answer `not_ready` until the store can be opened."""
     gate = PendingGate(home, caller, problem)
     try:
-        anyio.run(server_for(gate).run_stdio_async)
+        anyio.run(serve_stdio, functools.partial(run_session, server_for(gate)))
     finally:
         gate.close()
     log.info("bridge: session ended")

@@ -14,6 +14,7 @@ Tools live in `tools/<group>.py`, each module listing its `TOOLS`.
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 from typing import Any
 
@@ -25,6 +26,7 @@ from memvault import __version__
 from memvault.core.model import Caller
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.ratelimit import RateLimiter
+from memvault.mcp_bridge.stdio_transport import serve_stdio
 from memvault.mcp_bridge.tools import (
     advanced,
     benchmark,
@@ -110,4 +112,4 @@ async def serve_streams(
 
 def run_stdio(vault: Vault, caller: Caller) -> None:
     """Serve one session on stdin/stdout until the client closes it. Nothing else may write to stdout."""
-    anyio.run(build_server(vault, caller).run_stdio_async)
+    anyio.run(serve_stdio, functools.partial(run_session, build_server(vault, caller)))

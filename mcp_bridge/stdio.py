@@ -13,10 +13,7 @@ import contextlib
 import logging
 import logging.handlers
 import os
-import select
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 from memvault.core.paths import VaultPaths
@@ -80,57 +77,9 @@ def run_embedded(home: Path) -> int:
     if isinstance(opened, NotReady):
         # No store yet, locked, or too new: the session still starts and every call says what to run.
         log.warning("bridge: the store cannot be opened (%s): answering not_ready", opened.reason)
-        with _guarded_stdio():
-            return serve_not_ready(home, LOCAL_ASSISTANT, opened)
-    with opened, _guarded_stdio():
+        return serve_not_ready(home, LOCAL_ASSISTANT, opened)
+    with opened:
         run_stdio(opened, LOCAL_ASSISTANT)
         opened.retriever.settle()  # the last add's embedding, still on its thread, lands before the store closes
     log.info("bridge: session ended")
     return 0
-
-
-@contextlib.contextmanager
-def _guarded_stdio() -> Iterator[None]:
-    """Put the relay's line guard between the client and the SDK: fds 0 and 1 become pipes to it.
-
-    The SDK leaves a line it cannot parse unanswered; the guard answers it (see `jsonrpc_guard`).
-    """
-    client_in, client_out = os.dup(0), os.dup(1)
-    sdk_in, to_sdk = os.pipe()
-    from_sdk, sdk_out = os.pipe()
-    os.dup2(sdk_in, 0)
-    os.dup2(sdk_out, 1)
-    os.close(sdk_in)
-    os.close(sdk_out)
-    wire = relay.ClientWire(client_out)
-
-    def upstream() -> None:
-        with contextlib.suppress(OSError):
-            relay.guarded_lines(client_in, lambda data: relay.write_all(to_sdk, data), wire)
-        os.close(to_sdk)
-
-    served = threading.Event()
-
-    def downstream() -> None:
-        # The SDK keeps a duplicate of its stdout open, so no end of file comes: read until the session
-        # is over and the pipe is empty (each answer is written whole before the session returns).
-        while True:
-            if select.select([from_sdk], [], [], 0.2)[0]:
-                wire.forward(os.read(from_sdk, relay.CHUNK))
-            elif served.is_set():
-                break
-        wire.finish()
-
-    threads = [threading.Thread(target=t, name=t.__name__, daemon=True) for t in (upstream, downstream)]
-    for thread in threads:
-        thread.start()
-    try:
-        yield
-    finally:
-        sys.stdout.flush()
-        served.set()
-        threads[1].join(timeout=relay.DRAIN_SECONDS)
-        os.dup2(client_in, 0)
-        os.dup2(client_out, 1)
-        for fd in (client_in, client_out, from_sdk):
-            os.close(fd)

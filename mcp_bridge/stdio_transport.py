@@ -1,0 +1,179 @@
+"""The embedded bridge's stdio: newline-delimited JSON-RPC read and written by the event loop itself.
+
+The SDK's stdio transport reads every line and writes every answer through worker threads
+(three thread hops a call), and the line guard in front of it (`jsonrpc_guard`) took two more
+threads and a pipe pair. Here the loop waits on the client's pipe, checks each line with the
+guard (a line the SDK would drop is answered here), and writes each answer whole; per call the
+only thread hop left is the vault's own (`Gate`). When the client's input ends, the session
+still answers the requests it has read (the SDK would cancel them), within `DRAIN_SECONDS`:
+`memvault mcp < requests.jsonl` answers every line. While a session runs, fd 0 reads the null
+device and fd 1 writes to stderr, as under the SDK's transport: nothing a library prints
+reaches the wire. POSIX only, like the relay.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import stat
+import sys
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import anyio
+import mcp_types
+from anyio.abc import ObjectReceiveStream, ObjectSendStream
+from mcp.shared.message import SessionMessage
+
+from memvault.mcp_bridge import jsonrpc_guard
+from memvault.mcp_bridge.relay import CHUNK, DRAIN_SECONDS
+
+log = logging.getLogger("memvault.bridge")
+
+
+class ClientPipe:
+    """The client's two descriptors: lines in, whole lines out (a waiting write never splits a line)."""
+
+    def __init__(self, in_fd: int, out_fd: int) -> None:
+        self.in_fd = in_fd
+        self.out_fd = out_fd
+        self._writing = anyio.Lock()
+        # The loop waits on pipes, sockets and terminals; a file or the null device is always ready.
+        self._pollable = _is_pipe(in_fd) or os.isatty(in_fd)
+
+    async def read(self) -> bytes:
+        if self._pollable:
+            await anyio.wait_readable(self.in_fd)
+        return os.read(self.in_fd, CHUNK)
+
+    async def write(self, data: bytes) -> None:
+        async with self._writing:
+            view = memoryview(data)
+            while view:
+                try:
+                    view = view[os.write(self.out_fd, view) :]
+                except BlockingIOError:  # the client reads slowly: wait, never block the loop
+                    await anyio.wait_writable(self.out_fd)
+
+
+class Unanswered:
+    """The ids of the client's requests passed to the server and not answered yet."""
+
+    def __init__(self) -> None:
+        self._ids: set[object] = set()
+        self._none = anyio.Event()
+        self._none.set()
+
+    def passed(self, message: Any) -> None:
+        if isinstance(message, mcp_types.JSONRPCRequest):
+            if self._none.is_set():
+                self._none = anyio.Event()
+            self._ids.add(message.id)
+        elif isinstance(message, mcp_types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            self.answered((message.params or {}).get("requestId"))  # a cancelled request gets no answer
+
+    def sent(self, message: Any) -> None:
+        if isinstance(message, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError):
+            self.answered(message.id)
+
+    def answered(self, request_id: object) -> None:
+        self._ids.discard(request_id)
+        if not self._ids:
+            self._none.set()
+
+    async def all_answered(self) -> None:
+        await self._none.wait()
+
+
+def _is_pipe(fd: int) -> bool:
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+@contextlib.contextmanager
+def claimed_stdio() -> Iterator[ClientPipe]:
+    """The client's stdin/stdout as private descriptors; fds 0 and 1 point elsewhere meanwhile."""
+    sys.stdout.flush()
+    in_fd, out_fd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    blocking = os.get_blocking(out_fd)
+    if _is_pipe(out_fd):
+        os.set_blocking(out_fd, False)
+    try:
+        yield ClientPipe(in_fd, out_fd)
+    finally:
+        sys.stdout.flush()
+        os.set_blocking(out_fd, blocking)
+        os.dup2(in_fd, 0)
+        os.dup2(out_fd, 1)
+        os.close(in_fd)
+        os.close(out_fd)
+
+
+Session = Callable[[ObjectReceiveStream[SessionMessage | Exception], ObjectSendStream[SessionMessage]], Awaitable[None]]
+
+
+async def serve_stdio(session: Session) -> None:
+    """Run one MCP session (`session(read_stream, write_stream)`, e.g. `server.run_session` bound to a
+    server) with the client on this process's stdin/stdout, until its stdin ends."""
+    with claimed_stdio() as pipe:
+        to_server, server_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        server_writes, from_server = anyio.create_memory_object_stream[SessionMessage](0)
+        unanswered = Unanswered()
+        async with anyio.create_task_group() as writing:
+            writing.start_soon(_write_answers, from_server, pipe, unanswered)
+            async with anyio.create_task_group() as reading:
+                reading.start_soon(_read_requests, pipe, to_server, unanswered)
+                await session(server_reads, server_writes)
+                reading.cancel_scope.cancel()  # the server is done: whatever still arrives is unanswered
+        # The writer ended with the server's write side, every answer written whole.
+
+
+async def _read_requests(
+    pipe: ClientPipe, to_server: ObjectSendStream[SessionMessage | Exception], unanswered: Unanswered
+) -> None:
+    async with to_server:
+        pending = b""
+        while data := await pipe.read():
+            *lines, pending = (pending + data).split(b"\n")
+            for line in lines:
+                await _deliver(line, pipe, to_server, unanswered)
+        await _deliver(pending, pipe, to_server, unanswered)
+        with anyio.move_on_after(DRAIN_SECONDS):
+            await unanswered.all_answered()  # closing the server's input would cancel them
+
+
+async def _deliver(
+    line: bytes, pipe: ClientPipe, to_server: ObjectSendStream[SessionMessage | Exception], unanswered: Unanswered
+) -> None:
+    if not line.strip():
+        return
+    error = jsonrpc_guard.problem(line)
+    if error is not None:
+        await pipe.write(error)
+        return
+    try:
+        message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # as the SDK's own reader does: the session sees the failure
+        await to_server.send(exc)
+    else:
+        unanswered.passed(message)
+        await to_server.send(SessionMessage(message))
+
+
+async def _write_answers(
+    from_server: ObjectReceiveStream[SessionMessage], pipe: ClientPipe, unanswered: Unanswered
+) -> None:
+    async with from_server:
+        async for item in from_server:
+            unanswered.sent(item.message)
+            data: Any = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+            try:
+                await pipe.write(data.encode("utf-8") + b"\n")
+            except OSError as exc:  # the client is gone: nobody reads the rest
+                log.info("bridge: the client stopped reading (%s)", exc.strerror)
+                return
