@@ -182,22 +182,22 @@ def test_the_runtime_folder_falls_back_to_the_store_folder(tmp_path: Path, monke
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="needs root to hand a folder to another user")
-def test_a_runtime_folder_owned_by_someone_else_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    where = relay.DaemonAddress.for_home(tmp_path / "h")
-    where.folder.mkdir(mode=0o700)
-    os.chown(where.folder, 65534, 65534)
+# The folder is made under tmp_path, not through DaemonAddress: with a long tmp_path the address
+# falls back to the shared /tmp/memvault-UID, which these tests must neither expect absent nor chown.
+def test_a_runtime_folder_owned_by_someone_else_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "memvault"
+    folder.mkdir(mode=0o700)
+    os.chown(folder, 65534, 65534)
     with pytest.raises(relay.UnsafeRuntimeDir):
-        relay.ensure_private_folder(where.folder)
+        relay.ensure_private_folder(folder)
 
 
-def test_an_open_runtime_folder_is_tightened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    where = relay.DaemonAddress.for_home(tmp_path / "h")
-    where.folder.mkdir(mode=0o755)
-    os.chmod(where.folder, 0o755)
-    relay.ensure_private_folder(where.folder)
-    assert stat.S_IMODE(where.folder.stat().st_mode) == 0o700
+def test_an_open_runtime_folder_is_tightened(tmp_path: Path) -> None:
+    folder = tmp_path / "memvault"
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)
+    relay.ensure_private_folder(folder)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
 
 
 def _text(result: Any) -> dict[str, Any]:
