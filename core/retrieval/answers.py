@@ -39,7 +39,7 @@ def search_answer(request: SearchRequest, ranking: Ranking, packet: Packet, late
     return {
         "query": request.query,
         "skipped": False,
-        "reason": "" if ids else "nothing in personal memory is relevant enough",
+        "reason": _reason(bool(ids), ranking.held_back),
         "domains": [{"name": name, "weight": weight} for name, weight in ranking.domains],
         "results": [
             hit(r.to_dict(), by_id[r.id].score, list(by_id[r.id].why), by_id[r.id].tier) for r in packet.records
@@ -52,6 +52,19 @@ def search_answer(request: SearchRequest, ranking: Ranking, packet: Packet, late
             "truncated": packet.truncated or ranking.truncated,
         },
     }
+
+
+def _reason(found: bool, held_back: int) -> str:
+    """Why the answer holds what it holds, when that needs saying: nothing relevant enough, or hits
+    held back because the request seems to be about the wrong person (`ranking.hold_back`)."""
+    if held_back:
+        hits = "hit" if held_back == 1 else "hits"
+        return (
+            f"{held_back} {hits} held back: the request names a speaker, but its other words match what "
+            "someone else said better than anything that person said; their turns, and hits scored far "
+            "below the best, are left out"
+        )
+    return "" if found else "nothing in personal memory is relevant enough"
 
 
 def as_known_at(record: Memory, moment: str, successors: Mapping[str, Memory]) -> Memory:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import math
 import time
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from memvault.core.model import Caller, Memory
@@ -106,22 +108,51 @@ def selective_terms(terms: list[tuple[str, bool]], frequencies: dict[str, int], 
     return rare or sorted(terms, key=lambda t: frequencies.get(t[0], 0))[:2]
 
 
-Totals = dict[tuple[object, ...], int]
+class WordCounts:
+    """The counts the words stage asks the store for, kept while the store does not change: how
+    many records a caller sees, and in how many of them each term occurs (one fts5vocab lookup
+    per term; for callers who do not see everything, a count over the matches they may see).
+    Requests share most of their words, so most lookups are answered here.
 
-
-def _visible_total(conn: Connection, caller: Caller, version: int, totals: Totals) -> int:
-    """How many records the caller sees, counted once per store version (a scan in a large store).
-
-    `totals` belongs to one store (the retriever's): store versions of different stores collide.
+    One per store (the retriever's): versions of different stores collide. `version` is the
+    store's stamp (`ranking_cache.stamp`), which every committed write moves.
     """
-    key = (caller.principal, caller.surface.value, caller.workspace_id, version)
-    total = totals.get(key)
-    if total is None:
-        total = sql.visible_count(conn, caller)
-        if len(totals) > 64:
-            totals.clear()
-        totals[key] = total
-    return total
+
+    ENTRIES = 8192
+
+    def __init__(self) -> None:
+        self._version = -1
+        self._counts: dict[tuple[object, ...], int] = {}
+
+    def _at(self, version: int) -> dict[tuple[object, ...], int]:
+        if version != self._version or len(self._counts) > self.ENTRIES:
+            self._version, self._counts = version, {}  # a new dict: a search still reading the old keeps it
+        return self._counts
+
+    def total(self, conn: Connection, caller: Caller, version: int) -> int:
+        counts, view = self._at(version), _view(caller)
+        if view not in counts:
+            counts[view] = sql.indexed_count(conn) if caller.is_local else sql.visible_count(conn, caller)
+        return counts[view]
+
+    def frequencies(
+        self, conn: Connection, caller: Caller, terms: list[tuple[str, bool]], version: int
+    ) -> dict[str, int]:
+        counts, view = self._at(version), _view(caller)
+        missing = [t for t in terms if (view, *t) not in counts]
+        if missing:
+            found = _frequencies(conn, caller, missing)
+            counts.update(((view, term, prefix), found[term]) for term, prefix in missing)
+        return {term: counts[(view, term, prefix)] for term, prefix in terms}
+
+
+def _view(caller: Caller) -> tuple[object, ...]:
+    """Whose counts: every local caller sees the whole store; others see their own part of it."""
+    return ("local",) if caller.is_local else (caller.principal, caller.surface.value, caller.workspace_id)
+
+
+def _frequencies(conn: Connection, caller: Caller, terms: list[tuple[str, bool]]) -> dict[str, int]:
+    return sql.document_frequencies(conn, terms) if caller.is_local else sql.visible_frequencies(conn, caller, terms)
 
 
 def gather_lexical(
@@ -130,23 +161,21 @@ def gather_lexical(
     request: SearchRequest,
     pool: int,
     out: Gathered,
-    version: int = -1,
-    totals: Totals | None = None,
+    counts: tuple[WordCounts, int] | None = None,
     alone: bool = True,
 ) -> None:
-    """Word, trigram and substring matches; `alone`: no semantic stage follows (embeddings off)."""
+    """Word, trigram and substring matches; `alone`: no semantic stage follows (embeddings off);
+    `counts`: the retriever's kept counts and the store's version (else every count is asked for)."""
     text = out.word_text(request)
     terms = q.word_terms(text)
     if terms:
         out.own_statistics = not caller.is_local
-        if out.own_statistics:
-            if totals is None or version < 0:
-                total = sql.visible_count(conn, caller)
-            else:
-                total = _visible_total(conn, caller, version, totals)
-            frequencies = sql.visible_frequencies(conn, caller, terms)
+        if counts is None:
+            total = sql.indexed_count(conn) if caller.is_local else sql.visible_count(conn, caller)
+            frequencies = _frequencies(conn, caller, terms)
         else:
-            total, frequencies = sql.indexed_count(conn), sql.document_frequencies(conn, terms)
+            kept, version = counts
+            total, frequencies = kept.total(conn, caller, version), kept.frequencies(conn, caller, terms, version)
         out.idf = inverse_frequencies(total, frequencies)
         words = q.terms_query(selective_terms(terms, frequencies, total))
         for record, bm25 in sql.lexical_candidates(conn, caller, words, request, pool):
@@ -266,8 +295,22 @@ def _coverage(terms: list[tuple[str, bool]], idf: dict[str, float], text: str) -
     total = sum(idf.get(term, 0.0) for term, _ in terms)
     if not total:
         return 0.0
-    words = q.index_words(text)
-    return sum(idf.get(term, 0.0) for term, prefix in terms if q.matches(term, prefix, words)) / total
+    words = _sorted_words(text)
+    return sum(idf.get(term, 0.0) for term, prefix in terms if _holds(words, term, prefix)) / total
+
+
+@lru_cache(maxsize=16384)
+def _sorted_words(text: str) -> tuple[str, ...]:
+    """The text's words as the word index sees them (`query.index_words`), sorted: a term or a
+    prefix is then found by bisection, not by trying every word."""
+    return tuple(sorted(q.index_words(text)))
+
+
+def _holds(words: tuple[str, ...], term: str, prefix: bool) -> bool:
+    """Whether a word of `words` (sorted) is `term`, or starts with it when `prefix`: the words
+    starting with a prefix follow it directly in sorted order (`query.matches`, by bisection)."""
+    at = bisect_left(words, term)
+    return at < len(words) and (words[at].startswith(term) if prefix else words[at] == term)
 
 
 def _trigram_coverage(terms: list[str], text: str) -> float:
@@ -348,6 +391,21 @@ def signals_for(
         )
         out[memory_id] = (signals, tier_for(record, active, rules))
     return out
+
+
+def other_words(request: SearchRequest, gathered: Gathered) -> Callable[[str, frozenset[str]], float]:
+    """`share(text, names)`: the idf-weighted share of the request's word terms, the names' own
+    terms left out, that the text holds (what a turn says about the request beyond who it names)."""
+    terms = q.word_terms(gathered.word_text(request))
+    kept: dict[frozenset[str], list[tuple[str, bool]]] = {}
+
+    def share(text: str, names: frozenset[str]) -> float:
+        if names not in kept:
+            left_out = {term for term, _ in q.word_terms(" ".join(names))}
+            kept[names] = [t for t in terms if t[0] not in left_out]
+        return _coverage(kept[names], gathered.idf, text)
+
+    return share
 
 
 def _happened_in(record: Memory, span: DateSpan) -> bool:

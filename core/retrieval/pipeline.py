@@ -29,18 +29,20 @@ from memvault.core.retrieval.hybrid import (
     SEEDS,
     Deadline,
     Gathered,
+    WordCounts,
     context_seeds,
     gather_graph,
     gather_lexical,
     gather_neighbours,
     gather_semantic,
     lexical_signal,
+    other_words,
     signals_for,
     without_cold,
 )
 from memvault.core.retrieval.packet import Counter, compile_packet, default_counter
 from memvault.core.retrieval.query_dates import date_span, without_date
-from memvault.core.retrieval.ranking import Signals, Weights, rank, relevance
+from memvault.core.retrieval.ranking import Signals, Weights, hold_back, rank, relevance
 from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules
@@ -70,7 +72,7 @@ class HybridRetriever:
         self._index: VectorIndex | None = None
         self._embedded_through = 0
         self._checked_version = -1
-        self._visible_totals: dict[tuple[object, ...], int] = {}
+        self._word_counts = WordCounts()
         self._lock = threading.Lock()
         self._background: BackgroundJob | None = None
         self._counter: Counter | None = None
@@ -219,7 +221,8 @@ class HybridRetriever:
         pool = pool_for(depth, request.limit)
         if pool != guess or index is None:
             gathered = Gathered(words=words)
-            gather_lexical(conn, caller, request, pool, gathered, version, self._visible_totals, alone=index is None)
+            counts = (self._word_counts, version)
+            gather_lexical(conn, caller, request, pool, gathered, counts, alone=index is None)
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True
@@ -251,6 +254,8 @@ class HybridRetriever:
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
         items = [(gathered.found[k].record, s) for k, (s, _) in final.items()]
         ranked = rank(items, weights, gathered.beside, gathered.conversation)
+        names = q.request_names(request.query)
+        ranked, held_back = hold_back(ranked, request.limit, names, other_words(request, gathered))
         hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
         ranking = Ranking(
             hits=hits,
@@ -259,6 +264,7 @@ class HybridRetriever:
             shares={d.name: d.token_share for d in decision.active},
             conflicts=_conflicts(conn, [h.id for h in hits]),
             truncated=gathered.truncated,  # a stage was skipped at the deadline
+            held_back=held_back,
         )
         return ranking, {h.id: gathered.found[h.id].record for h in hits}
 
@@ -282,7 +288,7 @@ class HybridRetriever:
             ahead = self._index_for(shared_embedder())
             ahead.refresh(conn, version)  # read in this snapshot, before the thread searches it
             pending = _vector_soon(request.query, ahead, guess)
-            gather_lexical(conn, caller, request, guess, gathered, version, self._visible_totals, alone=False)
+            gather_lexical(conn, caller, request, guess, gathered, (self._word_counts, version), alone=False)
             lexical_signal(request, gathered)  # kept in `gathered`: words only, done while the model runs
         setup = time.perf_counter()
         vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)

@@ -62,7 +62,19 @@ def leading_name(text: str) -> str | None:
     match = _LEADING_NAME.match(text)
     if match is None or not match.group(1)[0].isupper() or match.group(1) == "I":
         return None
-    return _fold(match.group(1))
+    return _fold(_WORD.findall(match.group(1))[0])  # words as `request_names` splits them
+
+
+# A turn of a stored conversation: "Name: text" or "Name Surname: text".
+_SPEAKER = re.compile(r"\s*([^\W\d_][\w-]*)( [^\W\d_][\w-]*)?:\s")
+
+
+def speaker_of(text: str) -> str | None:
+    """The (first) name of the speaker of a turn written "Name: text", folded; None for other text."""
+    match = _SPEAKER.match(text)
+    if match is None or not all(part.strip()[0].isupper() for part in match.groups() if part):
+        return None
+    return _fold(_WORD.findall(match.group(1))[0])  # words as `request_names` splits them
 
 
 def _quote(term: str) -> str:

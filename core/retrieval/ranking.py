@@ -32,6 +32,9 @@ unless it holds nearly every word of the request (lexical >= WORDS_SUFFICE: a lo
 naming the one rare name asked about has a weak vector but answers), or sits beside a hit in
 its session (the reply to a matching turn).
 The priors reorder relevant records, they never make an irrelevant one relevant.
+Last, `hold_back`: a request naming a speaker of stored turns whose other words match what
+someone else said better than anything that speaker said is likely about the wrong person; the
+other speakers' turns and the hits far below the best leave its first `limit` hits.
 Every signal is in 0..1 (feedback in -1..1); docs/retrieval.md defines each one.
 """
 
@@ -42,6 +45,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from memvault.core.model import Explicitness, Memory, Status
+from memvault.core.retrieval import query as q
 
 STATUS_VALUE = {
     Status.CURRENT: 1.0,
@@ -140,6 +144,7 @@ DATE_LIFT = 2.0  # a record whose event falls in the date the request names coun
 TURNS_WORDS_EXTRA = 1.0  # among conversation turns the words order counts this much more
 TURNS_POWER_DROP = 0.75  # ... and relevance orders less: power 1.5 -> 0.75
 SPEAKER_LIFT = 0.5  # ... and a turn said by the person the request names counts 1.5 times
+UNSURE_SHARE = 0.35  # a request likely about the wrong person keeps only hits scored this near the best
 
 
 def fused_ranks(items: list[tuple[Memory, Signals]], words_weight: float = 1.0) -> dict[str, float]:
@@ -209,3 +214,39 @@ def rank(
             scored.append((record, signals, value))
     scored.sort(key=lambda item: (-item[2], item[0].id))
     return scored
+
+
+Ranked = list[tuple[Memory, Signals, float]]
+
+
+def hold_back(
+    ranked: Ranked, limit: int, names: frozenset[str], words: Callable[[str, frozenset[str]], float]
+) -> tuple[Ranked, int]:
+    """The first `limit` hits without those that answer for someone else, and how many were held back.
+
+    A request naming a speaker of stored turns ("Caroline: ...") asks about that person. When its
+    other words (`words(text, names)`: the idf-weighted share of the request's terms but the names
+    that a text holds) match what another speaker said better than anything the named one said
+    among the first `limit` hits, the request is likely about the wrong person: those other
+    speakers' turns answer for them, not for the one asked about, and the rest is no confident
+    answer either. So the other speakers' turns are held back, and so is every hit scored below
+    UNSURE_SHARE of the best; the list is not refilled from below (what ranked lower is no more
+    confident). A turn that names the person asked about ("Melanie: Thanks, Caroline! ...") is
+    kept: it speaks to them. Notes (no "Name:" speaker) and requests naming no speaker are left
+    as they are.
+    """
+    head = ranked[:limit]
+    speakers = {r.id: q.speaker_of(r.statement) for r, _, _ in head} if names else {}
+    named = names & set(speakers.values())
+    if not named:
+        return ranked, 0
+    said = [(speakers[r.id] in named, words(r.statement, named)) for r, _, _ in head if speakers[r.id]]
+    if max((w for by_named, w in said if not by_named), default=0.0) <= max((w for by_named, w in said if by_named)):
+        return ranked, 0
+    floor = UNSURE_SHARE * head[0][2]
+    kept = [
+        (record, signals, value)
+        for record, signals, value in head
+        if value >= floor and (speakers[record.id] in (None, *named) or named & q.index_words(record.statement))
+    ]
+    return (kept, len(head) - len(kept)) if len(kept) < len(head) else (ranked, 0)

@@ -40,6 +40,7 @@ class Ranking:
     shares: dict[str, float] = field(default_factory=dict)  # the active domains' own token shares
     conflicts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     truncated: bool = False
+    held_back: int = 0  # turns said by someone the request does not name, left out (`ranking.hold_back`)
 
 
 CacheKey = tuple[object, ...]

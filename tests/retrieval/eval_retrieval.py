@@ -11,8 +11,11 @@ Prints recall@5, recall@10 and NDCG@10, overall and per category, for memvault's
   --tune ("tune") and the others ("report"). Every turn is one memory, every question one
   search with limit 10, depth deep (see that folder's README). Adversarial questions (category 5,
   no answer exists) are left out of recall; for them the table gives the mean number of results
-  ours returned ("confident hits": ours answers only what passes its relevance floor, while the
-  baselines always fill their ten).
+  ours returned ("confident hits": ours answers only what passes its relevance floor and holds
+  back hits for a request that seems to name the wrong person, while the baselines always fill
+  their ten), how often the turn LoCoMo labels (what the other person said) comes first / in the
+  first five, and how many results per question the person the question names said. The last
+  line counts, per category, the answers that held hits back (`reason` says so).
 
 With --mcp, memvault's side goes through the real MCP server: `memvault mcp --embedded` spawned
 and driven by the official MCP client (memory_add for every turn, memory_search for every
@@ -52,6 +55,7 @@ import locomo
 from memvault.core.clock import SystemClock
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
+from memvault.core.retrieval.query import request_names, speaker_of
 from memvault.core.search_request import SearchRequest, parse_search
 from memvault.core.store import memories
 from memvault.core.vault import Vault
@@ -74,10 +78,25 @@ class Tally:
     # Unanswerable questions with labelled turns (LoCoMo's adversarial ones name the wrong person:
     # the turn labelled is what the other person said): is that turn first, in the first five?
     misleading: dict[str, list[tuple[bool, bool]]] = field(default_factory=lambda: defaultdict(list))
+    # Unanswerable questions: how many results a person the question names said (LoCoMo: "Name: ...").
+    said_by_named: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    # Every question (ours only): whether the answer held hits back (`reason` says so).
+    held_back: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
 
-    def add(self, category: str, found: list[str], relevant: set[str], unanswerable: bool = False) -> None:
+    def add(
+        self,
+        category: str,
+        found: list[str],
+        relevant: set[str],
+        unanswerable: bool = False,
+        named: set[str] | None = None,
+        held: bool | None = None,
+    ) -> None:
+        if held is not None:
+            self.held_back[category].append(held)
         if unanswerable:
             self.empty_hits[category].append(len(found))
+            self.said_by_named[category].append(len(set(found) & (named or set())))
             if relevant:
                 self.misleading[category].append((bool(relevant & set(found[:1])), bool(relevant & set(found[:5]))))
         elif relevant:
@@ -171,14 +190,17 @@ def _search_args(question: locomo.Question) -> dict[str, Any]:
     return {"query": question.text, "limit": LIMIT, "depth": "deep"}
 
 
-def _mcp_run(home: Path, conversation: locomo.Conversation, ingest: bool) -> tuple[list[list[str]], list[float], float]:
-    """Through `memvault mcp --embedded` and the official client: (dia_ids per question, latencies, ms per add)."""
+Answered = tuple[list[str], bool]  # one question's dia_ids, and whether its answer held hits back
+
+
+def _mcp_run(home: Path, conversation: locomo.Conversation, ingest: bool) -> tuple[list[Answered], list[float], float]:
+    """Through `memvault mcp --embedded` and the official client: (answers per question, latencies, ms per add)."""
     return asyncio.run(_mcp_session(home, conversation, ingest))
 
 
 async def _mcp_session(
     home: Path, conversation: locomo.Conversation, ingest: bool
-) -> tuple[list[list[str]], list[float], float]:
+) -> tuple[list[Answered], list[float], float]:
     from mcp import ClientSession, StdioServerParameters  # noqa: PLC0415 - only --mcp pays for the SDK
     from mcp.client.stdio import stdio_client  # noqa: PLC0415
 
@@ -199,13 +221,19 @@ async def _mcp_session(
                     if outcome != "added":  # the product's own judgement: the turn is not stored
                         NOT_STORED[f"{outcome}: {answer.get('reason') or 'same as an earlier turn'}"] += 1
                 add_ms = (time.perf_counter() - started) * 1000 / len(conversation.turns)
-            found, latencies = [], []
+            found: list[Answered] = []
+            latencies = []
             for question in conversation.questions:
                 started = time.perf_counter()
                 answer = _payload(await session.call_tool("memory_search", _search_args(question)))
                 latencies.append((time.perf_counter() - started) * 1000)
-                found.append([r.get("source_reference") or "" for r in answer.get("results", [])])
+                refs = [r.get("source_reference") or "" for r in answer.get("results", [])]
+                found.append((refs, _held_back(answer)))
     return found, latencies, add_ms
+
+
+def _held_back(answer: dict[str, Any]) -> bool:
+    return "held back" in str(answer.get("reason") or "")
 
 
 def _payload(result: Any) -> dict[str, Any]:
@@ -261,23 +289,28 @@ def run_conversation(
         try:
             refs = _references(vault)
             dense = bl.DenseBaseline(vault)
+            speakers = {t.dia_id: speaker_of(t.statement) for t in conversation.turns}
             for index, question in enumerate(conversation.questions):
                 category = locomo.CATEGORIES.get(question.category, str(question.category))
                 adversarial = question.category == locomo.ADVERSARIAL
                 relevant = set(question.evidence)
                 request = parse_search(_search_args(question))
+                names = request_names(question.text)
+                named = {dia_id for dia_id, speaker in speakers.items() if speaker in names}
                 if use_mcp:
-                    ours = found[index]
+                    ours, held = found[index]
                 else:
                     vault.retriever.clear_caches()
                     started = time.perf_counter()
                     answer = vault.search(OWNER, SearchRequest.of(**_search_args(question)))
                     timing.setdefault("search_ms", []).append((time.perf_counter() - started) * 1000)
                     ours = [refs.get(r["id"], "") for r in answer["results"]]
-                out["ours"].add(category, ours, relevant, adversarial)
-                out["bm25"].add(category, [refs[i] for i in bl.bm25_ids(vault, request, LIMIT)], relevant, adversarial)
+                    held = _held_back(dict(answer))
+                out["ours"].add(category, ours, relevant, adversarial, named, held)
+                bm25 = [refs[i] for i in bl.bm25_ids(vault, request, LIMIT)]
+                out["bm25"].add(category, bm25, relevant, adversarial, named)
                 out["rrf"].add(
-                    category, [refs[i] for i in bl.rrf_ids(vault, dense, request, LIMIT)], relevant, adversarial
+                    category, [refs[i] for i in bl.rrf_ids(vault, dense, request, LIMIT)], relevant, adversarial, named
                 )
         finally:
             vault.close()
@@ -316,6 +349,18 @@ def print_table(title: str, tallies: dict[str, Tally]) -> dict[str, Any]:
                 cells.append(f"{system} {first:.3f} / {top5:.3f}")
                 report[f"{category}_results"][f"{system}_labelled_first_top5"] = [round(first, 4), round(top5, 4)]
             print(f"{'':<19}the labelled turn (said by someone else) first / in the first 5: " + ", ".join(cells))
+        if any(tallies["ours"].said_by_named.get(category, [])):
+            cells = []
+            for system in SYSTEMS:
+                counts = tallies[system].said_by_named[category]
+                cells.append(f"{system} {sum(counts) / len(counts):.2f}")
+                report[f"{category}_results"][f"{system}_said_by_named"] = round(sum(counts) / len(counts), 3)
+            print(f"{'':<19}results said by a person the question names, per question: " + ", ".join(cells))
+    held = tallies["ours"].held_back
+    if any(any(v) for v in held.values()):
+        cells = [f"{c} {sum(v)}/{len(v)}" for c, v in sorted(held.items())]
+        print("answers that held hits back (the question seems to name the wrong person): " + ", ".join(cells))
+        report["held_back"] = {c: sum(v) for c, v in held.items()}
     return report
 
 

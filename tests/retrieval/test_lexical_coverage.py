@@ -1,0 +1,39 @@
+"""The words stage's coverage test by bisection answers exactly what `query.matches` answers."""
+
+from __future__ import annotations
+
+import itertools
+
+from memvault.core.retrieval import query as q
+from memvault.core.retrieval.hybrid import _coverage, _holds, _sorted_words
+
+TEXTS = [
+    "Paneling the panel room; the pan was panned (panels, PANEL)",
+    "Chidi booked the library panel for Thursday",
+    "Ça coûte trop cher à Zürich: café, crème brûlée",
+    "a b ab abc abcd abcde",
+    "東京で会議 meeting in Tokyo",
+    "",
+]
+TERMS = [
+    (term, prefix)
+    for term, prefix in itertools.product(
+        ["pan", "panel", "paneling", "panels", "pane", "a", "ab", "abcdef", "zurich", "zur", "cafe", "creme", "z", ""],
+        [True, False],
+    )
+]
+
+
+def test_holds_agrees_with_query_matches_for_every_term_and_text() -> None:
+    for text in TEXTS:
+        words, sorted_words = q.index_words(text), _sorted_words(text)
+        for term, prefix in TERMS:
+            assert _holds(sorted_words, term, prefix) == q.matches(term, prefix, words), (text, term, prefix)
+
+
+def test_coverage_is_the_idf_weighted_share_of_terms_present() -> None:
+    text = "Chidi booked the library panel for Thursday"
+    terms = [("chidi", False), ("librar", True), ("choir", True), ("due", False)]
+    idf = {"chidi": 2.0, "librar": 1.0, "choir": 3.0, "due": 4.0}
+    assert _coverage(terms, idf, text) == (2.0 + 1.0) / 10.0
+    assert _coverage(terms, {}, text) == 0.0
