@@ -179,7 +179,9 @@ class Vault:
     def add(self, caller: Caller, draft: Draft) -> AddResult:
         self._guard(caller)
         nearby = None if caller.owner else self.retriever.nearby(self.ctx)
-        return self._written(writes.add(self.ctx, caller, draft, nearby))
+        added = writes.add(self.ctx, caller, draft, nearby)
+        # Nothing to embed after the commit: nothing was written, or the vector was stored with it.
+        return added if added["outcome"] != "added" or nearby is not None else self._written(added)
 
     def get(self, caller: Caller, memory_id: str) -> RecordView:
         self._guard(caller)

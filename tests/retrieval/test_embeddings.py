@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import subprocess
@@ -41,6 +42,20 @@ def test_padding_does_not_change_a_vector() -> None:
     alone = embedder.embed_one("green tea")
     batched = embedder.embed(["green tea", "a much longer sentence that forces padding onto the short one " * 3])[0]
     assert np.allclose(alone, batched, atol=1e-5)
+
+
+def test_vectors_stay_those_already_stored() -> None:
+    """Stored vectors stay valid only while the model, tokenizer and session compute the same: a
+    change to any of them (options, padding, a faster kernel) must keep cosine >= 0.99999 with the
+    vectors made on 2026-12-01, alone and in a batch, or every store needs `memvault reindex`."""
+    reference = json.loads((Path(__file__).parent / "reference_vectors.json").read_text())
+    assert reference["model"] == MODEL_ID
+    texts = [r["text"] for r in reference["references"]]
+    stored = [np.frombuffer(base64.b64decode(r["vector_f32le_base64"]), dtype="<f4") for r in reference["references"]]
+    embedder = shared_embedder()
+    embedder.forget_recent()
+    for made in ([embedder.embed_one(t) for t in texts], embedder.embed(texts)):
+        assert min(float(a @ b) for a, b in zip(made, stored, strict=True)) >= 0.99999
 
 
 def test_an_altered_model_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

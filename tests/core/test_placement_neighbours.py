@@ -1,0 +1,41 @@
+"""A write's placement asks for its nearest lexical neighbours: for a local caller the word index ranks
+alone and only the best few records are read (the full join read one record per match); the answer
+is the same, also when the best matches are not live."""
+
+from __future__ import annotations
+
+from corekit import OWNER, REMOTE, Adder
+
+from memvault.core.model import LOCAL_ASSISTANT
+from memvault.core.requests import ArchiveRequest
+from memvault.core.retrieval.query import fts_query
+from memvault.core.store import domain_rows
+from memvault.core.vault import Vault
+
+
+def _match(text: str) -> str:
+    match = fts_query(text)
+    assert match is not None
+    return match
+
+
+def test_archived_best_matches_give_way_to_the_live_neighbours(vault: Vault, add: Adder) -> None:
+    # More archived matches than the index's first look (limit x overfetch), each a better match.
+    for n in range(45):
+        old = add(f"Orchid orchid watering schedule, old note {n}", domain="attic")
+        vault.archive(OWNER, ArchiveRequest.of(id=old))
+    add("I water the orchid on Sundays", domain="home")
+    add("The orchid pot is by the window", domain="plants")
+    found = domain_rows.neighbours(vault.ctx.conn, LOCAL_ASSISTANT, _match("orchid watering"), 10)
+    assert sorted(domain for domain, _ in found) == ["home", "plants"]
+
+
+def test_the_best_live_neighbours_come_first_as_the_full_join_ranks_them(vault: Vault, add: Adder) -> None:
+    for n in range(30):
+        add(f"Ferry timetable note {n}: the ferry leaves at {n % 12 + 1} o'clock", domain=f"d{n % 7}")
+    add("The ferry ferry ferry timetable changed", domain="travel", access_scope="remote_allowed")
+    match = _match("ferry timetable")
+    local = domain_rows.neighbours(vault.ctx.conn, LOCAL_ASSISTANT, match, 10)
+    remote = domain_rows.neighbours(vault.ctx.conn, REMOTE, match, 10)  # the full join, what a remote caller sees
+    assert len(local) == 10 and local[0][0] == "travel"
+    assert remote == [("travel", "The ferry ferry ferry timetable changed ")]
