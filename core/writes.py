@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from memvault.core.access import require_owner, write_scope
@@ -137,9 +138,9 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
     vector = nearby.vector(draft.statement) if nearby and not caller.owner else None
     with ctx.transaction() as conn:
         assigned = draft.domain is None  # memvault chooses the domain: discovery may move the record later
-        draft = replace(
-            draft, domain=draft.domain or assign_domain(conn, draft.statement, caller, scope), access_scope=scope
-        )
+        by_meaning = partial(nearby.closest, conn, vector) if nearby and vector is not None else None
+        domain = draft.domain or assign_domain(conn, draft.statement, caller, scope, by_meaning)
+        draft = replace(draft, domain=domain, access_scope=scope)
         assert draft.domain is not None
         norm = normalize_statement(draft.statement)
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)

@@ -39,6 +39,7 @@ class ClientPipe:
         self.in_fd = in_fd
         self.out_fd = out_fd
         self._writing = anyio.Lock()
+        self.serving = anyio.CancelScope()  # cancelled when the client stops reading: nothing can reach it
         # The loop waits on pipes, sockets and terminals; a file or the null device is always ready.
         self._pollable = _is_pipe(in_fd) or os.isatty(in_fd)
 
@@ -50,11 +51,14 @@ class ClientPipe:
     async def write(self, data: bytes) -> None:
         async with self._writing:
             view = memoryview(data)
-            while view:
+            while view and not self.serving.cancel_called:
                 try:
                     view = view[os.write(self.out_fd, view) :]
                 except BlockingIOError:  # the client reads slowly: wait, never block the loop
                     await anyio.wait_writable(self.out_fd)
+                except OSError as exc:
+                    log.info("bridge: the client stopped reading (%s): the session ends", exc.strerror)
+                    self.serving.cancel()
 
 
 class Unanswered:
@@ -120,7 +124,7 @@ Session = Callable[[ObjectReceiveStream[SessionMessage | Exception], ObjectSendS
 async def serve_stdio(session: Session) -> None:
     """Run one MCP session (`session(read_stream, write_stream)`, e.g. `server.run_session` bound to a
     server) with the client on this process's stdin/stdout, until its stdin ends."""
-    with claimed_stdio() as pipe:
+    with claimed_stdio() as pipe, pipe.serving:
         to_server, server_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         server_writes, from_server = anyio.create_memory_object_stream[SessionMessage](0)
         unanswered = Unanswered()
@@ -171,9 +175,5 @@ async def _write_answers(
     async with from_server:
         async for item in from_server:
             unanswered.sent(item.message)
-            data: Any = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-            try:
-                await pipe.write(data.encode("utf-8") + b"\n")
-            except OSError as exc:  # the client is gone: nobody reads the rest
-                log.info("bridge: the client stopped reading (%s)", exc.strerror)
-                return
+            data = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+            await pipe.write(data.encode("utf-8") + b"\n")

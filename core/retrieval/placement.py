@@ -5,17 +5,18 @@ domain of a local_only record from the domain it is given):
 
 - the router's lexical score of every domain against the statement (name, keywords,
   description, distinctive terms of its records);
-- the domains of the statement's nearest lexical neighbours (bm25 over the word index) that
-  share at least two of its content words.
+- the domains of the statement's nearest neighbours that share at least two of its content
+  words: by meaning when the write has its vector already (an assistant's add with embeddings
+  on, for a local caller), else lexical (bm25 over the word index).
 
 The domain with the best combined vote wins when it is clear enough; otherwise the
-record goes to `general`, from where discovery can move it into a region later. The
-record's vector does not exist yet at write time (it is computed after the commit).
+record goes to `general`, from where discovery can move it into a region later.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from memvault.core.model import Caller, Scope, Surface
 from memvault.core.retrieval import vocab
@@ -29,29 +30,40 @@ NEIGHBOURS = 10
 W_ROUTER, W_NEIGHBOURS = 0.6, 0.4
 MIN_VOTE = 0.2
 
+# A caller's nearest live records by meaning, as (domain, text), at most n: the write's vector at work.
+ByMeaning = Callable[[Caller, int], list[tuple[str, str]]]
 
-def _neighbour_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, float]:
-    """The share of the statement's nearest lexical neighbours in each domain; a neighbour votes
-    only when it shares at least two of the statement's content words (one for very short
-    statements), so a single common word cannot pull a record into an unrelated domain."""
-    match = fts_query(statement)
-    if match is None:
-        return {}
+
+def _neighbour_votes(
+    conn: Connection, statement: str, caller: Caller, by_meaning: ByMeaning | None
+) -> dict[str, float]:
+    """The share of the statement's nearest neighbours in each domain; a neighbour votes only when
+    it shares at least two of the statement's content words (one for very short statements), so a
+    single common word cannot pull a record into an unrelated domain."""
+    if by_meaning is not None:
+        near = by_meaning(caller, NEIGHBOURS)
+    else:
+        match = fts_query(statement)
+        if match is None:
+            return {}
+        near = domain_sql.neighbours(conn, caller, match, NEIGHBOURS)
     mine = vocab.term_set(statement)
     needed = min(2, len(mine)) or 1
     votes: Counter[str] = Counter()
-    for domain, text in domain_sql.neighbours(conn, caller, match, NEIGHBOURS):
+    for domain, text in near:
         if len(mine & vocab.term_set(text)) >= needed:
             votes[domain] += 1
     return {name: n / NEIGHBOURS for name, n in votes.items()}
 
 
-def domain_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, float]:
+def domain_votes(
+    conn: Connection, statement: str, caller: Caller, by_meaning: ByMeaning | None = None
+) -> dict[str, float]:
     """Each visible domain's combined vote (0..1) for holding this statement."""
     decision = route(conn, caller, statement, None)
     routed = {} if decision.broad else decision.weights
     strength = {name: decision.scores.get(name, 0.0) for name in routed}
-    neighbours = _neighbour_votes(conn, statement, caller)
+    neighbours = _neighbour_votes(conn, statement, caller, by_meaning)
     names = set(routed) | set(neighbours)
     return {
         name: W_ROUTER * min(1.0, strength.get(name, 0.0)) * routed.get(name, 0.0) ** 0.5
@@ -65,7 +77,9 @@ def domain_votes(conn: Connection, statement: str, caller: Caller) -> dict[str, 
 SHARED_VIEW = Caller(principal="memvault-placement", surface=Surface.REMOTE)
 
 
-def assign_domain(conn: Connection, statement: str, caller: Caller, scope: Scope | None = None) -> str:
+def assign_domain(
+    conn: Connection, statement: str, caller: Caller, scope: Scope | None = None, by_meaning: ByMeaning | None = None
+) -> str:
     """The domain for a write that names none.
 
     A record is placed by what its writer may see. A record the person writes for remote
@@ -75,7 +89,8 @@ def assign_domain(conn: Connection, statement: str, caller: Caller, scope: Scope
     # Any caller's remote_allowed record (a workspace's too: not by its workspace's records).
     if scope is Scope.REMOTE_ALLOWED or (caller.is_local and scope is Scope.WORKSPACE_ALLOWED):
         caller = SHARED_VIEW
-    votes = domain_votes(conn, statement, caller)
+    # Neighbours by meaning only in a local caller's own view (the shared view stays lexical).
+    votes = domain_votes(conn, statement, caller, by_meaning if caller.is_local else None)
     votes.pop(DEFAULT_DOMAIN, None)  # general is the fallback, never a reason
     if not votes:
         return DEFAULT_DOMAIN

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memvault.core.context import Context
+from memvault.core.model import Caller
+from memvault.core.store import domain_rows as domain_sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
 
@@ -153,6 +155,7 @@ class Nearby:
     """
 
     POOL = 30  # nearest records asked at first; more while all of them clear the floor
+    LOOK_FURTHER = 4  # a placement's neighbours are looked for among this many times as many records
 
     def __init__(self, embedder: Embedder, index: VectorIndex) -> None:
         self.embedder = embedder
@@ -170,6 +173,14 @@ class Nearby:
             if len(hits) < k or hits[-1][1] < floor:
                 return {memory_id: cosine for memory_id, cosine in hits if cosine >= floor}
             k *= 4
+
+    def closest(self, conn: Connection, vector: Matrix, caller: Caller, limit: int) -> list[tuple[str, str]]:
+        """(domain, text) of the live records the caller sees that are closest in meaning, closest
+        first: at most `limit`, looked for among the nearest `limit` x LOOK_FURTHER records."""
+        self._index.refresh(conn, vector_sql.store_version(conn))
+        hits = self._index.search(vector, limit * self.LOOK_FURTHER)
+        texts = domain_sql.live_texts(conn, caller, [memory_id for memory_id, _ in hits])
+        return [texts[memory_id] for memory_id, _ in hits if memory_id in texts][:limit]
 
     def keep(self, conn: Connection, memory_id: str, vector: Matrix) -> None:
         """Store a new record's vector (inside the transaction that wrote the record)."""

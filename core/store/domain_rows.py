@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from memvault.core.model import Caller
+from memvault.core.model import LIVE_STATUSES, Caller
 from memvault.core.store.connection import Connection
 from memvault.core.store.visibility import visible_clause
 
@@ -85,7 +85,18 @@ def fetch(conn: Connection, name: str) -> dict[str, Any] | None:
 
 
 def visible_counts(conn: Connection, caller: Caller) -> dict[str, int]:
-    """Live records per domain that this caller may see (domains with none are absent)."""
+    """Live records per domain that this caller may see (domains with none are absent).
+
+    A local caller sees every record: one status at a time, the (status, domain) index hands the
+    domains over in order and the counting needs no temporary b-tree (9 instead of 33 ms at 100k
+    records, paid by the router after every write)."""
+    if caller.is_local:
+        counts: dict[str, int] = {}
+        for status in LIVE_STATUSES:
+            query = "SELECT m.domain, count(*) FROM memories m WHERE m.status = ? GROUP BY m.domain"
+            for domain, n in conn.execute(query, (status.value,)):
+                counts[domain] = counts.get(domain, 0) + int(n)
+        return counts
     clause, params = visible_clause(caller)
     rows = conn.execute(
         f"SELECT m.domain, count(*) FROM memories m WHERE {LIVE} AND {clause} GROUP BY m.domain", params
@@ -295,6 +306,19 @@ def live_counts(conn: Connection, *, viewer: Caller | None = None) -> dict[str, 
 
 
 NEIGHBOUR_OVERFETCH = 4
+
+
+def live_texts(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """id -> (domain, statement with tag words) of the live records among `ids` the caller may see."""
+    if not ids:
+        return {}
+    clause, params = visible_clause(caller)
+    rows = conn.execute(
+        "SELECT m.id, m.domain, m.statement, m.tags FROM memories m INDEXED BY sqlite_autoindex_memories_1"
+        f" WHERE m.id IN ({','.join('?' * len(ids))}) AND {LIVE} AND {clause}",
+        [*ids, *params],
+    ).fetchall()
+    return {row[0]: (row[1], row[2] + " " + _tag_words(row[3])) for row in rows}
 
 
 def neighbours(conn: Connection, caller: Caller, fts_match: str, limit: int) -> list[tuple[str, str]]:

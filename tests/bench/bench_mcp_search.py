@@ -19,8 +19,10 @@ first), with distinct queries (no ranking-cache or request-vector hits):
 
 and, in the first MCP mode, `memory_add` (embeddings on, write mode automatic): ms per record, and
 whether a search right after the last add finds it. Beside the servers' CPU, the client's own (the
-official client parses each answer and checks it against the tool's output schema). The machine and
-its load average are printed.
+official client parses each answer and checks it against the tool's output schema). What MCP alone
+costs: the floor (CPU per `memory_get` of an id that does not exist: transport, SDK and gate, no
+store work to speak of) and the client's output-schema check of one search answer (jsonschema, as
+the official client runs it). The machine and its load average are printed.
 """
 
 from __future__ import annotations
@@ -126,6 +128,22 @@ def in_process(home: Path, queries: list[str]) -> None:
     print(f"  inprocess query embedding alone   cpu p50 {statistics.median(embeds):.1f} ms")
 
 
+class CpuMeter:
+    """CPU of the server processes (from /proc) and of this client, per call, since it was made."""
+
+    def __init__(self, pids: dict[str, int]) -> None:
+        self.pids = pids
+        self.before = {pid: cpu_ms(pid) for pid in pids.values()}
+        self.client = time.process_time()
+
+    def per_call(self, calls: int, unit: str = "") -> str:
+        spent = {name: (cpu_ms(pid) - self.before[pid]) / calls for name, pid in self.pids.items()}
+        # The official client parses every answer and checks it against the output schema: on a
+        # shared two-core machine its CPU competes with the server's.
+        spent["client"] = (time.process_time() - self.client) * 1000 / calls
+        return "  ".join(f"{name} cpu mean {ms:.1f}{unit}" for name, ms in spent.items())
+
+
 async def over_mcp(env: dict[str, str], args: list[str], queries: list[str], adds: int, label: str) -> None:
     from mcp import ClientSession, StdioServerParameters  # noqa: PLC0415
     from mcp.client.stdio import stdio_client  # noqa: PLC0415
@@ -137,24 +155,38 @@ async def over_mcp(env: dict[str, str], args: list[str], queries: list[str], add
             await session.initialize()
             await session.call_tool("memory_search", {"query": "warm up the model and the index", "limit": 10})
             pids = _server_pids(env, label)
-            before = {pid: cpu_ms(pid) for pid in pids.values()}
-            walls, client = [], time.process_time()
+            meter, walls, answer = CpuMeter(pids), [], None
             for query in queries:
                 started = time.perf_counter()
-                await session.call_tool("memory_search", {"query": query, "limit": 10})
+                answer = await session.call_tool("memory_search", {"query": query, "limit": 10})
                 walls.append((time.perf_counter() - started) * 1000)
-            spent = {name: (cpu_ms(pid) - before[pid]) / len(queries) for name, pid in pids.items()}
-            # The official client parses every answer and checks it against the output schema: on a
-            # shared two-core machine its CPU competes with the server's.
-            spent["client"] = (time.process_time() - client) * 1000 / len(queries)
-            cpu = "  ".join(f"{name} cpu mean {ms:.1f}" for name, ms in spent.items())
-            print(f"  {label:<9} search   wall {percentiles(walls)}   {cpu}  ms   (load {load()})")
+            spent = meter.per_call(len(queries))
+            print(f"  {label:<9} search   wall {percentiles(walls)}   {spent}  ms   (load {load()})")
+            await _layer_alone(session, pids, label, answer)
             if adds:
-                before, client = {pid: cpu_ms(pid) for pid in pids.values()}, time.process_time()
+                meter = CpuMeter(pids)
                 await _adds(session, rng, adds, label)
-                spent = {name: (cpu_ms(pid) - before[pid]) / adds for name, pid in pids.items()}
-                spent["client"] = (time.process_time() - client) * 1000 / adds
-                print("  " + " " * 19 + "  ".join(f"{name} cpu mean {ms:.1f} ms/record" for name, ms in spent.items()))
+                print("  " + " " * 19 + meter.per_call(adds, " ms/record"))
+
+
+async def _layer_alone(session: Any, pids: dict[str, int], label: str, answer: Any) -> None:
+    """What MCP itself costs: a call the store answers at once (`memory_get` of an id that does not
+    exist), and the official client's check of a search answer against the tool's output schema."""
+    meter, calls = CpuMeter(pids), 100
+    for _ in range(calls):
+        await session.call_tool("memory_get", {"id": "no-such-record"})
+    print(f"  {label:<9} floor    (memory_get of an unknown id)   {meter.per_call(calls)}  ms")
+    from jsonschema import exceptions  # noqa: PLC0415 - as the official client checks an answer
+    from jsonschema.validators import validator_for  # noqa: PLC0415
+    from referencing import Registry  # noqa: PLC0415
+
+    schema = next(t.output_schema for t in (await session.list_tools()).tools if t.name == "memory_search")
+    validator = validator_for(schema)(schema, registry=Registry())
+    started = time.process_time()
+    for _ in range(calls):
+        assert exceptions.best_match(validator.iter_errors(answer.structured_content)) is None
+    check = (time.process_time() - started) * 1000 / calls
+    print(f"  {label:<9} the client's output-schema check of one search answer   cpu {check:.2f} ms")
 
 
 async def _adds(session: Any, rng: random.Random, adds: int, label: str) -> None:

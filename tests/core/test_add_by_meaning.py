@@ -84,6 +84,26 @@ def test_nearest_finds_every_record_above_the_floor_however_many(vault: Vault, a
     assert all(abs(found[i] - float(v @ query)) < 1e-5 for i, v in zip(ids, close, strict=False))
 
 
+def test_closest_answers_live_visible_records_closest_first(vault: Vault, add: Adder) -> None:
+    rng = np.random.default_rng(5)
+    query = rng.normal(size=384).astype(np.float32)
+    query /= np.linalg.norm(query)
+    cosines = [0.95, 0.9, 0.85, 0.8, 0.75, 0.7]
+    ids = [add(f"Fictional card {n}", domain=f"d{n}", access_scope="local_only") for n in range(6)]
+    shared = add("Fictional shared card", domain="shared", access_scope="remote_allowed")
+    with vault.ctx.transaction() as conn:
+        vectors = [(i, to_blob(_toward(query, rng, c))) for i, c in zip(ids, cosines, strict=True)]
+        vector_sql.put(conn, "test-model", [*vectors, (shared, to_blob(_toward(query, rng, 0.5)))])
+    vault.archive(OWNER, ArchiveRequest.of(id=ids[1]))
+    nearby = Nearby(shared_embedder(), VectorIndex("test-model", 384))
+    with vault.ctx.reading() as conn:
+        local = nearby.closest(conn, query, ASSISTANT, 3)
+        remote = nearby.closest(conn, query, REMOTE, 3)
+    assert [domain for domain, _ in local] == ["d0", "d2", "d3"]
+    assert local[0][1].startswith("Fictional card 0")
+    assert remote == [("shared", "Fictional shared card ")]
+
+
 def _toward(query: np.ndarray, rng: np.random.Generator, cosine: float) -> np.ndarray:
     """A unit vector at exactly `cosine` from the (unit) query."""
     other = rng.normal(size=384).astype(np.float32)
@@ -94,3 +114,25 @@ def _toward(query: np.ndarray, rng: np.random.Generator, cosine: float) -> np.nd
 
 def _vectors(vault: Vault) -> int:
     return int(vault.ctx.conn.execute("SELECT count(*) FROM memory_vectors").fetchone()[0])
+
+
+def test_an_assistants_add_without_a_domain_is_placed_by_live_neighbours_in_meaning(
+    automatic: Vault, add: Adder
+) -> None:
+    for n in range(12):  # closer in meaning than any live record, but archived: they do not vote
+        old = add(f"The tomato seedlings in the greenhouse need watering, plan {n}", domain="attic")
+        automatic.archive(OWNER, ArchiveRequest.of(id=old))
+    for statement in GARDEN_NOTES:
+        add(statement, domain="garden")
+    answer = automatic.add(ASSISTANT, Draft.of(statement="The tomato seedlings in the greenhouse need watering"))
+    assert answer["outcome"] == "added"
+    assert automatic.get(OWNER, answer["id"])["memory"]["domain"] == "garden"
+
+
+GARDEN_NOTES = [
+    "The greenhouse tomato seedlings need a bigger pot",
+    "Water the tomato seedlings every morning in the greenhouse",
+    "The greenhouse roof leaks onto the seedlings",
+    "Tomato plants in the greenhouse need support canes",
+    "The basil seedlings sit beside the tomatoes in the greenhouse",
+]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from corekit import OWNER, REMOTE, Adder
 
 from memvault.core.model import LOCAL_ASSISTANT
-from memvault.core.requests import ArchiveRequest
+from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.retrieval.query import fts_query
 from memvault.core.store import domain_rows
 from memvault.core.vault import Vault
@@ -39,3 +39,14 @@ def test_the_best_live_neighbours_come_first_as_the_full_join_ranks_them(vault: 
     remote = domain_rows.neighbours(vault.ctx.conn, REMOTE, match, 10)  # the full join, what a remote caller sees
     assert len(local) == 10 and local[0][0] == "travel"
     assert remote == [("travel", "The ferry ferry ferry timetable changed ")]
+
+
+def test_a_local_callers_live_counts_per_domain_count_every_live_record(vault: Vault, add: Adder) -> None:
+    ids = [add(f"Fictional count note {n}", domain=f"d{n % 3}") for n in range(12)]
+    vault.archive(OWNER, ArchiveRequest.of(id=ids[0]))
+    vault.correct(OWNER, CorrectRequest.of(id=ids[1], statement="Fictional count note one, corrected"))
+    rows = vault.ctx.conn.execute(
+        "SELECT domain, count(*) FROM memories WHERE status IN ('current', 'partial', 'disputed') GROUP BY domain"
+    ).fetchall()
+    assert domain_rows.visible_counts(vault.ctx.conn, LOCAL_ASSISTANT) == {r[0]: r[1] for r in rows}
+    assert sum(domain_rows.visible_counts(vault.ctx.conn, LOCAL_ASSISTANT).values()) == 11

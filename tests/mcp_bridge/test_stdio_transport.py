@@ -3,7 +3,8 @@
 The event loop reads the client's pipe and writes the answers itself: a client that reads late
 must still get every answer whole (the loop waits on a full pipe instead of blocking or
 splitting lines); requests read from a plain file (no pipe to wait on, and the input ends at
-once) are all answered before the bridge exits, a line the SDK would drop included.
+once) are all answered before the bridge exits, a line the SDK would drop included; and a client
+that stops reading ends the session (nothing can reach it any more).
 """
 
 from __future__ import annotations
@@ -72,3 +73,16 @@ def test_requests_from_a_plain_file_are_all_answered_before_the_bridge_exits(hom
     assert set(answers) == {1, 2, None, 3}
     assert answers[2]["result"] == answers[3]["result"] == {}
     assert answers[None]["error"]["code"] == -32700
+
+
+def test_a_client_that_stops_reading_ends_the_session(home: Path) -> None:
+    proc = bridge(home, subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(lines_of(INIT))
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    proc.stdout.close()  # the client's end of the answers is gone; its input stays open
+    proc.stdin.write(lines_of(INITIALIZED, *(tools_list(i) for i in range(2, 6))))
+    proc.stdin.flush()
+    assert proc.wait(timeout=60) == 0  # nothing can reach the client: the bridge ends by itself
+    proc.stdin.close()
