@@ -427,7 +427,9 @@ class Vault:
         return purge.preview(self.ctx, caller, request_id)
 
     def confirm_purge(self, caller: Caller, request_id: str) -> Report:
-        return purge.confirm(self.ctx, caller, request_id)
+        report = purge.confirm(self.ctx, caller, request_id)
+        self.retriever.forget_text()  # at once; other processes forget at their next search
+        return report
 
     def reject_purge(self, caller: Caller, request_id: str) -> Report:
         return purge.reject(self.ctx, caller, request_id)

@@ -29,6 +29,7 @@ from memvault.core.model import Caller
 from memvault.core.retrieval import vocab
 from memvault.core.store import domain_rows as domain_store
 from memvault.core.store.connection import Connection
+from memvault.core.text_caches import register
 
 if TYPE_CHECKING:
     import numpy as np
@@ -88,6 +89,9 @@ def clear_cache() -> None:
         _VOCABULARIES.clear()
         _LEARNED.clear()
         _FALLBACK_CENTROIDS.clear()
+
+
+register(clear_cache)  # the profiles hold keywords read from statements
 
 
 def view_of(caller: Caller) -> View:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from memvault.core import text_caches
 from memvault.core.context import Context
 from memvault.core.errors import MemvaultError
 from memvault.core.model import Caller, Memory
@@ -175,11 +176,15 @@ class HybridRetriever:
         vectors of texts embedded alone. A purged statement must not stay in memory."""
         cursor = version >> VECTOR_BITS
         if 0 < self._feed_seen < cursor and sql.purged_since(conn, self._feed_seen):
-            self.clear_caches()
-            self._counter = None
-            q.index_words.cache_clear()
-            q.folded.cache_clear()
+            self.forget_text()
         self._feed_seen = cursor
+
+    def forget_text(self) -> None:
+        """Empty every cache of this process that keeps memory text (`core/text_caches`), this
+        retriever's own included: called after a purge."""
+        self.clear_caches()
+        self._counter = None
+        text_caches.forget_all()
 
     # -- search --------------------------------------------------------------------------------
     def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer:

@@ -12,6 +12,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from memvault.core.text_caches import keeps_text
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOPWORDS = frozenset(
     """
@@ -131,11 +133,13 @@ def matches(term: str, prefix: bool, words: frozenset[str]) -> bool:
     return any(w.startswith(term) for w in words) if prefix else term in words
 
 
+@keeps_text
 @lru_cache(maxsize=16384)
 def folded(text: str) -> str:
     return _fold(text)
 
 
+@keeps_text
 @lru_cache(maxsize=16384)
 def index_words(text: str) -> frozenset[str]:
     """The words of a text as the word index sees them (folded)."""

@@ -32,6 +32,10 @@ class Retriever(Protocol):
         """Wait for the background embedding asked for so far (nothing to wait for without it)."""
         ...
 
+    def forget_text(self) -> None:
+        """Empty the caches of this process that keep memory text (after a purge)."""
+        ...
+
     def reindex(self, ctx: Context) -> dict[str, Any]:
         """Embed every record that has no vector yet (written while embeddings were off)."""
         ...

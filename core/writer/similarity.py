@@ -27,6 +27,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memvault.core.retrieval.query import stem
+from memvault.core.text_caches import keeps_text
 
 # Near duplicate: the same meaning. With embeddings: cosine >= NEAR_COSINE and term overlap
 # (Dice) >= NEAR_DICE_WITH_COSINE, or very high overlap with a good cosine; without: overlap alone.
@@ -220,6 +221,7 @@ def _is_name(word: str, position: int) -> bool:
     return folded not in _FUNCTION_WORDS and folded not in _VALUE_WORDS and _verb_base(folded) is None
 
 
+@keeps_text
 @lru_cache(maxsize=4096)
 def parse(statement: str) -> Parsed:
     text = unicodedata.normalize("NFKC", statement).replace("\u2019", "'")

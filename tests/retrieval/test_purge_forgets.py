@@ -1,6 +1,9 @@
-"""A purge reaches the text a search process keeps to go faster: the next search forgets it."""
+"""A purge reaches the text a process keeps to go faster: the purging process forgets it at once,
+another process at its next search."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
@@ -11,6 +14,7 @@ from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
 from memvault.core.vault import Vault
+from memvault.core.writer import similarity
 
 SECRET = "Fictional: the lighthouse door code is zorbmarker"
 
@@ -22,7 +26,8 @@ def _kept(cached: object, text: str) -> bool:
     return bool(cached.cache_info().hits > before)  # type: ignore[attr-defined]
 
 
-def test_the_search_after_a_purge_forgets_the_purged_text(vault: Vault) -> None:
+def _search_and_keep(vault: Vault) -> tuple[str, str]:
+    """Store the secret, find it, and check the search kept its text (the id and its packet line)."""
     secret = vault.add(OWNER, Draft.of(statement=SECRET, domain="travel"))["id"]
     vault.add(OWNER, Draft.of(statement="Fictional: the lighthouse keeper retired in May", domain="travel"))
     retriever = vault.retriever
@@ -34,9 +39,34 @@ def test_the_search_after_a_purge_forgets_the_purged_text(vault: Vault) -> None:
     line = line_for(record)
     # the check can fail: the search kept the statement's words and its packet line's token count
     assert _kept(q.index_words, SECRET) and _kept(retriever._token_count(), line)
+    return secret, line
+
+
+def test_the_purging_process_forgets_the_purged_text_at_once(vault: Vault) -> None:
+    secret, line = _search_and_keep(vault)
+    similarity.parse(SECRET)  # what a duplicate check keeps of a statement it compared
+    assert _kept(similarity.parse, SECRET)
 
     request = vault.request_purge(OWNER, PurgeRequest.of(id=secret, reason="privacy: a made-up code"))
     vault.confirm_purge(OWNER, request["request_id"])
+
+    retriever = vault.retriever
+    assert isinstance(retriever, HybridRetriever)
+    assert not _kept(q.index_words, SECRET)
+    assert not _kept(retriever._token_count(), line)
+    assert not _kept(similarity.parse, SECRET)
+
+
+def test_another_process_forgets_the_purged_text_at_its_next_search(vault: Vault, home: Path) -> None:
+    secret, line = _search_and_keep(vault)
+    retriever = vault.retriever
+    assert isinstance(retriever, HybridRetriever)
+
+    with Vault.open(home) as other:  # another process's vault: its purge does not reach this one's caches
+        request = other.request_purge(OWNER, PurgeRequest.of(id=secret, reason="privacy: a made-up code"))
+        other.confirm_purge(OWNER, request["request_id"])
+    q.index_words(SECRET)  # this process still holds the text until it learns of the purge
+    assert _kept(retriever._token_count(), line)
     vault.search(OWNER, SearchRequest.of(query="lighthouse keeper"))
 
     assert not _kept(q.index_words, SECRET)
