@@ -102,12 +102,18 @@ def _refresh(vault: Vault, index: VectorIndex) -> None:
         index.refresh(conn, vector_sql.store_version(conn))
 
 
-def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
-    vectors = _unit_vectors(7, 50)
-    ids = [vault.add(OWNER, Draft.of(statement=f"Fictional note number {n}"))["id"] for n in range(50)]
-    _store_vectors(vault, ids[:30], vectors[:30])
+def _indexed(vault: Vault, vectors: Any, stored: int, thing: str) -> tuple[list[str], VectorIndex]:
+    """One record per vector, the first `stored` of them with their vector, and an index read from the store."""
+    ids = [vault.add(OWNER, Draft.of(statement=f"Fictional {thing} number {n}"))["id"] for n in range(len(vectors))]
+    _store_vectors(vault, ids[:stored], vectors[:stored])
     index = VectorIndex("test-model", 384)
     _refresh(vault, index)
+    return ids, index
+
+
+def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
+    vectors = _unit_vectors(7, 50)
+    ids, index = _indexed(vault, vectors, 30, "note")
     assert len(index) == 30
     _store_vectors(vault, ids[30:], vectors[30:])
     _refresh(vault, index)
@@ -124,10 +130,7 @@ def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
 def test_a_search_made_ahead_answers_a_smaller_one_until_the_index_changes(vault: Vault) -> None:
     """The pipeline searches the index on the query-vector thread; the semantic stage asks again."""
     vectors = _unit_vectors(11, 40)
-    ids = [vault.add(OWNER, Draft.of(statement=f"Fictional card number {n}"))["id"] for n in range(40)]
-    _store_vectors(vault, ids[:39], vectors[:39])
-    index = VectorIndex("test-model", 384)
-    _refresh(vault, index)
+    ids, index = _indexed(vault, vectors, 39, "card")
     query = vectors[39] + 0.01 * vectors[5]
     ahead = index.search(query, 20)
     exact = [ids[i] for i in np.argsort(-(vectors[:39] @ query))[:8]]
