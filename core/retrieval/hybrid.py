@@ -294,14 +294,8 @@ def _coverage(terms: list[tuple[str, bool]], idf: dict[str, float], text: str) -
     total = sum(idf.get(term, 0.0) for term, _ in terms)
     if not total:
         return 0.0
-    words = _sorted_words(text)
+    words = q.sorted_words(text)
     return sum(idf.get(term, 0.0) for term, prefix in terms if _holds(words, term, prefix)) / total
-
-
-def _sorted_words(text: str) -> tuple[str, ...]:
-    """The text's words as the word index sees them (`query.index_words`, which keeps them),
-    sorted: a term or a prefix is then found by bisection, not by trying every word."""
-    return tuple(sorted(q.index_words(text)))
 
 
 def _holds(words: tuple[str, ...], term: str, prefix: bool) -> bool:
