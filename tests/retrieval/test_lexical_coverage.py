@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from memvault.core.retrieval import query as q
-from memvault.core.retrieval.hybrid import _coverage, _holds
+from memvault.core.retrieval.hybrid import _holds, _Weighed
 
 TEXTS = [
     "Paneling the panel room; the pan was panned (panels, PANEL)",
@@ -35,8 +35,8 @@ def test_coverage_is_the_idf_weighted_share_of_terms_present() -> None:
     text = "Chidi booked the library panel for Thursday"
     terms = [("chidi", False), ("librar", True), ("choir", True), ("due", False)]
     idf = {"chidi": 2.0, "librar": 1.0, "choir": 3.0, "due": 4.0}
-    assert _coverage(terms, idf, text) == (2.0 + 1.0) / 10.0
-    assert _coverage(terms, {}, text) == 0.0
+    assert _Weighed(terms, idf).share(text) == (2.0 + 1.0) / 10.0
+    assert _Weighed(terms, {}).share(text) == 0.0
 
 
 def test_index_words_fold_each_word_as_the_index_does() -> None:
