@@ -43,7 +43,7 @@ SEEDS = 8
 ENTITY_WEIGHT = 0.45  # per shared entity, capped at 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Found:
     record: Memory
     word_bm25: float | None = None

@@ -84,7 +84,7 @@ class Weights:
         return cls(**values)
 
 
-@dataclass
+@dataclass(slots=True)
 class Signals:
     """What the candidate stages found out about one record (all 0..1 unless noted)."""
 
