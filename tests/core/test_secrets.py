@@ -250,3 +250,17 @@ def test_the_provider_pre_check_is_no_weaker_on_arbitrary_text(line: str) -> Non
     secrets._use_our_plugins()
     if list(scan_line(line)):
         assert secrets._could_hold_provider_secret(line)
+
+
+def test_ascii_text_is_its_own_fold() -> None:
+    """`fold` leaves ASCII text as it is (bar line breaks): NFKC, the format-character filter,
+    digits of other scripts and the look-alike table change no ASCII character."""
+    import unicodedata  # noqa: PLC0415
+
+    from memvault.core.writer import secret_text  # noqa: PLC0415
+
+    every = "".join(chr(code) for code in range(128))
+    slow = "".join(secret_text._ascii_digit(c) for c in unicodedata.normalize("NFKC", every) if secret_text._visible(c))
+    assert slow.translate(secret_text._confusable_table()) == every
+    full_width = "\uff30\uff41\uff53\uff53\uff11\uff12\uff13"  # Pass123 in full-width forms
+    assert fold(f"{full_width} p\u0430ss\u200bword") == "Pass123 password"  # not ASCII: folded
