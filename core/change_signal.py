@@ -32,11 +32,16 @@ def notify(paths: VaultPaths, cursor: int) -> None:
     Never raises: the commit already happened, and a listener catches up at its next wake-up.
     """
     path = signal_path(paths)
+    content = f"{cursor}\n".encode()
     try:
         path.parent.mkdir(mode=0o700, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        # Overwritten in place, then cut to length: truncating a file with data to zero and
+        # rewriting it makes ext4 flush the data at close (its replace-via-truncate guard),
+        # ~2.5 ms on every commit; this costs ~25 us.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
         try:
-            os.write(fd, f"{cursor}\n".encode())
+            os.write(fd, content)  # a fresh descriptor writes from the start
+            os.ftruncate(fd, len(content))
         finally:
             os.close(fd)
     except OSError as exc:

@@ -15,6 +15,7 @@ Tools live in `tools/<group>.py`, each module listing its `TOOLS`.
 from __future__ import annotations
 
 import functools
+import threading
 from types import ModuleType
 from typing import Any
 
@@ -25,6 +26,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from memvault import __version__
 from memvault.core.model import Caller
 from memvault.core.vault import Vault
+from memvault.core.writer import gate as writer_gate
 from memvault.mcp_bridge.ratelimit import RateLimiter
 from memvault.mcp_bridge.stdio_transport import serve_stdio
 from memvault.mcp_bridge.tools import (
@@ -70,7 +72,15 @@ def tool_specs() -> list[ToolSpec]:
 def create_server(vault: Vault, caller_of: CallerSource, limiter: RateLimiter | None = None) -> MCPServer:
     # A server lives long: an add answers before its embedding is computed (a search waits for it).
     vault.retriever.embed_in_background()
+    _warm_the_writer()
     return server_for(Gate(vault, caller_of, limiter))
+
+
+@functools.cache
+def _warm_the_writer() -> None:
+    """Once per process, on a thread of its own: the secret detectors load while the session
+    starts (the client lists the tools, a first search loads the model)."""
+    threading.Thread(target=writer_gate.warm, name="memvault-writer-warm", daemon=True).start()
 
 
 def server_for(gate: ToolGate) -> MCPServer:

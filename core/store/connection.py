@@ -88,6 +88,13 @@ def write_transaction(conn: Connection) -> Iterator[Connection]:
         conn.execute("BEGIN IMMEDIATE")
     except OperationalError as exc:
         raise StoreUnavailable(f"the store is busy or unwritable ({exc})") from None
+    with until_commit(conn):
+        yield conn
+
+
+@contextmanager
+def until_commit(conn: Connection) -> Iterator[Connection]:
+    """Ends the transaction the caller began: COMMIT after the block, ROLLBACK when it raises."""
     try:
         yield conn
     except BaseException:

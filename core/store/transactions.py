@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.connection import Connection, until_commit
 
 _MODES = ("DEFERRED", "IMMEDIATE", "EXCLUSIVE")
 
@@ -16,12 +16,8 @@ def transaction(conn: Connection, mode: str = "IMMEDIATE") -> Iterator[Connectio
     if mode not in _MODES:
         raise ValueError(f"unknown transaction mode {mode}")
     conn.execute(f"BEGIN {mode}")
-    try:
+    with until_commit(conn):
         yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
 
 
 def begin_exclusive(conn: Connection) -> None:

@@ -45,9 +45,10 @@ def fold(text: str, *, line_break: str = " ") -> str:
     Lines are joined with `line_break`: a space for key formats and numbers, ": " where a
     line break stands between a name and its value ("wifi password⏎kestrel").
     """
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(_ascii_digit(c) for c in text if _visible(c))
-    text = text.translate(_confusable_table())
+    if not text.isascii():  # ASCII is its own fold: NFKC keeps it, it has no format characters or look-alikes
+        text = unicodedata.normalize("NFKC", text)
+        text = "".join(_ascii_digit(c) for c in text if _visible(c))
+        text = text.translate(_confusable_table())
     return _LINE_BREAKS.sub(line_break, text)
 
 

@@ -61,11 +61,42 @@ def _use_our_plugins() -> None:
             configure_settings_from_baseline({"plugins_used": plugins})
 
 
-def _provider_secrets(variants: list[str]) -> list[str]:
-    from detect_secrets.core.scan import scan_line  # noqa: PLC0415
+@cache
+def _finding_patterns() -> tuple[re.Pattern[str], ...] | None:
+    """Patterns one of which every provider finding matches: each of our detectors reports only
+    what its own denylist patterns match (RegexBasedDetector; the JWT detector then also checks
+    the token's form). None if a detector does not work so: then every line is scanned."""
+    from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector  # noqa: PLC0415
+    from detect_secrets.plugins.jwt import JwtTokenDetector  # noqa: PLC0415
+    from detect_secrets.settings import get_plugins  # noqa: PLC0415
 
+    _use_our_plugins()
+    narrowing = (RegexBasedDetector.analyze_string, JwtTokenDetector.analyze_string)
+    plugins = get_plugins()
+    for plugin in plugins:
+        kind = type(plugin)
+        if not isinstance(plugin, RegexBasedDetector) or kind.analyze_line is not BasePlugin.analyze_line:
+            return None
+        if kind.analyze_string not in narrowing:
+            return None
+    return tuple(pattern for plugin in plugins for pattern in plugin.denylist)
+
+
+def _could_hold_provider_secret(line: str) -> bool:
+    """Cheap and no weaker than the scan: a line no detector's pattern matches has no finding
+    (scanning a line costs ~130 us, these ~45 searches ~16 us)."""
+    patterns = _finding_patterns()
+    return patterns is None or any(pattern.search(line) for pattern in patterns)
+
+
+def _provider_secrets(variants: list[str]) -> list[str]:
     lines = [line for text in variants if text for line in text.splitlines()]
     _use_our_plugins()
+    lines = [line for line in lines if _could_hold_provider_secret(line)]
+    if not lines:
+        return []
+    from detect_secrets.core.scan import scan_line  # noqa: PLC0415
+
     return sorted({finding.type for line in lines for finding in scan_line(line)})
 
 

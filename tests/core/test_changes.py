@@ -14,7 +14,7 @@ from corekit import OWNER, REMOTE, WORKSPACE_A, WORKSPACE_B, Adder
 from watchdog.observers import Observer
 
 from memvault.core import change_watch
-from memvault.core.change_signal import signal_path
+from memvault.core.change_signal import notify, signal_path
 from memvault.core.changes import ACTION_KINDS, MAX_BATCH, Change, ChangeBatch, ChangeKind
 from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument, KillSwitchEngaged
@@ -253,6 +253,17 @@ def test_a_commit_with_events_rewrites_the_signal_and_a_read_does_not(vault: Vau
     vault.search(OWNER, SearchRequest.of(query="Orrowmere allotment"))
     vault.list_memories(OWNER)
     assert not path.exists()
+
+
+def test_the_signal_is_rewritten_in_place_to_exactly_the_newest_cursor(tmp_path: Path) -> None:
+    """Rewritten without truncating to zero first (ext4 flushes such a rewrite at close): a
+    shorter cursor (after a restore) must still leave no digits of the longer one behind."""
+    paths = VaultPaths.from_env(tmp_path)
+    notify(paths, 123456789)
+    inode = signal_path(paths).stat().st_ino
+    notify(paths, 42)
+    assert signal_path(paths).read_text() == "42\n"
+    assert signal_path(paths).stat().st_ino == inode  # the same file: watchers see a write, not a new file
 
 
 def test_every_event_action_in_the_code_has_a_kind() -> None:

@@ -6,9 +6,11 @@ reason names the class of secret, never the secret itself.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import string
+from pathlib import Path
 
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder, dump
@@ -20,8 +22,12 @@ from memvault.core.errors import InvalidArgument
 from memvault.core.model import Caller
 from memvault.core.requests import ArchiveRequest, CorrectRequest, ProposeRequest
 from memvault.core.vault import Vault
+from memvault.core.writer import secrets
 from memvault.core.writer.gate import rejection
+from memvault.core.writer.secret_text import fold
 from memvault.core.writer.secrets import find_secrets
+
+LABELLED = Path(__file__).parents[1] / "hardening" / "data" / "secret_statements.jsonl"
 
 # (statement, the secret inside it)
 SECRETS = {
@@ -214,3 +220,47 @@ def test_provider_tokens_are_found_whatever_detect_secrets_was_set_to_meanwhile(
     cache_bust()  # no detector configured at all
     assert "GitHub Token" in find_secrets(token)
     assert find_secrets("The allotment gate code is painted green") == []
+
+
+def _provider_lines() -> list[str]:
+    """Every line the provider scan reads for the statements known here and in the labelled set."""
+    rows = LABELLED.read_text().splitlines()
+    labelled = [json.loads(row)["text"] for row in rows if row.strip()]
+    statements = [s for s, _ in SECRETS.values()] + ORDINARY + labelled
+    folded = [fold(s) for s in statements]
+    variants = [v for f in folded for v in (f, secrets._compact_runs(f), secrets._decoded_base64(f))]
+    return [line for v in variants for line in v.splitlines() if line]
+
+
+def test_the_provider_pre_check_passes_every_line_the_scan_flags() -> None:
+    """Lines no detector pattern matches are not scanned: never one the scan would flag."""
+    from detect_secrets.core.scan import scan_line  # noqa: PLC0415
+
+    assert secrets._finding_patterns() is not None  # our detectors are all pattern-based: the pre-check is on
+    flagged = [line for line in _provider_lines() if list(scan_line(line))]
+    assert len(flagged) >= 10  # the examples above reach the provider detectors
+    assert all(secrets._could_hold_provider_secret(line) for line in flagged)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=string.ascii_letters + string.digits + "-_=+/.:@ \"'", min_size=10, max_size=120))
+def test_the_provider_pre_check_is_no_weaker_on_arbitrary_text(line: str) -> None:
+    from detect_secrets.core.scan import scan_line  # noqa: PLC0415
+
+    secrets._use_our_plugins()
+    if list(scan_line(line)):
+        assert secrets._could_hold_provider_secret(line)
+
+
+def test_ascii_text_is_its_own_fold() -> None:
+    """`fold` leaves ASCII text as it is (bar line breaks): NFKC, the format-character filter,
+    digits of other scripts and the look-alike table change no ASCII character."""
+    import unicodedata  # noqa: PLC0415
+
+    from memvault.core.writer import secret_text  # noqa: PLC0415
+
+    every = "".join(chr(code) for code in range(128))
+    slow = "".join(secret_text._ascii_digit(c) for c in unicodedata.normalize("NFKC", every) if secret_text._visible(c))
+    assert slow.translate(secret_text._confusable_table()) == every
+    full_width = "\uff30\uff41\uff53\uff53\uff11\uff12\uff13"  # Pass123 in full-width forms
+    assert fold(f"{full_width} p\u0430ss\u200bword") == "Pass123 password"  # not ASCII: folded

@@ -215,3 +215,23 @@ def test_the_relay_is_a_byte_pipe_that_waits_for_a_busy_daemon() -> None:
         thread.join(30)
     assert sent == len(payload)
     assert received["bytes"] == payload
+
+
+def test_a_server_loads_the_secret_detectors_before_the_first_write(home: Path) -> None:
+    """Creating a server starts loading the writer gate's detectors on a thread of its own (~0.4 s
+    that the session's first memory_add paid before); nothing is scanned or stored meanwhile."""
+    probe = (
+        "import sys, threading\n"
+        "from memvault.core.model import LOCAL_ASSISTANT\n"
+        "from memvault.core.vault import Vault\n"
+        "from memvault.mcp_bridge.server import build_server\n"
+        f"vault = Vault.open({str(home)!r})\n"
+        "before = 'detect_secrets' in sys.modules\n"
+        "build_server(vault, LOCAL_ASSISTANT)\n"
+        "for thread in threading.enumerate():\n"
+        "    if thread.name == 'memvault-writer-warm':\n"
+        "        thread.join(60)\n"
+        "print(before, 'detect_secrets' in sys.modules, vault.status(LOCAL_ASSISTANT)['counts']['total'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "0"]
