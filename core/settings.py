@@ -61,6 +61,13 @@ class Setting:
             return self.parse(os.environ[self.env])
         return None
 
+    def value(self, stored: Any | None) -> Any:
+        """The value in force: the environment's, else the stored one, else the default."""
+        from_env = self.from_env()
+        if from_env is not None:
+            return from_env
+        return self.default if stored is None else stored
+
 
 def _weight(name: str, default: float, description: str, maximum: float = 5.0) -> Setting:
     return Setting(name, float, default, description, minimum=0.0, maximum=maximum)

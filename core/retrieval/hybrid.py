@@ -43,7 +43,7 @@ SEEDS = 8
 ENTITY_WEIGHT = 0.45  # per shared entity, capped at 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Found:
     record: Memory
     word_bm25: float | None = None
@@ -289,19 +289,19 @@ def gather_neighbours(
             out.beside.setdefault(neighbour, set()).add(seed)
 
 
-def _coverage(terms: list[tuple[str, bool]], idf: dict[str, float], text: str) -> float:
-    """The idf-weighted share of the request's terms that the text contains."""
-    total = sum(idf.get(term, 0.0) for term, _ in terms)
-    if not total:
-        return 0.0
-    words = _sorted_words(text)
-    return sum(idf.get(term, 0.0) for term, prefix in terms if _holds(words, term, prefix)) / total
+class _Weighed:
+    """The request's terms with their idf weights, summed once for all the texts they are held against."""
 
+    def __init__(self, terms: list[tuple[str, bool]], idf: dict[str, float]) -> None:
+        self.terms = [(term, prefix, idf.get(term, 0.0)) for term, prefix in terms]
+        self.total = sum(weight for _, _, weight in self.terms)
 
-def _sorted_words(text: str) -> tuple[str, ...]:
-    """The text's words as the word index sees them (`query.index_words`, which keeps them),
-    sorted: a term or a prefix is then found by bisection, not by trying every word."""
-    return tuple(sorted(q.index_words(text)))
+    def share(self, text: str) -> float:
+        """The idf-weighted share of the terms that the text contains."""
+        if not self.total:
+            return 0.0
+        words = q.sorted_words(text)
+        return sum(weight for term, prefix, weight in self.terms if _holds(words, term, prefix)) / self.total
 
 
 def _holds(words: tuple[str, ...], term: str, prefix: bool) -> bool:
@@ -322,23 +322,25 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
     """Word relevance: mostly the idf-weighted share of the request's terms present (an absolute
     measure: a record matching one common word of five is weak however it ranks), a quarter
     the bm25 relative to the best hit."""
-    terms = q.word_terms(gathered.word_text(request))
+    result = gathered.lexical
+    new = [(memory_id, item) for memory_id, item in gathered.found.items() if memory_id not in result]
+    if not new:
+        return result
+    weighed = _Weighed(q.word_terms(gathered.word_text(request)), gathered.idf)
     trigrams = q.trigram_terms(gathered.word_text(request))
     best_word = min((f.word_bm25 for f in gathered.found.values() if f.word_bm25 is not None), default=0.0)
     best_tri = min((f.trigram_bm25 for f in gathered.found.values() if f.trigram_bm25 is not None), default=0.0)
-    result = gathered.lexical
-    for memory_id, item in gathered.found.items():
-        if memory_id in result:
-            continue
-        text = " ".join([item.record.statement, *item.record.tags])
+    own = gathered.own_statistics
+    for memory_id, item in new:
+        record = item.record
         word = 0.0
         if item.word_bm25 is not None and best_word:
-            coverage = _coverage(terms, gathered.idf, text)
-            word = coverage if gathered.own_statistics else 0.25 * item.word_bm25 / best_word + 0.75 * coverage
+            coverage = weighed.share(" ".join([record.statement, *record.tags]) if record.tags else record.statement)
+            word = coverage if own else 0.25 * item.word_bm25 / best_word + 0.75 * coverage
         tri = 0.0
         if item.trigram_bm25 is not None and best_tri:
-            share = _trigram_coverage(trigrams, item.record.statement)
-            tri = 0.8 * (share if gathered.own_statistics else 0.5 * item.trigram_bm25 / best_tri + 0.5 * share)
+            share = _trigram_coverage(trigrams, record.statement)
+            tri = 0.8 * (share if own else 0.5 * item.trigram_bm25 / best_tri + 0.5 * share)
         result[memory_id] = max(word, tri, 0.6 if item.substring else 0.0)
     return result
 
@@ -405,13 +407,13 @@ def other_words(request: SearchRequest, gathered: Gathered) -> Callable[[str, fr
     """`share(text, names)`: the idf-weighted share of the request's word terms, the names' own
     terms left out, that the text holds (what a turn says about the request beyond who it names)."""
     terms = q.word_terms(gathered.word_text(request))
-    kept: dict[frozenset[str], list[tuple[str, bool]]] = {}
+    kept: dict[frozenset[str], _Weighed] = {}
 
     def share(text: str, names: frozenset[str]) -> float:
         if names not in kept:
             left_out = {term for term, _ in q.word_terms(" ".join(names))}
-            kept[names] = [t for t in terms if t[0] not in left_out]
-        return _coverage(kept[names], gathered.idf, text)
+            kept[names] = _Weighed([t for t in terms if t[0] not in left_out], gathered.idf)
+        return kept[names].share(text)
 
     return share
 

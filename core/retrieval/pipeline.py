@@ -204,21 +204,23 @@ class HybridRetriever:
         with ctx.reading() as conn:
             version = stamp(conn)
             self._forget_purged(conn, version)
+            setting = ctx.settings()  # this snapshot's, read once
             key = cache_key(request, caller, version, "local" if semantic else "off")
             ranking = self.cache.get(key)
             records: dict[str, Memory] | None = None
             if ranking is None:  # ranked now, in this snapshot: its records are at hand
-                ranking, records = self._rank(ctx, conn, caller, request, semantic, version, own_start)
+                ranking, records = self._rank(setting, ctx, conn, caller, request, semantic, version, own_start)
                 if not ranking.truncated:
                     self.cache.put(key, ranking)
             if records is None:
                 records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
             if request.known_at:
                 records = _as_known_at(conn, caller, records, request.known_at)
-        return self._answer(ctx, caller, request, ranking, records, started)
+        return self._answer(ctx, caller, request, ranking, records, started, int(setting("packet_max_tokens")))
 
     def _rank(
         self,
+        setting: Callable[[str], Any],
         ctx: Context,
         conn: Connection,
         caller: Caller,
@@ -228,12 +230,12 @@ class HybridRetriever:
         started: float,
     ) -> tuple[Ranking, dict[str, Memory]]:
         """The ranking, and the records of its hits (read in the caller's snapshot)."""
-        deadline = Deadline(started, float(ctx.setting("search_deadline_ms")))
-        weights = Weights.from_settings(ctx.setting)
+        deadline = Deadline(started, float(setting("search_deadline_ms")))
+        weights = Weights.from_settings(setting)
         span = date_span(request.query)
         words = without_date(request.query, span) if span else None
         rules = TierRules(
-            float(ctx.setting("tier_half_life_days")), float(ctx.setting("tier_hot")), float(ctx.setting("tier_cold"))
+            float(setting("tier_half_life_days")), float(setting("tier_hot")), float(setting("tier_cold"))
         )
         now = ctx.clock.now()
         gathered, guess, vector, index = self._words_and_vector(
@@ -259,7 +261,7 @@ class HybridRetriever:
             found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic, span)
             return found if depth == "deep" else without_cold(found)  # past material: depth deep only
 
-        hops = hops_for(depth, int(ctx.setting("graph_max_depth")))
+        hops = hops_for(depth, int(setting("graph_max_depth")))
         similarity = _similarity(index, vector)
         if hops and sql.in_graph(conn, list(gathered.found)):  # else no seed could lead anywhere
             if deadline.passed():
@@ -280,7 +282,7 @@ class HybridRetriever:
         ranking = Ranking(
             hits=hits,
             domains=tuple((d["name"], d["weight"]) for d in decision.as_contract()),
-            domain_share=float(ctx.setting("domain_max_share")),
+            domain_share=float(setting("domain_max_share")),
             shares={d.name: d.token_share for d in decision.active},
             conflicts=_conflicts(conn, [h.id for h in hits]),
             truncated=gathered.truncated,  # a stage was skipped at the deadline
@@ -347,9 +349,10 @@ class HybridRetriever:
         ranking: Ranking,
         records: dict[str, Memory],
         started: float,
+        packet_max_tokens: int,
     ) -> SearchAnswer | ShadowAnswer:
         ordered = [records[h.id] for h in ranking.hits if h.id in records]
-        max_tokens = request.max_tokens or int(ctx.setting("packet_max_tokens"))
+        max_tokens = request.max_tokens or packet_max_tokens
         packet = compile_packet(
             ordered,
             request.limit,

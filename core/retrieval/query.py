@@ -58,6 +58,8 @@ def request_names(text: str) -> frozenset[str]:
     )
 
 
+@keeps_text
+@lru_cache(maxsize=16384)
 def leading_name(text: str) -> str | None:
     """The capitalised word a statement starts with (its subject, or the speaker of a turn written
     "Name: ..."), folded; None when it starts otherwise or with "I"."""
@@ -143,7 +145,16 @@ def folded(text: str) -> str:
 @lru_cache(maxsize=16384)
 def index_words(text: str) -> frozenset[str]:
     """The words of a text as the word index sees them (folded)."""
+    if text.isascii():  # folding is lowering, which moves no word boundary: fold once
+        return frozenset(_WORD.findall(text.lower()))
     return frozenset(_fold(w) for w in _WORD.findall(text))
+
+
+@keeps_text
+@lru_cache(maxsize=16384)
+def sorted_words(text: str) -> tuple[str, ...]:
+    """`index_words`, sorted: a term, or the words starting with a prefix, are found by bisection."""
+    return tuple(sorted(index_words(text)))
 
 
 def cjk_runs(text: str) -> list[str]:

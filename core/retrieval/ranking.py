@@ -84,7 +84,7 @@ class Weights:
         return cls(**values)
 
 
-@dataclass
+@dataclass(slots=True)
 class Signals:
     """What the candidate stages found out about one record (all 0..1 unless noted)."""
 
@@ -151,10 +151,10 @@ def fused_ranks(items: list[tuple[Memory, Signals]], words_weight: float = 1.0) 
     """Reciprocal-rank fusion of the candidates' orders by words (counted `words_weight` times),
     by meaning and by links, scaled to 0..1 (1: first in every order). Ranks, not scores: no
     corpus's score scale leaks in."""
-    orders = [
-        (words_weight, [(s.lexical, r.id) for r, s in items if s.lexical > 0]),
-        (1.0, [(s.cosine, r.id) for r, s in items if s.semantic_on and s.cosine is not None]),
-        (1.0, [(s.graph, r.id) for r, s in items if s.graph > 0]),
+    orders = [  # (-value, id): sorted as they are, the best first and ties by id
+        (words_weight, [(-s.lexical, r.id) for r, s in items if s.lexical > 0]),
+        (1.0, [(-s.cosine, r.id) for r, s in items if s.semantic_on and s.cosine is not None]),
+        (1.0, [(-s.graph, r.id) for r, s in items if s.graph > 0]),
     ]
     fused: dict[str, float] = {}
     used = 0.0
@@ -162,7 +162,7 @@ def fused_ranks(items: list[tuple[Memory, Signals]], words_weight: float = 1.0) 
         if not entries:
             continue
         used += weight
-        entries.sort(key=lambda e: (-e[0], e[1]))
+        entries.sort()
         for place, (_, memory_id) in enumerate(entries):
             fused[memory_id] = fused.get(memory_id, 0.0) + weight / (FUSION_K + place + 1)
     top = used / (FUSION_K + 1) if used else 1.0
@@ -201,19 +201,23 @@ def rank(
     around = beside or {}
     own: dict[str, float] = {}
     for record, signals in items:
-        if record.id not in relevant and not any(n in relevant for n in around.get(record.id, ())):
-            continue
-        rel = relevant.get(record.id, weights.min_relevance)
+        rel = relevant.get(record.id)
+        if rel is None:
+            if not any(n in relevant for n in around.get(record.id, ())):
+                continue
+            rel = weights.min_relevance
         own[record.id] = fused.get(record.id, 0.0) * rel**power * (1.0 + DATE_LIFT * signals.in_span)
     scored = []
     for record, signals in items:
-        if record.id in own:
-            context = max((own[n] for n in around.get(record.id, ()) if n in relevant), default=0.0)
-            value = (own[record.id] + NEIGHBOUR_SHARE * context) * (1.0 + prior(record, signals, weights))
+        mine = own.get(record.id)
+        if mine is not None:
+            near = around.get(record.id)
+            context = max((own[n] for n in near if n in relevant), default=0.0) if near else 0.0
+            value = (mine + NEIGHBOUR_SHARE * context) * (1.0 + prior(record, signals, weights))
             value *= 1.0 + SPEAKER_LIFT * conversation * signals.named_subject
-            scored.append((record, signals, value))
-    scored.sort(key=lambda item: (-item[2], item[0].id))
-    return scored
+            scored.append((-value, record.id, record, signals))
+    scored.sort()  # the best first, ties by id (unique: the records never compare)
+    return [(record, signals, -value) for value, _, record, signals in scored]
 
 
 Ranked = list[tuple[Memory, Signals, float]]

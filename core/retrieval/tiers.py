@@ -43,8 +43,7 @@ def moment(text: str) -> datetime:
 
 
 def _latest(record: Memory) -> str | None:
-    times = [t for t in (record.last_retrieved_at, record.last_confirmed_at, record.learned_at) if t]
-    return max(times) if times else None
+    return max(filter(None, (record.last_retrieved_at, record.last_confirmed_at, record.learned_at)), default=None)
 
 
 def is_durable(record: Memory) -> bool:

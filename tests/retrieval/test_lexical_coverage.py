@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from memvault.core.retrieval import query as q
-from memvault.core.retrieval.hybrid import _coverage, _holds, _sorted_words
+from memvault.core.retrieval.hybrid import _holds, _Weighed
 
 TEXTS = [
     "Paneling the panel room; the pan was panned (panels, PANEL)",
@@ -26,7 +26,7 @@ TERMS = [
 
 def test_holds_agrees_with_query_matches_for_every_term_and_text() -> None:
     for text in TEXTS:
-        words, sorted_words = q.index_words(text), _sorted_words(text)
+        words, sorted_words = q.index_words(text), q.sorted_words(text)
         for term, prefix in TERMS:
             assert _holds(sorted_words, term, prefix) == q.matches(term, prefix, words), (text, term, prefix)
 
@@ -35,5 +35,12 @@ def test_coverage_is_the_idf_weighted_share_of_terms_present() -> None:
     text = "Chidi booked the library panel for Thursday"
     terms = [("chidi", False), ("librar", True), ("choir", True), ("due", False)]
     idf = {"chidi": 2.0, "librar": 1.0, "choir": 3.0, "due": 4.0}
-    assert _coverage(terms, idf, text) == (2.0 + 1.0) / 10.0
-    assert _coverage(terms, {}, text) == 0.0
+    assert _Weighed(terms, idf).share(text) == (2.0 + 1.0) / 10.0
+    assert _Weighed(terms, {}).share(text) == 0.0
+
+
+def test_index_words_fold_each_word_as_the_index_does() -> None:
+    # ASCII text is lowered once; other text word by word (folding may change its boundaries).
+    for text in [*TEXTS, "Straße ﬁne Ǆemal İstanbul", "MIXED case_words and-dashes 42x"]:
+        assert q.index_words(text) == frozenset(q._fold(w) for w in q._WORD.findall(text)), text
+        assert q.sorted_words(text) == tuple(sorted(q.index_words(text)))
