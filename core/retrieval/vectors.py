@@ -90,7 +90,10 @@ class VectorIndex:
         fresh = [(memory_id, blob) for _, memory_id, blob in rows if len(blob) == 4 * self.dimensions]
         needed = self._size + len(fresh)
         if needed > len(self._matrix):
-            grown = np.zeros((max(needed, 2 * len(self._matrix), 1024), self.dimensions), dtype=np.float32)
+            # Room to grow: loaded to the exact count, the first write after a load would copy the
+            # whole matrix (32-48 ms at 10k). Rows not yet written cost no memory (zeroed lazily).
+            room = max(needed + needed // 4, 2 * len(self._matrix), 1024)
+            grown = np.zeros((room, self.dimensions), dtype=np.float32)
             grown[: self._size] = self._matrix[: self._size]
             self._matrix = grown
         for memory_id, blob in fresh:

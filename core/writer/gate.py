@@ -9,9 +9,10 @@ from memvault.core.writer.secrets import find_secrets
 
 
 def warm() -> None:
-    """Load what the first scan loads (detect-secrets and its imports, the look-alike table: ~0.4 s
+    """Load what the first scans load (detect-secrets and its imports, the look-alike table: ~0.4 s
     of CPU), so that a long-lived server's first write does not pay for it."""
-    find_secrets("warm up the detectors with AKIA0000000000000000")  # a key-like line: the scan runs too
+    # A key-like line (detect-secrets' scan runs) that is not ASCII (the look-alike table is built).
+    find_secrets("warm up the détecteurs with AKIA0000000000000000")
 
 
 def secret_rejection(texts: Iterable[str | None]) -> str | None:

@@ -1,9 +1,9 @@
 """Issue 13: nothing outside memvault's folders, nothing phoned home.
 
 Every command runs once with an empty HOME and the XDG folders inside a temp folder;
-afterwards every file there lies inside memvault's own folders (the data folder,
-the runtime folder for the daemon's socket). onnxruntime's telemetry folder
-(`~/.cache/Microsoft/...`) was the file that appeared before.
+afterwards every file there lies inside memvault's own folders (the data folder, the
+cache folder for the rewritten embedding model, the runtime folder for the daemon's socket).
+onnxruntime's telemetry folder (`~/.cache/Microsoft/...`) was the file that appeared before.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def test_every_command_leaves_files_only_in_memvaults_folders(tmp_path: Path) ->
     allowed = [
         folders["data"] / "memvault",
         folders["data"] / "memvault-demo",
+        folders["cache"] / "memvault",  # the embedding model's integer rewrite (removed by uninstall)
         folders["runtime"] / "memvault",
         folders["scratch"],
     ]

@@ -231,7 +231,9 @@ def test_a_server_loads_the_secret_detectors_before_the_first_write(home: Path) 
         "for thread in threading.enumerate():\n"
         "    if thread.name == 'memvault-writer-warm':\n"
         "        thread.join(60)\n"
-        "print(before, 'detect_secrets' in sys.modules, vault.status(LOCAL_ASSISTANT)['counts']['total'])\n"
+        "from memvault.core.writer.secret_text import _confusable_table\n"
+        "built = _confusable_table.cache_info().currsize\n"
+        "print(before, 'detect_secrets' in sys.modules, built, vault.status(LOCAL_ASSISTANT)['counts']['total'])\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True", "0"]
+    assert out.stdout.split() == ["False", "True", "1", "0"]
