@@ -144,7 +144,7 @@ class Embedder:
         for start in range(0, len(order), BATCH):
             chunk = order[start : start + BATCH]
             out[chunk] = self._run([texts[i] for i in chunk])
-            if len(chunk) == 1:  # in a batch, int8 activation scales depend on the other texts
+            if len(chunk) == 1:  # batched, the fp32 graph's padding moves the last bits: keep texts run alone
                 self._remember(texts[chunk[0]], out[chunk[0]].copy())
         if len(order) > 1:  # a batch's activations were freed: give them back (~1-2 ms)
             release_freed_memory()

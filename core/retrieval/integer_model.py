@@ -23,6 +23,7 @@ import hashlib
 import logging
 import os
 import tempfile
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,9 @@ log = logging.getLogger("memvault.retrieval")
 CONVERTER_VERSION = 1
 BLOCK = 32  # input rows per activation scale: 16 to 128 measured (docs/retrieval.md, "Integer compute")
 ACCURACY_INT8 = 4  # MatMulNBits: int8 activations, integer dot products
+CACHE_PREFIX = "minilm-l6-int8-matmul-"
+STALE_TEMP_S = 3600
+STALE_REWRITE_S = 30 * 86400
 CONVERTED_SHA256 = "c58f139c84918d8c3f02a181bff07e2c73bfcc470c742aa1f4e684f0a49d06db"
 
 
@@ -56,7 +60,7 @@ def file_sha256(path: Path) -> str:
 def cached_file(source_sha256: str) -> Path:
     """Where the rewritten model of this source, by this converter version, is kept."""
     folder = Path(platformdirs.user_cache_dir("memvault")) / "models"
-    return folder / f"minilm-l6-int8-matmul-{source_sha256[:16]}-v{CONVERTER_VERSION}.onnx"
+    return folder / f"{CACHE_PREFIX}{source_sha256[:16]}-v{CONVERTER_VERSION}.onnx"
 
 
 def cached_model(source_sha256: str) -> Path | None:
@@ -97,7 +101,22 @@ def build_and_keep(source: bytes, source_sha256: str) -> Path | bytes | None:
     except OSError as error:  # a cache that cannot be written costs a rewrite per process, nothing else
         log.warning("integer embedding model not cached (%s)", type(error).__name__)
         return data
+    _remove_stale(path)
     return path
+
+
+def _remove_stale(kept: Path) -> None:
+    """Temp files a crash left (an hour old: one being written now is younger) and rewrites of
+    another source or converter version unused for a month (another install still using one
+    rebuilds it at most monthly) go."""
+    now = time.time()
+    for other in kept.parent.glob(f"{CACHE_PREFIX}*"):
+        age = STALE_REWRITE_S if other.suffix == ".onnx" else STALE_TEMP_S
+        try:
+            if other != kept and other.stat().st_mtime < now - age:
+                other.unlink()
+        except OSError:  # removed meanwhile by another process, or not ours to remove
+            continue
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

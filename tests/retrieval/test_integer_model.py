@@ -10,6 +10,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -122,3 +123,18 @@ def test_a_cache_that_cannot_be_written_still_gives_integer_compute(
     with caplog.at_level(logging.WARNING, logger="memvault.retrieval"):
         assert Embedder().compute == "int8"
     assert "integer embedding model not cached" in caplog.text
+
+
+def test_building_removes_what_a_crash_or_an_old_converter_left(cache: Path) -> None:
+    cache.parent.mkdir(parents=True)
+    month_ago = time.time() - 31 * 86400
+    old_version = cache.with_name(f"{integer_model.CACHE_PREFIX}0123456789abcdef-v0.onnx")
+    crashed = cache.with_name(f"{cache.name}x7q.tmp")
+    being_written = cache.with_name(f"{cache.name}k2p.tmp")
+    recent_other = cache.with_name(f"{integer_model.CACHE_PREFIX}fedcba9876543210-v1.onnx")
+    for path in (old_version, crashed, being_written, recent_other):
+        path.write_bytes(b"left behind")
+    for path in (old_version, crashed):
+        os.utime(path, (month_ago, month_ago))
+    assert Embedder().compute == "int8"
+    assert sorted(p.name for p in cache.parent.iterdir()) == sorted([cache.name, being_written.name, recent_other.name])
