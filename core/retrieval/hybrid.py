@@ -20,7 +20,7 @@ from memvault.core.retrieval import query as q
 from memvault.core.retrieval import tiers
 from memvault.core.retrieval.query_dates import DateSpan
 from memvault.core.retrieval.ranking import Signals, feedback_value
-from memvault.core.retrieval.tiers import COLD, TierRules, activation, tier_for
+from memvault.core.retrieval.tiers import PAST, TierRules, activation
 from memvault.core.retrieval.vectors import VectorIndex
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import neighbour_rows
@@ -61,7 +61,6 @@ class Gathered:
     idf: dict[str, float] = field(default_factory=dict)  # word-index term -> inverse document frequency
     # Per-record values that do not change between the provisional and the final ranking.
     lexical: dict[str, float] = field(default_factory=dict)
-    static: dict[str, tuple[float, float]] = field(default_factory=dict)  # activation, recency
     # Callers who do not see everything get statistics over what they see, and no bm25 part
     # (FTS5's bm25 uses statistics over every record).
     own_statistics: bool = False
@@ -345,16 +344,9 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
     return result
 
 
-def static_signals(gathered: Gathered, now: datetime, rules: TierRules) -> None:
-    """The activation and recency of every candidate found so far (they depend on the record and
-    the time alone): the pipeline has those of the words stage's candidates computed while the
-    model embeds the request, so that `signals_for` finds them ready."""
-    for memory_id, item in gathered.found.items():
-        if memory_id not in gathered.static:
-            gathered.static[memory_id] = _static(item.record, now, rules)
-
-
-def _static(record: Memory, now: datetime, rules: TierRules) -> tuple[float, float]:
+def activity(record: Memory, now: datetime, rules: TierRules) -> tuple[float, float]:
+    """A record's activation and recency (they depend on the record and the time alone): `ranking.rank`
+    asks for them for its hits only, which most candidates are not."""
     return activation(record, now, rules), 0.5 ** _years_since(record.valid_from or record.learned_at, now)
 
 
@@ -369,38 +361,30 @@ def signals_for(
     gathered: Gathered,
     domain_weights: dict[str, float],
     feedback: dict[str, tuple[int, int]],
-    now: datetime,
-    rules: TierRules,
     semantic_on: bool,
     span: DateSpan | None = None,
-) -> dict[str, tuple[Signals, str]]:
-    """Every candidate's signals and tier (cold ones only when the depth allows them: the caller decides)."""
+) -> dict[str, Signals]:
+    """Every candidate's signals but its activity (`activity`, for the hits only: `ranking.rank` asks)."""
     lexical = lexical_signal(request, gathered)
     # A record's leading name lifts it among conversation turns only (`ranking.rank`): not looked up otherwise.
     names = q.request_names(request.query) if gathered.conversation else frozenset()
     top = max(domain_weights.values(), default=0.0)
-    out: dict[str, tuple[Signals, str]] = {}
+    out: dict[str, Signals] = {}
     for memory_id, item in gathered.found.items():
         record = item.record
-        if memory_id not in gathered.static:
-            gathered.static[memory_id] = _static(record, now, rules)
-        active, recency = gathered.static[memory_id]
         useful, not_useful = feedback.get(memory_id, (0, 0))
-        signals = Signals(
+        out[memory_id] = Signals(
             lexical=lexical.get(memory_id, 0.0),
             cosine=item.cosine,
             semantic_on=semantic_on,
             graph=item.graph,
             domain=(domain_weights.get(record.domain, 0.0) / top) if top else 0.5,
-            recency=recency,
-            activation=active,
             feedback=feedback_value(useful, not_useful),
             status_neutral=bool(request.as_of or request.known_at),
             in_span=span is not None and _happened_in(record, span),
             named_subject=bool(names) and q.leading_name(record.statement) in names,
             why=list(item.why),
         )
-        out[memory_id] = (signals, tier_for(record, active, rules))
     return out
 
 
@@ -425,5 +409,6 @@ def _happened_in(record: Memory, span: DateSpan) -> bool:
     return when is not None and span.holds(tiers.moment(when))
 
 
-def without_cold(scored: dict[str, tuple[Signals, str]]) -> dict[str, tuple[Signals, str]]:
-    return {k: v for k, v in scored.items() if v[1] != COLD}
+def without_past(signals: dict[str, Signals], gathered: Gathered) -> dict[str, Signals]:
+    """The candidates but past material (superseded, historical: the cold tier, for depth deep only)."""
+    return {k: v for k, v in signals.items() if gathered.found[k].record.status not in PAST}

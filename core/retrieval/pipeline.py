@@ -31,6 +31,7 @@ from memvault.core.retrieval.hybrid import (
     Deadline,
     Gathered,
     WordCounts,
+    activity,
     context_seeds,
     gather_graph,
     gather_lexical,
@@ -39,15 +40,14 @@ from memvault.core.retrieval.hybrid import (
     lexical_signal,
     other_words,
     signals_for,
-    static_signals,
-    without_cold,
+    without_past,
 )
 from memvault.core.retrieval.packet import Counter, compile_packet, default_counter
 from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, hold_back, rank, relevance
 from memvault.core.retrieval.ranking_cache import VECTOR_BITS, Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import likely_depth, route
-from memvault.core.retrieval.tiers import TierRules
+from memvault.core.retrieval.tiers import TierRules, tier_for
 from memvault.core.retrieval.vectors import BackgroundJob, Nearby, VectorIndex, backfill
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
@@ -239,7 +239,7 @@ class HybridRetriever:
         )
         now = ctx.clock.now()
         gathered, guess, vector, index = self._words_and_vector(
-            conn, caller, request, version, semantic, deadline, words, lambda found: static_signals(found, now, rules)
+            conn, caller, request, version, semantic, deadline, words
         )
         semantic = index is not None
         decision = route(conn, caller, request.query, vector)
@@ -257,9 +257,9 @@ class HybridRetriever:
                 gather_semantic(conn, caller, request, index, vector, pool, gathered)
         weights_by_domain = decision.weights
 
-        def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, tuple[Signals, str]]:
-            found = signals_for(request, gathered, weights_by_domain, feedback, now, rules, semantic, span)
-            return found if depth == "deep" else without_cold(found)  # past material: depth deep only
+        def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, Signals]:
+            found = signals_for(request, gathered, weights_by_domain, feedback, semantic, span)
+            return found if depth == "deep" else without_past(found, gathered)  # past material: depth deep only
 
         hops = hops_for(depth, int(setting("graph_max_depth")))
         similarity = _similarity(index, vector)
@@ -268,17 +268,20 @@ class HybridRetriever:
                 gathered.truncated = True
             else:
                 provisional = signals({})
-                strong = sorted(((relevance(s, weights), k) for k, (s, _) in provisional.items()), reverse=True)[:SEEDS]
+                strong = sorted(((relevance(s, weights), k) for k, s in provisional.items()), reverse=True)[:SEEDS]
                 seeds = {k: r for r, k in strong if r >= weights.min_relevance}
                 gather_graph(conn, caller, request, seeds, hops, gathered, similarity)
         if gathered.found and not deadline.passed():
             gather_neighbours(conn, caller, request, context_seeds(gathered, CONTEXT_SEEDS), gathered, similarity)
         final = signals(sql.feedback_balance(conn, list(gathered.found)))
-        items = [(gathered.found[k].record, s) for k, (s, _) in final.items()]
-        ranked = rank(items, weights, gathered.beside, gathered.conversation)
+        items = [(gathered.found[k].record, s) for k, s in final.items()]
+        ranked = rank(items, weights, gathered.beside, gathered.conversation, lambda r: activity(r, now, rules))
         names = q.request_names(request.query)
         ranked, held_back = hold_back(ranked, request.limit, names, other_words(request, gathered))
-        hits = tuple(Hit(r.id, value, tuple(s.why), final[r.id][1]) for r, s, value in ranked[: request.limit * 3])
+        hits = tuple(
+            Hit(r.id, value, tuple(s.why), tier_for(r, s.activation, rules))
+            for r, s, value in ranked[: request.limit * 3]
+        )
         ranking = Ranking(
             hits=hits,
             domains=tuple((d["name"], d["weight"]) for d in decision.as_contract()),
@@ -299,11 +302,10 @@ class HybridRetriever:
         semantic: bool,
         deadline: Deadline,
         words: str | None,
-        meanwhile: Callable[[Gathered], None],
     ) -> tuple[Gathered, int, Any, VectorIndex | None]:
         """The request's vector and the index; meanwhile, the word matches for the pool the route
         will likely choose (the pool depends on the route, the route on the vector: the words stage
-        runs again when the guess was wrong) and `meanwhile` on them. Guess 0: no words gathered yet."""
+        runs again when the guess was wrong) and their lexical signal. Guess 0: no words gathered yet."""
         warm = embeddings_loaded()
         gathered, guess, pending = Gathered(words=words), 0, None
         if semantic and warm:
@@ -313,7 +315,6 @@ class HybridRetriever:
             pending = _vector_soon(request.query, ahead, guess)
             gather_lexical(conn, caller, request, guess, gathered, (self._word_counts, version), alone=False)
             lexical_signal(request, gathered)  # kept in `gathered`: words only, done while the model runs
-            meanwhile(gathered)
         setup = time.perf_counter()
         vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)
         if not warm:  # loading the model is the process's warm-up, not this search's latency

@@ -188,6 +188,7 @@ def rank(
     weights: Weights,
     beside: Mapping[str, set[str]] | None = None,
     conversation: float = 0.0,
+    activity: Callable[[Memory], tuple[float, float]] | None = None,
 ) -> list[tuple[Memory, Signals, float]]:
     """Hits, best first: (own + NEIGHBOUR_SHARE x the best neighbour's own) x (1 + priors), where
     own = fused rank x relevance^p x (1 + DATE_LIFT if the record's event is in the date asked about).
@@ -195,7 +196,8 @@ def rank(
     A hit has relevance at or above the floor, or sits beside one (`beside`: records written next
     to each other in one session, e.g. the reply to a matching turn); such a record counts with the
     floor's relevance. `conversation` (0..1): the share of the strongest candidates that are turns
-    of a stored conversation; words count more and relevance less as it grows.
+    of a stored conversation; words count more and relevance less as it grows. `activity`: a record's
+    activation and recency, asked for the hits only and set in their signals (None: the signals hold them).
     """
     fused = fused_ranks(items, 1.0 + TURNS_WORDS_EXTRA * conversation)
     power = RELEVANCE_POWER - TURNS_POWER_DROP * conversation
@@ -213,6 +215,8 @@ def rank(
     for record, signals in items:
         mine = own.get(record.id)
         if mine is not None:
+            if activity is not None:
+                signals.activation, signals.recency = activity(record)
             near = around.get(record.id)
             context = max((own[n] for n in near if n in relevant), default=0.0) if near else 0.0
             value = (mine + NEIGHBOUR_SHARE * context) * (1.0 + prior(record, signals, weights))
