@@ -376,7 +376,8 @@ def signals_for(
 ) -> dict[str, tuple[Signals, str]]:
     """Every candidate's signals and tier (cold ones only when the depth allows them: the caller decides)."""
     lexical = lexical_signal(request, gathered)
-    names = q.request_names(request.query)
+    # A record's leading name lifts it among conversation turns only (`ranking.rank`): not looked up otherwise.
+    names = q.request_names(request.query) if gathered.conversation else frozenset()
     top = max(domain_weights.values(), default=0.0)
     out: dict[str, tuple[Signals, str]] = {}
     for memory_id, item in gathered.found.items():

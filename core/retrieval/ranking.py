@@ -98,7 +98,9 @@ class Signals:
     feedback: float = 0.0  # -1..1
     status_neutral: bool = False  # as_of / known_at: the status now says nothing about then
     in_span: bool = False  # the record's event falls in the date the request names
-    named_subject: bool = False  # the record starts with a name the request names (its subject, a turn's speaker)
+    # The record starts with a name the request names (its subject, a turn's speaker); looked up only
+    # among conversation turns, where alone it counts.
+    named_subject: bool = False
     why: list[str] = field(default_factory=list)
 
 
