@@ -143,14 +143,21 @@ def _learned_terms(conn: Connection, bare: tuple[str, ...], viewer: Caller | Non
     return learned
 
 
-def _learned_cached(conn: Connection, rows: list[dict[str, Any]], identity: str, view: View, caller: Caller) -> Learned:
+def _learned_cached(
+    conn: Connection, rows: list[dict[str, Any]], identity: str, view: View, caller: Caller, live: dict[str, int] | None
+) -> Learned:
+    """`live`: the live records per domain in this view when the caller already has them (the full
+    view's counts are every live record's: the drift check then needs no count of its own)."""
     # A restricted view learns every domain from the caller's own records (the person's few
     # keywords are not enough to route by); the full view only domains without keywords.
     bare = tuple(row["name"] for row in rows if view is not None or not row["keywords"])
     if not bare:
         return {}
     viewer = _viewer(view, caller)
-    size = domain_store.live_count_in(conn, bare, viewer=viewer)
+    if live is None:
+        size = domain_store.live_count_in(conn, bare, viewer=viewer)
+    else:
+        size = sum(live.get(name, 0) for name in bare)
     key = (identity, view, bare)
     with _LOCK:
         cached = _LEARNED.get(key)
@@ -200,11 +207,11 @@ def _rows_for(view: View, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**row, "keywords": row["curated"], "description": "", "centroid": None} for row in rows]
 
 
-def _build(conn: Connection, identity: str, view: View, caller: Caller) -> Profiles:
+def _build(conn: Connection, identity: str, view: View, caller: Caller, live: dict[str, int] | None) -> Profiles:
     """Profiles for a new store version; the vocabularies are reused while the domains are
     unchanged (most writes change records, not domains)."""
     rows = _rows_for(view, domain_store.all_domains(conn))
-    learned = _learned_cached(conn, rows, identity, view, caller)
+    learned = _learned_cached(conn, rows, identity, view, caller, live)
     with _LOCK:
         known = _VOCABULARIES.get((identity, view))
     if known is None or known.signature != _signature(rows, learned):
@@ -226,13 +233,17 @@ def profiles_for(conn: Connection, caller: Caller) -> tuple[Profiles, dict[str, 
         profiles = _PROFILES.get(key)
         if profiles is not None:
             _PROFILES.move_to_end(key)
+    who = (caller.surface.value, caller.principal, caller.workspace_id)
     if profiles is None:
-        profiles = _build(conn, identity, view, caller)
+        # The full view's caller sees every live record: its counts serve the build's drift check too.
+        counts = domain_store.visible_counts(conn, caller) if view is None else None
+        profiles = _build(conn, identity, view, caller, counts)
+        if counts is not None:
+            profiles.counts[who] = counts
         with _LOCK:
             _PROFILES[key] = profiles
             while len(_PROFILES) > CACHE_SIZE:
                 _PROFILES.popitem(last=False)
-    who = (caller.surface.value, caller.principal, caller.workspace_id)
     counts = profiles.counts.get(who)
     if counts is None:
         counts = domain_store.visible_counts(conn, caller)

@@ -1,7 +1,7 @@
 """Search and ingest latency through `memory_search` / `memory_add` over MCP, at 10k and 100k records.
 
     nice -n 10 .venv/bin/python tests/bench/bench_mcp_search.py [--sizes 10000,100000]
-        [--queries 60] [--adds 40] [--modes inprocess,embedded,relay] [--real 1000] [--keep DIR]
+        [--queries 60] [--adds 40] [--no-domain] [--modes inprocess,embedded,relay] [--real 1000] [--keep DIR]
 
 A script, not a test. For each size it makes a fresh encrypted store in a temp folder and bulk-writes
 fictional records through `commit_draft` in large transactions (bench_retrieval's generator). The
@@ -17,8 +17,9 @@ first), with distinct queries (no ranking-cache or request-vector hits):
   relay      `memvault mcp` relaying to `memvault daemon --headless` (what an assistant gets while
              the app runs): wall per call, the daemon's CPU per call and the relay's
 
-and, in the first MCP mode, `memory_add` (embeddings on, write mode automatic): ms per record, and
-whether a search right after the last add finds it. Beside the servers' CPU, the client's own (the
+and, in the first MCP mode, `memory_add` (embeddings on, write mode automatic; each add names a domain,
+or with --no-domain none, so memvault places it): ms per record, and whether a search right after the
+last add finds it. Beside the servers' CPU, the client's own (the
 official client parses each answer and checks it against the tool's output schema). What MCP alone
 costs: the floor (CPU per `memory_get` of an id that does not exist: transport, SDK and gate, no
 store work to speak of) and the client's output-schema check of one search answer (jsonschema, as
@@ -144,7 +145,9 @@ class CpuMeter:
         return "  ".join(f"{name} cpu mean {ms:.1f}{unit}" for name, ms in spent.items())
 
 
-async def over_mcp(env: dict[str, str], args: list[str], queries: list[str], adds: int, label: str) -> None:
+async def over_mcp(
+    env: dict[str, str], args: list[str], queries: list[str], adds: int, label: str, *, domains: bool = True
+) -> None:
     from mcp import ClientSession, StdioServerParameters  # noqa: PLC0415
     from mcp.client.stdio import stdio_client  # noqa: PLC0415
 
@@ -165,7 +168,7 @@ async def over_mcp(env: dict[str, str], args: list[str], queries: list[str], add
             await _layer_alone(session, pids, label, answer)
             if adds:
                 meter = CpuMeter(pids)
-                await _adds(session, rng, adds, label)
+                await _adds(session, rng, adds, label, domains)
                 print("  " + " " * 19 + meter.per_call(adds, " ms/record"))
 
 
@@ -189,16 +192,16 @@ async def _layer_alone(session: Any, pids: dict[str, int], label: str, answer: A
     print(f"  {label:<9} the client's output-schema check of one search answer   cpu {check:.2f} ms")
 
 
-async def _adds(session: Any, rng: random.Random, adds: int, label: str) -> None:
-    """Adds, then one search for the last statement (its cpu is counted with the adds)."""
+async def _adds(session: Any, rng: random.Random, adds: int, label: str, domains: bool) -> None:
+    """Adds (each naming a domain, or none: memvault places it), then one search for the last
+    statement (its cpu is counted with the adds)."""
     walls, last = [], None
     for i in range(adds):
         words = rng.sample(WORDS, 3)
         statement = f"{rng.choice(NAMES)} booked the {words[0]} {words[1]} for the {words[2]} (ingest {i})"
         started = time.perf_counter()
-        answer = await session.call_tool(
-            "memory_add", {"statement": statement, "domain": rng.choice(DOMAINS), "confidence": 0.9}
-        )
+        placed = {"domain": rng.choice(DOMAINS)} if domains else {}
+        answer = await session.call_tool("memory_add", {"statement": statement, "confidence": 0.9, **placed})
         walls.append((time.perf_counter() - started) * 1000)
         last = (statement, _data(answer))
     assert last is not None
@@ -265,7 +268,7 @@ def run_size(size: int, options: argparse.Namespace) -> None:
                 continue
             queries = distinct_queries(options.queries, seed=size + len(mode) + int(time.time()))
             if mode == "embedded":
-                asyncio.run(over_mcp(env, ["mcp", "--embedded"], queries, adds, mode))
+                asyncio.run(over_mcp(env, ["mcp", "--embedded"], queries, adds, mode, domains=not options.no_domain))
             else:
                 with_daemon(env, lambda q=queries, a=adds: asyncio.run(over_mcp(env, ["mcp"], q, a, "relay")))
             adds = 0
@@ -278,6 +281,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=60, help="distinct searches per mode")
     parser.add_argument("--adds", type=int, default=40, help="memory_add calls (first MCP mode)")
+    parser.add_argument("--no-domain", action="store_true", help="adds name no domain (memvault places them)")
     parser.add_argument("--modes", default="inprocess,embedded,relay")
     parser.add_argument("--real", type=int, default=1000, help="records embedded with the real model")
     parser.add_argument("--keep", metavar="DIR", help="build the stores in DIR and reuse them (adds grow them)")

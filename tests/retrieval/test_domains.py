@@ -461,3 +461,26 @@ def test_the_person_can_keep_upkeep_from_moving_anything(vault: Vault, upkeep: s
     before = snapshot(vault)
     assert vault.maintain_domains(OWNER)["action"] == action
     assert snapshot(vault) == before
+
+
+def test_a_keyword_less_domain_is_learned_again_once_its_records_drift(vault: Vault) -> None:
+    """The full view keeps a keyword-less domain's learned words while its records change a little
+    and learns them again past LEARNED_DRIFT (more than 10 records here): the size it compares
+    comes from the router's own live counts per domain."""
+    for i in range(20):
+        vault.add(OWNER, Draft.of(statement=f"Watered the tomato seedlings in bed {i}", domain="garden"))
+        vault.add(OWNER, Draft.of(statement=f"Paid the electricity invoice number {i}", domain="bills"))
+    query = "compost and mulch for the orchard"
+
+    def garden_score() -> float:
+        with vault.ctx.reading() as conn:
+            return route(conn, LOCAL_ASSISTANT, query, None).scores.get("garden", 0.0)
+
+    assert garden_score() == 0.0
+    orchard = [f"Spread compost and mulch under the orchard trees, row {i}" for i in range(12)]
+    for statement in orchard[:5]:
+        vault.add(OWNER, Draft.of(statement=statement, domain="garden"))
+    assert garden_score() == 0.0  # 5 of 45: the learned words are kept
+    for statement in orchard[5:]:
+        vault.add(OWNER, Draft.of(statement=statement, domain="garden"))
+    assert garden_score() > 0.0  # 12 since they were learned: learned again
