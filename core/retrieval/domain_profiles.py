@@ -14,7 +14,8 @@ share, and (on demand) its centroid. Two views exist:
 
 Caches: profiles per (store identity, version, view); vocabularies per (identity, view)
 while the domains are unchanged; learned terms and fallback centroids per (identity,
-view, domain set) until the records they were learned from drift by LEARNED_DRIFT.
+view, domain set) until the records they were learned from drift by LEARNED_DRIFT (counted only
+once the writes since the last count could have moved them that far).
 """
 
 from __future__ import annotations
@@ -66,7 +67,23 @@ class Profiles:
     centroid_names: list[str] = field(default_factory=list)
     centroids: Vector | None = None  # rows L2-normalised, in centroid_names order
     centroids_ready: bool = False  # built on the first request that brings a vector
-    counts: dict[tuple[str, str, str | None], dict[str, int]] = field(default_factory=dict)
+    in_use: dict[tuple[str, str, str | None], frozenset[str]] = field(default_factory=dict)
+
+
+@dataclass
+class _Learning:
+    """Learned terms, the live count they were learned from, and the last exact count with the
+    store's write counter then (every row a write changes moves the counter by at least one)."""
+
+    size: int
+    learned: Learned
+    checked_size: int
+    checked_at: int
+
+    def surely_within(self, counter: int) -> bool:
+        """The live count cannot have drifted yet: it moves by at most one per counted write."""
+        writes = counter - self.checked_at
+        return writes >= 0 and abs(self.checked_size - self.size) + writes <= _drift_limit(self.size)
 
 
 @dataclass
@@ -79,7 +96,7 @@ class _Vocabularies:
 _LOCK = threading.Lock()
 _PROFILES: OrderedDict[tuple[str, int, int, View], Profiles] = OrderedDict()
 _VOCABULARIES: dict[tuple[str, View], _Vocabularies] = {}
-_LEARNED: dict[tuple[str, View, tuple[str, ...]], tuple[int, Learned]] = {}
+_LEARNED: dict[tuple[str, View, tuple[str, ...]], _Learning] = {}
 _FALLBACK_CENTROIDS: dict[tuple[str, View, str], tuple[int, Vector | None]] = {}
 
 
@@ -103,8 +120,12 @@ def _viewer(view: View, caller: Caller) -> Caller | None:
     return None if view is None else caller
 
 
+def _drift_limit(cached: int) -> float:
+    return max(10, LEARNED_DRIFT * cached)
+
+
 def _drifted(size: int, cached: int) -> bool:
-    return abs(size - cached) > max(10, LEARNED_DRIFT * cached)
+    return abs(size - cached) > _drift_limit(cached)
 
 
 # -- vocabularies ----------------------------------------------------------------------------
@@ -144,30 +165,32 @@ def _learned_terms(conn: Connection, bare: tuple[str, ...], viewer: Caller | Non
 
 
 def _learned_cached(
-    conn: Connection, rows: list[dict[str, Any]], identity: str, view: View, caller: Caller, live: dict[str, int] | None
+    conn: Connection, rows: list[dict[str, Any]], identity: str, view: View, caller: Caller, counter: int
 ) -> Learned:
-    """`live`: the live records per domain in this view when the caller already has them (the full
-    view's counts are every live record's: the drift check then needs no count of its own)."""
+    """The learned terms, learned again once the live records they come from drift by
+    LEARNED_DRIFT; counted only when the writes since the last count could have moved them so far
+    (`counter`: the store's write counter)."""
     # A restricted view learns every domain from the caller's own records (the person's few
     # keywords are not enough to route by); the full view only domains without keywords.
     bare = tuple(row["name"] for row in rows if view is not None or not row["keywords"])
     if not bare:
         return {}
-    viewer = _viewer(view, caller)
-    if live is None:
-        size = domain_store.live_count_in(conn, bare, viewer=viewer)
-    else:
-        size = sum(live.get(name, 0) for name in bare)
     key = (identity, view, bare)
     with _LOCK:
         cached = _LEARNED.get(key)
-    if cached is not None and not _drifted(size, cached[0]):
-        return cached[1]
+    if cached is not None and cached.surely_within(counter):
+        return cached.learned
+    viewer = _viewer(view, caller)
+    size = domain_store.live_count_in(conn, bare, viewer=viewer)
+    if cached is not None and not _drifted(size, cached.size):
+        with _LOCK:
+            cached.checked_size, cached.checked_at = size, counter
+        return cached.learned
     learned = _learned_terms(conn, bare, viewer)
     with _LOCK:
         if len(_LEARNED) > 4 * CACHE_SIZE:
             _LEARNED.clear()
-        _LEARNED[key] = (size, learned)
+        _LEARNED[key] = _Learning(size, learned, size, counter)
     return learned
 
 
@@ -207,11 +230,11 @@ def _rows_for(view: View, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**row, "keywords": row["curated"], "description": "", "centroid": None} for row in rows]
 
 
-def _build(conn: Connection, identity: str, view: View, caller: Caller, live: dict[str, int] | None) -> Profiles:
+def _build(conn: Connection, identity: str, counter: int, view: View, caller: Caller) -> Profiles:
     """Profiles for a new store version; the vocabularies are reused while the domains are
     unchanged (most writes change records, not domains)."""
     rows = _rows_for(view, domain_store.all_domains(conn))
-    learned = _learned_cached(conn, rows, identity, view, caller, live)
+    learned = _learned_cached(conn, rows, identity, view, caller, counter)
     with _LOCK:
         known = _VOCABULARIES.get((identity, view))
     if known is None or known.signature != _signature(rows, learned):
@@ -223,9 +246,9 @@ def _build(conn: Connection, identity: str, view: View, caller: Caller, live: di
     return Profiles(by_name=known.by_name, idf=known.idf, rows=rows, identity=identity, view=view)
 
 
-def profiles_for(conn: Connection, caller: Caller) -> tuple[Profiles, dict[str, int]]:
-    """The profiles of the caller's view at the store's current version, and the caller's live
-    record count per domain (domains it has none in are absent)."""
+def profiles_for(conn: Connection, caller: Caller) -> tuple[Profiles, frozenset[str]]:
+    """The profiles of the caller's view at the store's current version, and the domains the
+    caller has live records in."""
     identity, counter, last_event = domain_store.version(conn)
     view = view_of(caller)
     key = (identity, counter, last_event, view)
@@ -233,22 +256,18 @@ def profiles_for(conn: Connection, caller: Caller) -> tuple[Profiles, dict[str, 
         profiles = _PROFILES.get(key)
         if profiles is not None:
             _PROFILES.move_to_end(key)
-    who = (caller.surface.value, caller.principal, caller.workspace_id)
     if profiles is None:
-        # The full view's caller sees every live record: its counts serve the build's drift check too.
-        counts = domain_store.visible_counts(conn, caller) if view is None else None
-        profiles = _build(conn, identity, view, caller, counts)
-        if counts is not None:
-            profiles.counts[who] = counts
+        profiles = _build(conn, identity, counter, view, caller)
         with _LOCK:
             _PROFILES[key] = profiles
             while len(_PROFILES) > CACHE_SIZE:
                 _PROFILES.popitem(last=False)
-    counts = profiles.counts.get(who)
-    if counts is None:
-        counts = domain_store.visible_counts(conn, caller)
-        profiles.counts[who] = counts
-    return profiles, counts
+    who = (caller.surface.value, caller.principal, caller.workspace_id)
+    in_use = profiles.in_use.get(who)
+    if in_use is None:
+        in_use = frozenset(domain_store.domains_in_use(conn, caller))
+        profiles.in_use[who] = in_use
+    return profiles, in_use
 
 
 # -- centroids -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """SQL for domains (regions): their rows, what they hold, and moving records between them.
 
 Domain management is the person's (local) business; the reads used on the search
-path (`version`, `visible_counts`) apply the caller's visibility.
+path (`version`, `visible_counts`, `domains_in_use`) apply the caller's visibility.
 """
 
 from __future__ import annotations
@@ -102,6 +102,20 @@ def visible_counts(conn: Connection, caller: Caller) -> dict[str, int]:
         f"SELECT m.domain, count(*) FROM memories m WHERE {LIVE} AND {clause} GROUP BY m.domain", params
     ).fetchall()
     return {row[0]: int(row[1]) for row in rows}
+
+
+def domains_in_use(conn: Connection, caller: Caller) -> set[str]:
+    """The domains (of the domains table) holding a live record this caller may see.
+
+    A local caller sees every record: one look-up per domain in the (status, domain) index
+    instead of counting every live record (~0.1 instead of 7-9 ms at 100k records, paid by the
+    router after every write). Other callers: their visible records' domains, as counted."""
+    if caller.is_local:
+        rows = conn.execute(
+            f"SELECT d.name FROM domains d WHERE EXISTS (SELECT 1 FROM memories m WHERE {LIVE} AND m.domain = d.name)"
+        )
+        return {row[0] for row in rows}
+    return set(visible_counts(conn, caller))
 
 
 def counts_by_status(conn: Connection) -> dict[str, dict[str, int]]:

@@ -50,3 +50,16 @@ def test_a_local_callers_live_counts_per_domain_count_every_live_record(vault: V
     ).fetchall()
     assert domain_rows.visible_counts(vault.ctx.conn, LOCAL_ASSISTANT) == {r[0]: r[1] for r in rows}
     assert sum(domain_rows.visible_counts(vault.ctx.conn, LOCAL_ASSISTANT).values()) == 11
+
+
+def test_the_domains_in_use_are_those_holding_a_live_record_the_caller_sees(vault: Vault, add: Adder) -> None:
+    kept = add("Fictional note about the allotment", domain="garden")
+    gone = add("Fictional note about the old car", domain="car")
+    add("Fictional note the remote caller may read", domain="shared", access_scope="remote_allowed")
+    conn = vault.ctx.conn
+    assert domain_rows.domains_in_use(conn, LOCAL_ASSISTANT) == {"garden", "car", "shared"}
+    vault.archive(OWNER, ArchiveRequest.of(id=gone))  # the car domain's last live record
+    assert domain_rows.domains_in_use(conn, LOCAL_ASSISTANT) == {"garden", "shared"}
+    assert domain_rows.domains_in_use(conn, REMOTE) == {"shared"}
+    vault.correct(OWNER, CorrectRequest.of(id=kept, statement="Fictional note about the allotment, corrected"))
+    assert domain_rows.domains_in_use(conn, LOCAL_ASSISTANT) == {"garden", "shared"}  # its new version is live
