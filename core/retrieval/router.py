@@ -138,16 +138,16 @@ def _depth(query_text: str, active: list[DomainRoute]) -> tuple[str, str]:
 def likely_depth(conn: Connection, caller: Caller, query_text: str) -> str:
     """The depth `route` will most likely choose, known before the request's vector: the history
     cue's, else the one depth all the caller's domains share ("normal" when they differ)."""
-    profiles, counts = profiles_for(conn, caller)
-    depths = {profiles.by_name[name].depth for name in counts if name in profiles.by_name}
+    profiles, in_use = profiles_for(conn, caller)
+    depths = {profiles.by_name[name].depth for name in in_use if name in profiles.by_name}
     history, _ = _depth(query_text, [])
     return history if history == "deep" or len(depths) != 1 else depths.pop()
 
 
 def route(conn: Connection, caller: Caller, query_text: str, query_vector: Vector | None = None) -> RouteDecision:
     """Score every domain the caller may see against the request; activate the relevant ones."""
-    profiles, counts = profiles_for(conn, caller)
-    visible = sorted(name for name in counts if name in profiles.by_name)
+    profiles, in_use = profiles_for(conn, caller)
+    visible = sorted(name for name in in_use if name in profiles.by_name)
     if not visible:
         return RouteDecision(active=(), dormant=(), depth="normal", why="the store holds no records yet", broad=True)
     query_terms = vocab.term_set(query_text)
