@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,7 @@ class Profiles:
     idf: dict[str, float]
     rows: list[dict[str, Any]]
     identity: str
+    counter: int  # the store's write counter at this version
     view: View
     centroid_names: list[str] = field(default_factory=list)
     centroids: Vector | None = None  # rows L2-normalised, in centroid_names order
@@ -71,12 +73,11 @@ class Profiles:
 
 
 @dataclass
-class _Learning:
-    """Learned terms, the live count they were learned from, and the last exact count with the
-    store's write counter then (every row a write changes moves the counter by at least one)."""
+class _Counted:
+    """The live count a cached value was made from, and the last exact count with the store's
+    write counter then (every row a write changes moves the counter by at least one)."""
 
     size: int
-    learned: Learned
     checked_size: int
     checked_at: int
 
@@ -84,6 +85,10 @@ class _Learning:
         """The live count cannot have drifted yet: it moves by at most one per counted write."""
         writes = counter - self.checked_at
         return writes >= 0 and abs(self.checked_size - self.size) + writes <= _drift_limit(self.size)
+
+    def checked(self, size: int, counter: int) -> None:
+        with _LOCK:
+            self.checked_size, self.checked_at = size, counter
 
 
 @dataclass
@@ -96,8 +101,8 @@ class _Vocabularies:
 _LOCK = threading.Lock()
 _PROFILES: OrderedDict[tuple[str, int, int, View], Profiles] = OrderedDict()
 _VOCABULARIES: dict[tuple[str, View], _Vocabularies] = {}
-_LEARNED: dict[tuple[str, View, tuple[str, ...]], _Learning] = {}
-_FALLBACK_CENTROIDS: dict[tuple[str, View, str], tuple[int, Vector | None]] = {}
+_LEARNED: dict[tuple[str, View, tuple[str, ...]], tuple[_Counted, Learned]] = {}
+_FALLBACK_CENTROIDS: dict[tuple[str, View, str], tuple[_Counted, Vector | None]] = {}
 
 
 def clear_cache() -> None:
@@ -178,19 +183,18 @@ def _learned_cached(
     key = (identity, view, bare)
     with _LOCK:
         cached = _LEARNED.get(key)
-    if cached is not None and cached.surely_within(counter):
-        return cached.learned
+    if cached is not None and cached[0].surely_within(counter):
+        return cached[1]
     viewer = _viewer(view, caller)
     size = domain_store.live_count_in(conn, bare, viewer=viewer)
-    if cached is not None and not _drifted(size, cached.size):
-        with _LOCK:
-            cached.checked_size, cached.checked_at = size, counter
-        return cached.learned
+    if cached is not None and not _drifted(size, cached[0].size):
+        cached[0].checked(size, counter)
+        return cached[1]
     learned = _learned_terms(conn, bare, viewer)
     with _LOCK:
         if len(_LEARNED) > 4 * CACHE_SIZE:
             _LEARNED.clear()
-        _LEARNED[key] = _Learning(size, learned, size, counter)
+        _LEARNED[key] = (_Counted(size, size, counter), learned)
     return learned
 
 
@@ -243,7 +247,7 @@ def _build(conn: Connection, identity: str, counter: int, view: View, caller: Ca
             if len(_VOCABULARIES) > 4 * CACHE_SIZE:
                 _VOCABULARIES.clear()
             _VOCABULARIES[(identity, view)] = known
-    return Profiles(by_name=known.by_name, idf=known.idf, rows=rows, identity=identity, view=view)
+    return Profiles(by_name=known.by_name, idf=known.idf, rows=rows, identity=identity, counter=counter, view=view)
 
 
 def profiles_for(conn: Connection, caller: Caller) -> tuple[Profiles, frozenset[str]]:
@@ -298,32 +302,44 @@ def _mean_of(blobs: list[bytes]) -> Vector | None:
     return (mean / norm).astype(np.float32) if norm > 0 else None
 
 
-def _centroid(conn: Connection, profiles: Profiles, row: dict[str, Any], size: int, caller: Caller) -> Vector | None:
+def _centroid(
+    conn: Connection, profiles: Profiles, row: dict[str, Any], size_of: Callable[[str], int], caller: Caller
+) -> Vector | None:
     stored = _decode_vector(row["centroid"])
     if stored is not None:
         return stored
     key = (profiles.identity, profiles.view, row["name"])
     with _LOCK:
         cached = _FALLBACK_CENTROIDS.get(key)
-    if cached is not None and not _drifted(size, cached[0]):
+    if cached is not None and cached[0].surely_within(profiles.counter):
+        return cached[1]
+    size = size_of(row["name"])
+    if cached is not None and not _drifted(size, cached[0].size):
+        cached[0].checked(size, profiles.counter)
         return cached[1]
     centroid = _mean_of(domain_store.domain_vectors(conn, row["name"], viewer=_viewer(profiles.view, caller)))
     with _LOCK:
         if len(_FALLBACK_CENTROIDS) > 64 * CACHE_SIZE:
             _FALLBACK_CENTROIDS.clear()
-        _FALLBACK_CENTROIDS[key] = (size, centroid)
+        _FALLBACK_CENTROIDS[key] = (_Counted(size, size, profiles.counter), centroid)
     return centroid
 
 
 def ensure_centroids(conn: Connection, profiles: Profiles, caller: Caller) -> None:
     """Centroids of the view's domains: stored ones (full view), else the mean of the vectors
-    the view may see."""
+    the view may see (the view's live records are counted only when a cached mean may have drifted)."""
     if profiles.centroids_ready:
         return
-    sizes = domain_store.live_counts(conn, viewer=_viewer(profiles.view, caller))
+    counted: list[dict[str, int]] = []  # at most once
+
+    def size_of(name: str) -> int:
+        if not counted:
+            counted.append(domain_store.live_counts(conn, viewer=_viewer(profiles.view, caller)))
+        return counted[0].get(name, 0)
+
     names, vectors = [], []
     for row in profiles.rows:
-        centroid = _centroid(conn, profiles, row, sizes.get(row["name"], 0), caller)
+        centroid = _centroid(conn, profiles, row, size_of, caller)
         if centroid is not None:
             names.append(row["name"])
             vectors.append(centroid)
