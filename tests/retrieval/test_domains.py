@@ -484,3 +484,16 @@ def test_a_keyword_less_domain_is_learned_again_once_its_records_drift(vault: Va
     for statement in orchard[5:]:
         vault.add(OWNER, Draft.of(statement=statement, domain="garden"))
     assert garden_score() > 0.0  # 12 since they were learned: learned again
+
+
+def test_a_cached_count_is_trusted_only_while_the_writes_since_cannot_have_moved_it_too_far() -> None:
+    """Each write moves the store's write counter by at least one per changed row, so a live count
+    can have moved by at most that much since it was last taken (LEARNED_DRIFT: 10 rows or 10 %)."""
+    from memvault.core.retrieval.domain_profiles import _Counted  # noqa: PLC0415
+
+    fresh = _Counted(size=100, checked_size=100, checked_at=50)
+    assert fresh.surely_within(60) and not fresh.surely_within(61)
+    assert not fresh.surely_within(49)  # the counter went back: count again
+    moved = _Counted(size=100, checked_size=105, checked_at=50)  # the last count had moved by 5
+    assert moved.surely_within(55) and not moved.surely_within(56)
+    assert _Counted(size=1000, checked_size=1000, checked_at=0).surely_within(100)  # 10 % of 1000
