@@ -305,7 +305,7 @@ class _Weighed:
 
 def _holds(words: tuple[str, ...], term: str, prefix: bool) -> bool:
     """Whether a word of `words` (sorted) is `term`, or starts with it when `prefix`: the words
-    starting with a prefix follow it directly in sorted order (`query.matches`, by bisection)."""
+    starting with a prefix follow it directly in sorted order, so one bisection finds either."""
     at = bisect_left(words, term)
     return at < len(words) and (words[at].startswith(term) if prefix else words[at] == term)
 

@@ -131,10 +131,6 @@ def has_cjk(text: str) -> bool:
     return _CJK.search(text) is not None
 
 
-def matches(term: str, prefix: bool, words: frozenset[str]) -> bool:
-    return any(w.startswith(term) for w in words) if prefix else term in words
-
-
 @keeps_text
 @lru_cache(maxsize=16384)
 def folded(text: str) -> str:
