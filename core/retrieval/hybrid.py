@@ -8,6 +8,8 @@ run cheapest first and stop at the deadline, keeping what they found.
 from __future__ import annotations
 
 import math
+import re
+import string
 import time
 from bisect import bisect_left
 from collections.abc import Callable
@@ -294,11 +296,16 @@ class _Weighed:
     def __init__(self, terms: list[tuple[str, bool]], idf: dict[str, float]) -> None:
         self.terms = [(term, prefix, idf.get(term, 0.0)) for term, prefix in terms]
         self.total = sum(weight for _, _, weight in self.terms)
+        # Terms of ASCII letters, digits and underscores are found in ASCII text without listing its words.
+        self.plain = all(_PLAIN_TERM.fullmatch(term) for term, _, _ in self.terms)
 
     def share(self, text: str) -> float:
         """The idf-weighted share of the terms that the text contains."""
         if not self.total:
             return 0.0
+        if self.plain and text.isascii():
+            lowered = text.lower()  # what the word index sees of ASCII text
+            return sum(weight for term, prefix, weight in self.terms if _found(lowered, term, prefix)) / self.total
         words = q.sorted_words(text)
         return sum(weight for term, prefix, weight in self.terms if _holds(words, term, prefix)) / self.total
 
@@ -308,6 +315,23 @@ def _holds(words: tuple[str, ...], term: str, prefix: bool) -> bool:
     starting with a prefix follow it directly in sorted order, so one bisection finds either."""
     at = bisect_left(words, term)
     return at < len(words) and (words[at].startswith(term) if prefix else words[at] == term)
+
+
+_PLAIN_TERM = re.compile(r"[a-z0-9_]+")
+_ASCII_WORD = frozenset(string.ascii_lowercase + string.digits + "_")  # `\w` in lowered ASCII text
+
+
+def _found(lowered: str, term: str, prefix: bool) -> bool:
+    """`_holds` for lowered ASCII text and a plain term, by searching the text: an occurrence with
+    no word character before it is a word's start; with none after it either, a whole word. Most
+    candidates' texts are new to a search, and listing and sorting their words costs more."""
+    at = lowered.find(term)
+    while at >= 0:
+        end = at + len(term)
+        if (at == 0 or lowered[at - 1] not in _ASCII_WORD) and (prefix or lowered[end : end + 1] not in _ASCII_WORD):
+            return True
+        at = lowered.find(term, at + 1)
+    return False
 
 
 def _trigram_coverage(terms: list[str], text: str) -> float:
