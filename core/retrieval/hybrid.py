@@ -79,8 +79,8 @@ class Gathered:
     def add(self, record: Memory, signal: str) -> Found:
         item = self.found.get(record.id)
         if item is None:
-            item = self.found[record.id] = Found(record)
-        if signal not in item.why:
+            item = self.found[record.id] = Found(record, why=[signal])
+        elif signal not in item.why:
             item.why.append(signal)
         return item
 
@@ -393,21 +393,23 @@ def signals_for(
     # A record's leading name lifts it among conversation turns only (`ranking.rank`): not looked up otherwise.
     names = q.request_names(request.query) if gathered.conversation else frozenset()
     top = max(domain_weights.values(), default=0.0)
+    domains = {name: weight / top for name, weight in domain_weights.items()} if top else None
+    neutral = bool(request.as_of or request.known_at)
     out: dict[str, Signals] = {}
     for memory_id, item in gathered.found.items():
         record = item.record
-        useful, not_useful = feedback.get(memory_id, (0, 0))
+        votes = feedback.get(memory_id)  # most records have none
         out[memory_id] = Signals(
             lexical=lexical.get(memory_id, 0.0),
             cosine=item.cosine,
             semantic_on=semantic_on,
             graph=item.graph,
-            domain=(domain_weights.get(record.domain, 0.0) / top) if top else 0.5,
-            feedback=feedback_value(useful, not_useful),
-            status_neutral=bool(request.as_of or request.known_at),
+            domain=0.5 if domains is None else domains.get(record.domain, 0.0),
+            feedback=feedback_value(*votes) if votes else 0.0,
+            status_neutral=neutral,
             in_span=span is not None and _happened_in(record, span),
             named_subject=bool(names) and q.leading_name(record.statement) in names,
-            why=list(item.why),
+            why=item.why,  # read, never changed: the stages that found the record
         )
     return out
 

@@ -20,8 +20,29 @@ TEXTS = [
 TERMS = [
     (term, prefix)
     for term, prefix in itertools.product(
-        ["pan", "panel", "paneling", "panels", "pane", "a", "ab", "abcdef", "zurich", "zur", "cafe", "creme", "z", "", "2", "_",
-         "panel_x", "pan_el", "x-panel", "panel's", "会議"],
+        [
+            "pan",
+            "panel",
+            "paneling",
+            "panels",
+            "pane",
+            "a",
+            "ab",
+            "abcdef",
+            "zurich",
+            "zur",
+            "cafe",
+            "creme",
+            "z",
+            "",
+            "2",
+            "_",
+            "panel_x",
+            "pan_el",
+            "x-panel",
+            "panel's",
+            "会議",
+        ],
         [True, False],
     )
 ]
