@@ -76,11 +76,20 @@ RECORD: Schema = obj(
     ("id", "domain", "type", "statement", "status", "access_scope", "revision"),
 )
 
-HIT: Schema = {
-    **RECORD,
-    "properties": {**RECORD["properties"], "score": NUM, "why": array(STR), "tier": enum(["hot", "warm", "cold"])},
-    "required": [*RECORD["required"], "score", "why", "tier"],
-}
+# A search hit is a record plus its score, why and tier. Its schema types only the record fields every
+# record carries (RECORD's required ones): the official Python client checks each answer against the
+# declared schema, one step per typed field of every hit, and with every record field typed that cost it
+# ~2.9 ms per ten-hit answer (0.8 ms so) on the hottest call. RECORD types the other fields (memory_get,
+# memory_list), and the tests hold search hits to it.
+HIT: Schema = obj(
+    {
+        **{name: RECORD["properties"][name] for name in RECORD["required"]},
+        "score": NUM,
+        "why": array(STR),
+        "tier": enum(["hot", "warm", "cold"]),
+    },
+    (*RECORD["required"], "score", "why", "tier"),
+)
 
 # One schema for both answers of memory_search: the full one and, with shadow, {shadow, retrieved, latency_ms}.
 SEARCH: Schema = obj(

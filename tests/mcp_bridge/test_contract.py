@@ -14,13 +14,16 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
+from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.types import Tool
 
 from memvault.core.model import LOCAL_ASSISTANT, Explicitness, LinkType, MemoryType, Scope, Sensitivity, Status
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.server import build_server
-from memvault.mcp_bridge.tools import vocabulary
+from memvault.mcp_bridge.tools import schemas, vocabulary
+from tests.mcp_bridge.conftest import Seeded
+from tests.mcp_bridge.helpers import call, connect
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT = ROOT / "docs" / "mcp-contract.md"
@@ -190,6 +193,19 @@ async def test_every_tool_declares_an_object_output_schema(served: dict[str, Too
     for name in PINNED:
         schema = served[name].output_schema
         assert schema is not None and schema["type"] == "object", name
+
+
+async def test_search_hits_hold_to_the_record_schema(vault: Vault, seeded: Seeded) -> None:
+    """memory_search's schema types only the fields every hit carries (the official client checks each
+    answer against it); every other field of a hit must still be what the record's schema says."""
+    async with connect(vault, LOCAL_ASSISTANT) as client:
+        answer = await call(client, "memory_search", {"query": "Lindqvist garden", "limit": 10})
+    hits = answer.data["results"]
+    assert len(hits) >= 2
+    record = Draft202012Validator(schemas.RECORD)
+    for hit in hits:
+        assert not list(record.iter_errors(hit)), hit["id"]
+    assert list(record.iter_errors({**hits[0], "confidence": "high", "valid_until": 3}))
 
 
 @pytest.mark.parametrize(
