@@ -82,7 +82,7 @@ class HybridRetriever:
 
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
-        return str(ctx.setting("embeddings")) == "local"
+        return _embeddings_local(ctx.setting)
 
     def clear_caches(self) -> None:
         """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""
@@ -158,10 +158,16 @@ class HybridRetriever:
         with ctx.reading() as conn:
             return vector_sql.count_missing(conn, MODEL_ID)
 
+    def _unembedded(self, conn: Connection, setting: Callable[[str], Any]) -> int | None:
+        """The store's write counter when it moved since the last search looked (other processes may
+        have written records this one has not embedded), else None (nothing to catch up on)."""
+        if not _embeddings_local(setting):
+            return None
+        version = vector_sql.store_version(conn)
+        return None if version == self._checked_version else version
+
     def _catch_up(self, ctx: Context, version: int) -> None:
         """Before searching: embed a bounded number of records other processes wrote."""
-        if version == self._checked_version:
-            return
         self._checked_version = version
         try:
             embedder = shared_embedder()
@@ -192,31 +198,43 @@ class HybridRetriever:
         reason = skip_reason(request.query, bool(q.query_terms(request.query)))
         if reason:
             return skipped_answer(request, reason, (time.perf_counter() - started) * 1000)
-        semantic = self.embeddings_on(ctx)
-        if semantic:
-            self.settle()  # this process's own writes are embedded first
+        self.settle()  # this process's own writes are embedded first (with embeddings off there are none)
+        # One snapshot for the whole search, unless other processes wrote records since the last one:
+        # a few of those are embedded first (a write), and the search reads a snapshot taken after.
+        with ctx.reading() as conn:
+            setting = ctx.settings()  # this snapshot's, read once
+            behind = self._unembedded(conn, setting)
+            if behind is None:
+                ranking, records = self._found(setting, ctx, conn, caller, request)
+        if behind is not None:
+            self._catch_up(ctx, behind)
             with ctx.reading() as conn:
-                version = vector_sql.store_version(conn)
-            self._catch_up(ctx, version)
+                setting = ctx.settings()
+                ranking, records = self._found(setting, ctx, conn, caller, request)
+        return self._answer(ctx, caller, request, ranking, records, started, int(setting("packet_max_tokens")))
+
+    def _found(
+        self, setting: Callable[[str], Any], ctx: Context, conn: Connection, caller: Caller, request: SearchRequest
+    ) -> tuple[Ranking, dict[str, Memory]]:
+        """The ranking (cached, or ranked now) and its hits' records, read in this snapshot."""
         # The deadline counts this search's own work: not the catch-up embedding of other
         # processes' writes, nor loading the model on a process's first search.
         own_start = time.perf_counter()
-        with ctx.reading() as conn:
-            version = stamp(conn)
-            self._forget_purged(conn, version)
-            setting = ctx.settings()  # this snapshot's, read once
-            key = cache_key(request, caller, version, "local" if semantic else "off")
-            ranking = self.cache.get(key)
-            records: dict[str, Memory] | None = None
-            if ranking is None:  # ranked now, in this snapshot: its records are at hand
-                ranking, records = self._rank(setting, ctx, conn, caller, request, semantic, version, own_start)
-                if not ranking.truncated:
-                    self.cache.put(key, ranking)
-            if records is None:
-                records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
-            if request.known_at:
-                records = _as_known_at(conn, caller, records, request.known_at)
-        return self._answer(ctx, caller, request, ranking, records, started, int(setting("packet_max_tokens")))
+        semantic = _embeddings_local(setting)
+        version = stamp(conn)
+        self._forget_purged(conn, version)
+        key = cache_key(request, caller, version, "local" if semantic else "off")
+        ranking = self.cache.get(key)
+        records: dict[str, Memory] | None = None
+        if ranking is None:  # ranked now, in this snapshot: its records are at hand
+            ranking, records = self._rank(setting, ctx, conn, caller, request, semantic, version, own_start)
+            if not ranking.truncated:
+                self.cache.put(key, ranking)
+        if records is None:
+            records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
+        if request.known_at:
+            records = _as_known_at(conn, caller, records, request.known_at)
+        return ranking, records
 
     def _rank(
         self,
@@ -394,6 +412,10 @@ def _vector_and_nearest(text: str, index: VectorIndex, pool: int) -> Any:
     vector = shared_embedder().embed_one(text)
     index.search(vector, pool)
     return vector
+
+
+def _embeddings_local(setting: Callable[[str], Any]) -> bool:
+    return str(setting("embeddings")) == "local"
 
 
 def _depth_for(request: SearchRequest, routed: Callable[[], str]) -> str:
