@@ -189,9 +189,15 @@ class Memory:
         "due_at",
     )
 
+    ENUM_FIELDS = ("type", "status", "explicitness", "sensitivity", "access_scope")  # given as their values
+
     def to_dict(self) -> MemoryRecord:
-        # Not dataclasses.asdict: its deep copy was most of the cost of a list or a search.
-        data = {name: _plain(getattr(self, name)) for name in self.CONTRACT_FIELDS}
+        # Not dataclasses.asdict: its deep copy was most of the cost of a list or a search; the
+        # instance's own dict, and only the enum fields converted: a search answers ten of them.
+        values = vars(self)
+        data = {name: values[name] for name in self.CONTRACT_FIELDS}
+        for name in self.ENUM_FIELDS:
+            data[name] = _plain(data[name])
         data["tags"] = list(self.tags)
         return cast("MemoryRecord", data)
 

@@ -1,14 +1,17 @@
 """The embedded bridge's stdio: newline-delimited JSON-RPC read and written by the event loop itself.
 
-The SDK's stdio transport reads every line and writes every answer through worker threads
-(three thread hops a call), and the line guard in front of it (`jsonrpc_guard`) took two more
-threads and a pipe pair. Here the loop waits on the client's pipe, checks each line with the
-guard (a line the SDK would drop is answered here), and writes each answer whole; per call the
-only thread hop left is the vault's own (`Gate`). When the client's input ends, the session
-still answers the requests it has read (the SDK would cancel them), within `DRAIN_SECONDS`:
-`memvault mcp < requests.jsonl` answers every line. While a session runs, fd 0 reads the null
-device and fd 1 writes to stderr, as under the SDK's transport: nothing a library prints
-reaches the wire. POSIX only, like the relay.
+The SDK's stdio transport reads every line and writes every answer through worker threads (three
+thread hops a call), and the line guard in front of it (`jsonrpc_guard`) took two more threads and a
+pipe pair. Here the loop waits on the client's pipe, checks each line with the guard (a line the SDK
+would drop is answered here), and writes each answer whole; per call the only thread hop left is the
+vault's own (`Gate`). No task or memory stream stands between the pipe and the SDK either: the
+server's read stream (`ClientRequests`) reads the pipe when the server asks for its next message,
+and its write stream (`ServerAnswers`) writes each answer from the task that sends it (a relay task
+and a stream hop each way cost ~0.2 ms of event-loop CPU a call). When the client's input ends, the
+session still answers the requests it has read (the SDK would cancel them), within `DRAIN_SECONDS`:
+`memvault mcp < requests.jsonl` answers every line. While a session runs, fd 0 reads the null device
+and fd 1 writes to stderr, as under the SDK's transport: nothing a library prints reaches the wire.
+POSIX only, like the relay.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import logging
 import os
 import stat
 import sys
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -38,7 +42,7 @@ class ClientPipe:
     def __init__(self, in_fd: int, out_fd: int) -> None:
         self.in_fd = in_fd
         self.out_fd = out_fd
-        self._writing = anyio.Lock()
+        self._writing = anyio.Lock(fast_acquire=True)  # no yield when no other answer is being written
         self.serving = anyio.CancelScope()  # cancelled when the client stops reading: nothing can reach it
         # The loop waits on pipes, sockets and terminals; a file or the null device is always ready.
         self._pollable = _is_pipe(in_fd) or os.isatty(in_fd)
@@ -125,55 +129,75 @@ async def serve_stdio(session: Session) -> None:
     """Run one MCP session (`session(read_stream, write_stream)`, e.g. `server.run_session` bound to a
     server) with the client on this process's stdin/stdout, until its stdin ends."""
     with claimed_stdio() as pipe, pipe.serving:
-        to_server, server_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        server_writes, from_server = anyio.create_memory_object_stream[SessionMessage](0)
         unanswered = Unanswered()
-        async with anyio.create_task_group() as writing:
-            writing.start_soon(_write_answers, from_server, pipe, unanswered)
-            async with anyio.create_task_group() as reading:
-                reading.start_soon(_read_requests, pipe, to_server, unanswered)
-                await session(server_reads, server_writes)
-                reading.cancel_scope.cancel()  # the server is done: whatever still arrives is unanswered
-        # The writer ended with the server's write side, every answer written whole.
+        await session(ClientRequests(pipe, unanswered), ServerAnswers(pipe, unanswered))
 
 
-async def _read_requests(
-    pipe: ClientPipe, to_server: ObjectSendStream[SessionMessage | Exception], unanswered: Unanswered
-) -> None:
-    async with to_server:
-        pending = b""
-        while data := await pipe.read():
-            *lines, pending = (pending + data).split(b"\n")
-            for line in lines:
-                await _deliver(line, pipe, to_server, unanswered)
-        await _deliver(pending, pipe, to_server, unanswered)
-        with anyio.move_on_after(DRAIN_SECONDS):
-            await unanswered.all_answered()  # closing the server's input would cancel them
+class ClientRequests(ObjectReceiveStream[SessionMessage | Exception]):
+    """The server's input: each line is read from the pipe, checked and parsed when the server asks for
+    its next message (no task or memory stream between the pipe and the SDK)."""
+
+    def __init__(self, pipe: ClientPipe, unanswered: Unanswered) -> None:
+        self._pipe = pipe
+        self._unanswered = unanswered
+        self._lines: deque[bytes] = deque()
+        self._partial = b""
+        self._ended = False
+
+    async def receive(self) -> SessionMessage | Exception:
+        while True:
+            while self._lines:
+                item = await self._message(self._lines.popleft())
+                if item is not None:
+                    return item
+            if self._ended:
+                with anyio.move_on_after(DRAIN_SECONDS):
+                    await self._unanswered.all_answered()  # ending the server's input would cancel them
+                raise anyio.EndOfStream
+            await self._read()
+
+    async def _read(self) -> None:
+        data = await self._pipe.read()
+        if not data:
+            self._ended = True
+            self._lines.append(self._partial)
+            return
+        *lines, self._partial = (self._partial + data).split(b"\n")
+        self._lines.extend(lines)
+
+    async def _message(self, line: bytes) -> SessionMessage | Exception | None:
+        """The line as the server's next message, or None (blank, or answered here by the guard)."""
+        if not line.strip():
+            return None
+        error = jsonrpc_guard.problem(line)
+        if error is not None:
+            await self._pipe.write(error)
+            return None
+        try:
+            message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except Exception as exc:  # as the SDK's own reader does: the session sees the failure
+            return exc
+        self._unanswered.passed(message)
+        return SessionMessage(message)
+
+    async def aclose(self) -> None:
+        """Nothing to release: the pipe belongs to `claimed_stdio`."""
 
 
-async def _deliver(
-    line: bytes, pipe: ClientPipe, to_server: ObjectSendStream[SessionMessage | Exception], unanswered: Unanswered
-) -> None:
-    if not line.strip():
-        return
-    error = jsonrpc_guard.problem(line)
-    if error is not None:
-        await pipe.write(error)
-        return
-    try:
-        message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except Exception as exc:  # as the SDK's own reader does: the session sees the failure
-        await to_server.send(exc)
-    else:
-        unanswered.passed(message)
-        await to_server.send(SessionMessage(message))
+class ServerAnswers(ObjectSendStream[SessionMessage]):
+    """The server's output: each message written whole to the pipe by the task that sends it."""
 
+    def __init__(self, pipe: ClientPipe, unanswered: Unanswered) -> None:
+        self._pipe = pipe
+        self._unanswered = unanswered
+        self._closed = False
 
-async def _write_answers(
-    from_server: ObjectReceiveStream[SessionMessage], pipe: ClientPipe, unanswered: Unanswered
-) -> None:
-    async with from_server:
-        async for item in from_server:
-            unanswered.sent(item.message)
-            data = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-            await pipe.write(data.encode("utf-8") + b"\n")
+    async def send(self, item: SessionMessage) -> None:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        self._unanswered.sent(item.message)
+        data = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        await self._pipe.write(data.encode("utf-8") + b"\n")
+
+    async def aclose(self) -> None:
+        self._closed = True

@@ -8,6 +8,8 @@ run cheapest first and stop at the deadline, keeping what they found.
 from __future__ import annotations
 
 import math
+import re
+import string
 import time
 from bisect import bisect_left
 from collections.abc import Callable
@@ -77,8 +79,8 @@ class Gathered:
     def add(self, record: Memory, signal: str) -> Found:
         item = self.found.get(record.id)
         if item is None:
-            item = self.found[record.id] = Found(record)
-        if signal not in item.why:
+            item = self.found[record.id] = Found(record, why=[signal])
+        elif signal not in item.why:
             item.why.append(signal)
         return item
 
@@ -296,11 +298,16 @@ class _Weighed:
     def __init__(self, terms: list[tuple[str, bool]], idf: dict[str, float]) -> None:
         self.terms = [(term, prefix, idf.get(term, 0.0)) for term, prefix in terms]
         self.total = sum(weight for _, _, weight in self.terms)
+        # Terms of ASCII letters, digits and underscores are found in ASCII text without listing its words.
+        self.plain = all(_PLAIN_TERM.fullmatch(term) for term, _, _ in self.terms)
 
     def share(self, text: str) -> float:
         """The idf-weighted share of the terms that the text contains."""
         if not self.total:
             return 0.0
+        if self.plain and text.isascii():
+            lowered = text.lower()  # what the word index sees of ASCII text
+            return sum(weight for term, prefix, weight in self.terms if _found(lowered, term, prefix)) / self.total
         words = q.sorted_words(text)
         return sum(weight for term, prefix, weight in self.terms if _holds(words, term, prefix)) / self.total
 
@@ -310,6 +317,23 @@ def _holds(words: tuple[str, ...], term: str, prefix: bool) -> bool:
     starting with a prefix follow it directly in sorted order, so one bisection finds either."""
     at = bisect_left(words, term)
     return at < len(words) and (words[at].startswith(term) if prefix else words[at] == term)
+
+
+_PLAIN_TERM = re.compile(r"[a-z0-9_]+")
+_ASCII_WORD = frozenset(string.ascii_lowercase + string.digits + "_")  # `\w` in lowered ASCII text
+
+
+def _found(lowered: str, term: str, prefix: bool) -> bool:
+    """`_holds` for lowered ASCII text and a plain term, by searching the text: an occurrence with
+    no word character before it is a word's start; with none after it either, a whole word. Most
+    candidates' texts are new to a search, and listing and sorting their words costs more."""
+    at = lowered.find(term)
+    while at >= 0:
+        end = at + len(term)
+        if (at == 0 or lowered[at - 1] not in _ASCII_WORD) and (prefix or lowered[end : end + 1] not in _ASCII_WORD):
+            return True
+        at = lowered.find(term, at + 1)
+    return False
 
 
 def _trigram_coverage(terms: list[str], text: str) -> float:
@@ -371,21 +395,23 @@ def signals_for(
     # A record's leading name lifts it among conversation turns only (`ranking.rank`): not looked up otherwise.
     names = q.request_names(request.query) if gathered.conversation else frozenset()
     top = max(domain_weights.values(), default=0.0)
+    domains = {name: weight / top for name, weight in domain_weights.items()} if top else None
+    neutral = bool(request.as_of or request.known_at)
     out: dict[str, Signals] = {}
     for memory_id, item in gathered.found.items():
         record = item.record
-        useful, not_useful = feedback.get(memory_id, (0, 0))
+        votes = feedback.get(memory_id)  # most records have none
         out[memory_id] = Signals(
             lexical=lexical.get(memory_id, 0.0),
             cosine=item.cosine,
             semantic_on=semantic_on,
             graph=item.graph,
-            domain=(domain_weights.get(record.domain, 0.0) / top) if top else 0.5,
-            feedback=feedback_value(useful, not_useful),
-            status_neutral=bool(request.as_of or request.known_at),
+            domain=0.5 if domains is None else domains.get(record.domain, 0.0),
+            feedback=feedback_value(*votes) if votes else 0.0,
+            status_neutral=neutral,
             in_span=span is not None and _happened_in(record, span),
             named_subject=bool(names) and q.leading_name(record.statement) in names,
-            why=list(item.why),
+            why=item.why,  # read, never changed: the stages that found the record
         )
     return out
 

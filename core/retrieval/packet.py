@@ -117,14 +117,16 @@ class _Fill:
         """Best first within the budgets and each domain's cap; answers the lines deferred by a cap."""
         deferred: list[Memory] = []
         for record in ranked:
+            full = len(self.chosen) >= max_records
+            if full and record is not keep:  # not counted: the budget never gets to it
+                if keep is None or keep in self.chosen:
+                    break
+                continue
             cost = self.cost_of(record.id)
-            if record is keep and len(self.chosen) >= max_records:  # it takes the least relevant line's place
+            if full:  # the kept constraint takes the least relevant line's place
                 if self.total - self.cost_of(self.chosen[-1].id) + cost <= max_tokens:
                     self.drop_last()
                     self.add(record)
-            elif len(self.chosen) >= max_records:
-                if keep is None or keep in self.chosen:
-                    break
             elif self.total + cost > max_tokens:
                 continue
             elif record is not keep and self.used.get(record.domain, 0) + cost > cap(record.domain):

@@ -115,8 +115,8 @@ def _semantic(profiles: Profiles, query_vector: Vector | None) -> dict[str, floa
     norm = float(np.linalg.norm(q))
     if norm == 0:
         return {}
-    cosines = profiles.centroids @ (q / norm)
-    return {name: float(c) for name, c in zip(profiles.centroid_names, cosines, strict=True)}
+    cosines = (profiles.centroids @ (q / norm)).tolist()  # Python floats at once, not numpy scalars one by one
+    return dict(zip(profiles.centroid_names, cosines, strict=True))
 
 
 def _lexical(profile: Profile, query_terms: frozenset[str], idf: dict[str, float]) -> tuple[float, tuple[str, ...]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,12 +11,13 @@ from corekit import OWNER, Adder, count, dump
 from memvault.core.clock import FixedClock, format_time, parse_time
 from memvault.core.drafts import Draft
 from memvault.core.errors import InvalidArgument, NotFound
-from memvault.core.model import Memory
+from memvault.core.model import Explicitness, Memory, MemoryType, Scope, Sensitivity, Status
 from memvault.core.requests import ArchiveRequest, CorrectRequest, ListRequest
 from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
 NOW = "2026-03-01T09:30:00.000Z"
+ENUMS = (MemoryType, Status, Explicitness, Sensitivity, Scope)
 
 
 def test_add_stores_every_field_and_get_returns_the_contract_record(clocked_vault: Vault) -> None:
@@ -52,6 +54,10 @@ def test_add_stores_every_field_and_get_returns_the_contract_record(clocked_vaul
     assert got["history"] == [] and got["links"] == []
     assert got["entities"] == ["Ines", "community hall"]
     assert count(clocked_vault, "projects") == 1
+    # every enum field (the ones `to_dict` converts) answers a plain string, as JSON shows it
+    assert all(type(record[name]) is str for name in Memory.ENUM_FIELDS)  # type: ignore[literal-required]
+    enum_fields = {f.name for f in fields(Memory) if f.type in {t.__name__ for t in ENUMS}}
+    assert set(Memory.ENUM_FIELDS) == enum_fields
 
 
 def test_defaults_of_a_plain_add(clocked_vault: Vault) -> None:

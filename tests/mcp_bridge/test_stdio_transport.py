@@ -1,10 +1,10 @@
 """The embedded bridge's own stdio transport (`stdio_transport`), driven as a raw subprocess.
 
-The event loop reads the client's pipe and writes the answers itself: a client that reads late
-must still get every answer whole (the loop waits on a full pipe instead of blocking or
-splitting lines); requests read from a plain file (no pipe to wait on, and the input ends at
-once) are all answered before the bridge exits, a line the SDK would drop included; and a client
-that stops reading ends the session (nothing can reach it any more).
+The event loop reads the client's pipe and writes the answers itself: lines that arrive in pieces
+are read whole, a client that reads late must still get every answer whole (the loop waits on a full
+pipe instead of blocking or splitting lines); requests read from a plain file (no pipe to wait on,
+and the input ends at once) are all answered before the bridge exits, a line the SDK would drop
+included; and a client that stops reading ends the session (nothing can reach it any more).
 """
 
 from __future__ import annotations
@@ -56,6 +56,22 @@ def test_a_client_that_reads_late_gets_every_answer_whole(home: Path) -> None:
     listed = {tuple(t["name"] for t in a["result"]["tools"]) for a in answers[1:-1]}
     assert len(listed) == 1 and "memory_search" in listed.pop()
     assert answers[-1]["result"] == {}
+
+
+def test_lines_that_arrive_in_pieces_are_read_whole(home: Path) -> None:
+    proc = bridge(home, subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    data = lines_of(INIT, INITIALIZED, tools_list(2), {"jsonrpc": "2.0", "id": 3, "method": "ping"})
+    cut = data.index(b'"tools/list"')  # one read ends inside a line, the next holds its end and more
+    for piece in (data[:5], data[5:cut], data[cut:]):
+        proc.stdin.write(piece)
+        proc.stdin.flush()
+        time.sleep(0.3)
+    answers = [json.loads(proc.stdout.readline()) for _ in range(3)]
+    proc.stdin.close()
+    assert proc.wait(timeout=120) == 0
+    assert [a["id"] for a in answers] == [1, 2, 3]
+    assert "memory_search" in {t["name"] for t in answers[1]["result"]["tools"]}
 
 
 def test_requests_from_a_plain_file_are_all_answered_before_the_bridge_exits(home: Path, tmp_path: Path) -> None:

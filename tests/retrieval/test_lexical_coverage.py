@@ -1,4 +1,5 @@
-"""The words stage's coverage test by bisection answers exactly what a scan of the words answers."""
+"""The words stage's coverage tests (bisection of the words; a search of lowered ASCII text) answer exactly
+what a scan of the words answers."""
 
 from __future__ import annotations
 
@@ -13,12 +14,35 @@ TEXTS = [
     "Ça coûte trop cher à Zürich: café, crème brûlée",
     "a b ab abc abcd abcde",
     "東京で会議 meeting in Tokyo",
+    "pan_el x-panel panel2 Panel's PANELS 2pan _pan panel_x",
     "",
 ]
 TERMS = [
     (term, prefix)
     for term, prefix in itertools.product(
-        ["pan", "panel", "paneling", "panels", "pane", "a", "ab", "abcdef", "zurich", "zur", "cafe", "creme", "z", ""],
+        [
+            "pan",
+            "panel",
+            "paneling",
+            "panels",
+            "pane",
+            "a",
+            "ab",
+            "abcdef",
+            "zurich",
+            "zur",
+            "cafe",
+            "creme",
+            "z",
+            "",
+            "2",
+            "_",
+            "panel_x",
+            "pan_el",
+            "x-panel",
+            "panel's",
+            "会議",
+        ],
         [True, False],
     )
 ]
@@ -34,6 +58,17 @@ def test_holds_agrees_with_a_scan_for_every_term_and_text() -> None:
         words, sorted_words = q.index_words(text), q.sorted_words(text)
         for term, prefix in TERMS:
             assert _holds(sorted_words, term, prefix) == _scanned(term, prefix, words), (text, term, prefix)
+
+
+def test_coverage_of_one_term_agrees_with_a_scan_on_either_path() -> None:
+    # ASCII text and a term of letters, digits and underscores take the search of the lowered text;
+    # the rest the bisection of the words.
+    for text in TEXTS:
+        words = q.index_words(text)
+        for term, prefix in TERMS:
+            weighed = _Weighed([(term, prefix)], {term: 1.0})
+            assert weighed.share(text) == float(_scanned(term, prefix, words)), (text, term, prefix)
+    assert _Weighed([("pan", True)], {"pan": 1.0}).plain and not _Weighed([("x-pan", True)], {"x-pan": 1.0}).plain
 
 
 def test_coverage_is_the_idf_weighted_share_of_terms_present() -> None:

@@ -39,6 +39,23 @@ def test_tokens_are_counted_with_the_models_tokenizer() -> None:
     assert packet.tokens == sum(count(line_for(r)) for r in records)
 
 
+def test_counts_from_kept_pieces_are_the_tokenizers_own() -> None:
+    count = token_counter()
+    lines = [
+        line_for(_memory(1, source="chat", source_reference="D1:3")),
+        "[m_01] work/fact: Lena's e-mail (re: Q3) said 1,000.50 EUR -- don't __init__ ~`{x}`!",
+        "unbelievably unbelievable UNBELIEVABLY",  # the second and third reuse the first's pieces
+        "a [CLS] b [SEP] [MASK]x [cls]",  # special tokens are matched before the text is lowered
+        "x" * 101 + " " + "y" * 100,  # a word over 100 characters is one unknown token
+        "Café Zürich 東京 naïve",  # not ASCII: encoded whole
+        "tab\tnew\nline\x07bell",  # control characters: encoded whole
+        "",
+    ]
+    whole = count._tokenizer  # the tokenizer itself, encoding each text whole
+    for line in lines * 2:  # the second time from kept pieces
+        assert count(line) == len(whole.encode(line, add_special_tokens=False).ids), line
+
+
 def test_every_line_cites_its_id_and_budgets_hold() -> None:
     records = [_memory(n) for n in range(20)]
     count = token_counter()
