@@ -346,7 +346,14 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
     measure: a record matching one common word of five is weak however it ranks), a quarter
     the bm25 relative to the best hit."""
     result = gathered.lexical
-    new = [(memory_id, item) for memory_id, item in gathered.found.items() if memory_id not in result]
+    new = []
+    for memory_id, item in gathered.found.items():
+        if memory_id in result:
+            continue
+        if item.word_bm25 is None and item.trigram_bm25 is None and not item.substring:
+            result[memory_id] = 0.0  # found by meaning, links or context alone: no terms to weigh
+        else:
+            new.append((memory_id, item))
     if not new:
         return result
     weighed = _Weighed(q.word_terms(gathered.word_text(request)), gathered.idf)
