@@ -357,9 +357,9 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
     if not new:
         return result
     weighed = _Weighed(q.word_terms(gathered.word_text(request)), gathered.idf)
-    trigrams = q.trigram_terms(gathered.word_text(request))
     best_word = min((f.word_bm25 for f in gathered.found.values() if f.word_bm25 is not None), default=0.0)
     best_tri = min((f.trigram_bm25 for f in gathered.found.values() if f.trigram_bm25 is not None), default=0.0)
+    trigrams = q.trigram_terms(gathered.word_text(request)) if best_tri else []  # most searches ask no trigrams
     own = gathered.own_statistics
     for memory_id, item in new:
         record = item.record
