@@ -29,6 +29,7 @@ from memvault.core.vault import Vault
 from memvault.core.writer import gate as writer_gate
 from memvault.mcp_bridge.ratelimit import RateLimiter
 from memvault.mcp_bridge.stdio_transport import serve_stdio
+from memvault.mcp_bridge.tool_lane import ToolLane
 from memvault.mcp_bridge.tools import (
     advanced,
     benchmark,
@@ -105,9 +106,12 @@ def build_server(vault: Vault, caller: Caller) -> MCPServer:
 
 
 async def run_session(server: MCPServer, read_stream: Any, write_stream: Any) -> None:
-    """One MCP session of `server` over a pair of anyio streams of SessionMessage."""
+    """One MCP session of `server` over a pair of anyio streams of SessionMessage, its caller fixed
+    (stdio, a daemon's socket): tool calls take the lane beside the SDK's dispatcher (`tool_lane`)."""
     lowlevel = server._lowlevel_server  # the SDK exposes the low-level server only privately (2.3)
-    await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+    async with anyio.create_task_group() as calls:
+        lane = ToolLane(server, write_stream, calls)
+        await lowlevel.run(lane.requests(read_stream), lane.answers(), lowlevel.create_initialization_options())
 
 
 async def serve_streams(

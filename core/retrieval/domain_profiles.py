@@ -250,10 +250,17 @@ def _build(conn: Connection, identity: str, counter: int, view: View, caller: Ca
     return Profiles(by_name=known.by_name, idf=known.idf, rows=rows, identity=identity, counter=counter, view=view)
 
 
-def profiles_for(conn: Connection, caller: Caller) -> tuple[Profiles, frozenset[str]]:
-    """The profiles of the caller's view at the store's current version, and the domains the
-    caller has live records in."""
-    identity, counter, last_event = domain_store.version(conn)
+# The store's identity, write counter and latest event id (`domain_rows.version`).
+StoreVersion = tuple[str, int, int]
+
+
+def profiles_for(
+    conn: Connection, caller: Caller, version: StoreVersion | None = None
+) -> tuple[Profiles, frozenset[str]]:
+    """The profiles of the caller's view at the store's current version (`version`, when the caller
+    read it in this snapshot already: a search reads it once), and the domains the caller has live
+    records in."""
+    identity, counter, last_event = version or domain_store.version(conn)
     view = view_of(caller)
     key = (identity, counter, last_event, view)
     with _LOCK:

@@ -226,8 +226,10 @@ def gather_graph(
     hops: int,
     out: Gathered,
     similarity: Callable[[list[str]], dict[str, float]] | None,
+    filled: frozenset[str],
 ) -> None:
-    """Neighbours of strong hits along typed links and shared entities, `hops` deep.
+    """Neighbours of strong hits along typed links and shared entities, `hops` deep (`filled`: the
+    optional tables holding rows, `store_stamps`).
 
     A neighbour's graph signal = the seed's relevance x link strength x hop decay.
     """
@@ -235,7 +237,7 @@ def gather_graph(
     for hop in range(1, hops + 1):
         reached: dict[str, float] = {}
         ids = list(frontier)
-        for seed, neighbour, link_type, weight in sql.linked(conn, ids):
+        for seed, neighbour, link_type, weight in sql.linked(conn, ids, filled):
             value = frontier[seed] * weight * LINK_TYPE_WEIGHT.get(link_type, 0.5) * HOP_DECAY ** (hop - 1)
             reached[neighbour] = max(reached.get(neighbour, 0.0), value)
         for seed, neighbour, shared in sql.shared_entities(conn, ids):

@@ -45,15 +45,16 @@ from memvault.core.retrieval.hybrid import (
 from memvault.core.retrieval.packet import Counter, compile_packet, default_counter
 from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, hold_back, rank, relevance
-from memvault.core.retrieval.ranking_cache import VECTOR_BITS, Hit, Ranking, RankingCache, cache_key, stamp
+from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules, tier_for
 from memvault.core.retrieval.vectors import BackgroundJob, Nearby, VectorIndex, backfill
 from memvault.core.search_request import SearchRequest
-from memvault.core.store import memories
+from memvault.core.store import memories, store_stamps
 from memvault.core.store import search as sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
+from memvault.core.store.store_stamps import StoreStamps
 
 log = logging.getLogger("memvault.retrieval")
 
@@ -82,7 +83,7 @@ class HybridRetriever:
 
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
-        return str(ctx.setting("embeddings")) == "local"
+        return _embeddings_local(ctx.setting)
 
     def clear_caches(self) -> None:
         """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""
@@ -158,10 +159,15 @@ class HybridRetriever:
         with ctx.reading() as conn:
             return vector_sql.count_missing(conn, MODEL_ID)
 
+    def _unembedded(self, stamps: StoreStamps, setting: Callable[[str], Any]) -> int | None:
+        """The store's write counter when it moved since the last search looked (other processes may
+        have written records this one has not embedded), else None (nothing to catch up on)."""
+        if not _embeddings_local(setting) or stamps.writes == self._checked_version:
+            return None
+        return stamps.writes
+
     def _catch_up(self, ctx: Context, version: int) -> None:
         """Before searching: embed a bounded number of records other processes wrote."""
-        if version == self._checked_version:
-            return
         self._checked_version = version
         try:
             embedder = shared_embedder()
@@ -170,11 +176,10 @@ class HybridRetriever:
         except MemvaultError as exc:  # a busy store or no model: search anyway, with what is embedded
             log.info("no catch-up embedding before this search (%s)", type(exc).__name__)
 
-    def _forget_purged(self, conn: Connection, version: int) -> None:
+    def _forget_purged(self, conn: Connection, cursor: int) -> None:
         """After a purge (in any process: the change feed says so), forget the text this process
         keeps to search faster: the packet lines' token counts, the words of statements, the
         vectors of texts embedded alone. A purged statement must not stay in memory."""
-        cursor = version >> VECTOR_BITS
         if 0 < self._feed_seen < cursor and sql.purged_since(conn, self._feed_seen):
             self.forget_text()
         self._feed_seen = cursor
@@ -192,31 +197,49 @@ class HybridRetriever:
         reason = skip_reason(request.query, bool(q.query_terms(request.query)))
         if reason:
             return skipped_answer(request, reason, (time.perf_counter() - started) * 1000)
-        semantic = self.embeddings_on(ctx)
-        if semantic:
-            self.settle()  # this process's own writes are embedded first
+        self.settle()  # this process's own writes are embedded first (with embeddings off there are none)
+        # One snapshot for the whole search, unless other processes wrote records since the last one:
+        # a few of those are embedded first (a write), and the search reads a snapshot taken after.
+        with ctx.reading() as conn:
+            setting = ctx.settings()  # this snapshot's, read once
+            stamps = store_stamps.read(conn)  # and what it stamps caches with
+            behind = self._unembedded(stamps, setting)
+            if behind is None:
+                ranking, records = self._found(setting, stamps, ctx, conn, caller, request)
+        if behind is not None:
+            self._catch_up(ctx, behind)
             with ctx.reading() as conn:
-                version = vector_sql.store_version(conn)
-            self._catch_up(ctx, version)
+                setting, stamps = ctx.settings(), store_stamps.read(conn)
+                ranking, records = self._found(setting, stamps, ctx, conn, caller, request)
+        return self._answer(ctx, caller, request, ranking, records, started, int(setting("packet_max_tokens")))
+
+    def _found(
+        self,
+        setting: Callable[[str], Any],
+        stamps: StoreStamps,
+        ctx: Context,
+        conn: Connection,
+        caller: Caller,
+        request: SearchRequest,
+    ) -> tuple[Ranking, dict[str, Memory]]:
+        """The ranking (cached, or ranked now) and its hits' records, read in this snapshot."""
         # The deadline counts this search's own work: not the catch-up embedding of other
         # processes' writes, nor loading the model on a process's first search.
         own_start = time.perf_counter()
-        with ctx.reading() as conn:
-            version = stamp(conn)
-            self._forget_purged(conn, version)
-            setting = ctx.settings()  # this snapshot's, read once
-            key = cache_key(request, caller, version, "local" if semantic else "off")
-            ranking = self.cache.get(key)
-            records: dict[str, Memory] | None = None
-            if ranking is None:  # ranked now, in this snapshot: its records are at hand
-                ranking, records = self._rank(setting, ctx, conn, caller, request, semantic, version, own_start)
-                if not ranking.truncated:
-                    self.cache.put(key, ranking)
-            if records is None:
-                records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
-            if request.known_at:
-                records = _as_known_at(conn, caller, records, request.known_at)
-        return self._answer(ctx, caller, request, ranking, records, started, int(setting("packet_max_tokens")))
+        semantic = _embeddings_local(setting)
+        self._forget_purged(conn, stamps.cursor)
+        key = cache_key(request, caller, stamp(stamps), "local" if semantic else "off")
+        ranking = self.cache.get(key)
+        records: dict[str, Memory] | None = None
+        if ranking is None:  # ranked now, in this snapshot: its records are at hand
+            ranking, records = self._rank(setting, ctx, conn, caller, request, semantic, stamps, own_start)
+            if not ranking.truncated:
+                self.cache.put(key, ranking)
+        if records is None:
+            records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
+        if request.known_at:
+            records = _as_known_at(conn, caller, records, request.known_at)
+        return ranking, records
 
     def _rank(
         self,
@@ -226,7 +249,7 @@ class HybridRetriever:
         caller: Caller,
         request: SearchRequest,
         semantic: bool,
-        version: int,
+        stamps: StoreStamps,
         started: float,
     ) -> tuple[Ranking, dict[str, Memory]]:
         """The ranking, and the records of its hits (read in the caller's snapshot)."""
@@ -239,15 +262,15 @@ class HybridRetriever:
         )
         now = ctx.clock.now()
         gathered, guess, vector, index = self._words_and_vector(
-            conn, caller, request, version, semantic, deadline, words
+            conn, caller, request, stamps, semantic, deadline, words
         )
         semantic = index is not None
-        decision = route(conn, caller, request.query, vector)
+        decision = route(conn, caller, request.query, vector, version=stamps.domains)
         depth = _depth_for(request, lambda: decision.depth)
         pool = pool_for(depth, request.limit)
         if pool != guess or index is None:
             gathered = Gathered(words=words)
-            counts = (self._word_counts, version)
+            counts = (self._word_counts, stamp(stamps))
             gather_lexical(conn, caller, request, pool, gathered, counts, alone=index is None)
         if index is not None and vector is not None:
             if deadline.passed():
@@ -263,17 +286,17 @@ class HybridRetriever:
 
         hops = hops_for(depth, int(setting("graph_max_depth")))
         similarity = _similarity(index, vector)
-        if hops and sql.in_graph(conn, list(gathered.found)):  # else no seed could lead anywhere
+        if hops and sql.in_graph(conn, list(gathered.found), stamps.filled):  # else no seed could lead anywhere
             if deadline.passed():
                 gathered.truncated = True
             else:
                 provisional = signals({})
                 strong = sorted(((relevance(s, weights), k) for k, s in provisional.items()), reverse=True)[:SEEDS]
                 seeds = {k: r for r, k in strong if r >= weights.min_relevance}
-                gather_graph(conn, caller, request, seeds, hops, gathered, similarity)
+                gather_graph(conn, caller, request, seeds, hops, gathered, similarity, stamps.filled)
         if gathered.found and not deadline.passed():
             gather_neighbours(conn, caller, request, context_seeds(gathered, CONTEXT_SEEDS), gathered, similarity)
-        final = signals(sql.feedback_balance(conn, list(gathered.found)))
+        final = signals(sql.feedback_balance(conn, list(gathered.found), stamps.filled))
         items = [(gathered.found[k].record, s) for k, s in final.items()]
         ranked = rank(items, weights, gathered.beside, gathered.conversation, lambda r: activity(r, now, rules))
         names = q.request_names(request.query)
@@ -287,7 +310,7 @@ class HybridRetriever:
             domains=tuple((d["name"], d["weight"]) for d in decision.as_contract()),
             domain_share=float(setting("domain_max_share")),
             shares={d.name: d.token_share for d in decision.active},
-            conflicts=_conflicts(conn, [h.id for h in hits]),
+            conflicts=_conflicts(conn, [h.id for h in hits], stamps.filled),
             truncated=gathered.truncated,  # a stage was skipped at the deadline
             held_back=held_back,
         )
@@ -298,7 +321,7 @@ class HybridRetriever:
         conn: Connection,
         caller: Caller,
         request: SearchRequest,
-        version: int,
+        stamps: StoreStamps,
         semantic: bool,
         deadline: Deadline,
         words: str | None,
@@ -307,9 +330,11 @@ class HybridRetriever:
         will likely choose (the pool depends on the route, the route on the vector: the words stage
         runs again when the guess was wrong) and their lexical signal. Guess 0: no words gathered yet."""
         warm = embeddings_loaded()
+        version = stamp(stamps)
         gathered, guess, pending = Gathered(words=words), 0, None
         if semantic and warm:
-            guess = pool_for(_depth_for(request, lambda: likely_depth(conn, caller, request.query)), request.limit)
+            likely = functools.partial(likely_depth, conn, caller, request.query, version=stamps.domains)
+            guess = pool_for(_depth_for(request, likely), request.limit)
             ahead = self._index_for(shared_embedder())
             ahead.refresh(conn, version)  # read in this snapshot, before the thread searches it
             pending = _vector_soon(request.query, ahead, guess)
@@ -396,6 +421,10 @@ def _vector_and_nearest(text: str, index: VectorIndex, pool: int) -> Any:
     return vector
 
 
+def _embeddings_local(setting: Callable[[str], Any]) -> bool:
+    return str(setting("embeddings")) == "local"
+
+
 def _depth_for(request: SearchRequest, routed: Callable[[], str]) -> str:
     """The depth asked for; for "auto", deep for a request about the past (what was true then may be
     cold now), else the route's (`routed`: the chosen route's, or before it the likely one)."""
@@ -417,11 +446,11 @@ def _similarity(index: VectorIndex | None, vector: Any) -> Callable[[list[str]],
     return lambda ids: index.similarity(vector, ids)
 
 
-def _conflicts(conn: Connection, ids: list[str]) -> dict[str, tuple[str, ...]]:
+def _conflicts(conn: Connection, ids: list[str], filled: frozenset[str]) -> dict[str, tuple[str, ...]]:
     """contradicts links among the hits, both ways: the packet labels each side."""
     chosen = set(ids)
     found: dict[str, list[str]] = {}
-    for seed, other, link_type, _ in sql.linked(conn, ids):
+    for seed, other, link_type, _ in sql.linked(conn, ids, filled):
         if link_type == "contradicts" and other in chosen:
             found.setdefault(seed, []).append(other)
     return {k: tuple(sorted(set(v))) for k, v in found.items()}

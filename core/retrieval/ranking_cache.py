@@ -1,6 +1,6 @@
 """The ranking cache: a search's ranking kept per (request, caller, store stamp, embeddings mode).
 
-The stamp is what invalidates: `stamp(conn)` follows the change feed's cursor (core/changes.py),
+The stamp is what invalidates: `stamp(stamps)` follows the change feed's cursor (core/changes.py),
 which every committed event moves, in any process, so a write anywhere changes every key; and the
 newest stored vector, since embeddings are written after their record's commit, without an event.
 """
@@ -14,9 +14,7 @@ from dataclasses import dataclass, field
 
 from memvault.core.model import Caller
 from memvault.core.search_request import SearchRequest
-from memvault.core.store import change_rows
-from memvault.core.store import vectors as vector_sql
-from memvault.core.store.connection import Connection
+from memvault.core.store.store_stamps import StoreStamps
 
 CACHE_ENTRIES = 256
 CACHE_SECONDS = 120.0
@@ -51,10 +49,9 @@ CacheKey = tuple[object, ...]
 VECTOR_BITS = 32
 
 
-def stamp(conn: Connection) -> int:
+def stamp(stamps: StoreStamps) -> int:
     """What a cached ranking is valid for: it changes with every committed write, in any process."""
-    vectors = vector_sql.max_rowid(conn) & ((1 << VECTOR_BITS) - 1)
-    return (change_rows.cursor(conn) << VECTOR_BITS) | vectors
+    return (stamps.cursor << VECTOR_BITS) | (stamps.vectors & ((1 << VECTOR_BITS) - 1))
 
 
 def cache_key(request: SearchRequest, caller: Caller, version: int, mode: str) -> CacheKey:

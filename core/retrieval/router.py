@@ -32,6 +32,7 @@ from memvault.core.retrieval import vocab
 from memvault.core.retrieval.domain_profiles import (
     Profile,
     Profiles,
+    StoreVersion,
     clear_cache,
     ensure_centroids,
     numpy_module,
@@ -135,18 +136,26 @@ def _depth(query_text: str, active: list[DomainRoute]) -> tuple[str, str]:
     return top.depth, f"the depth of {top.name}"
 
 
-def likely_depth(conn: Connection, caller: Caller, query_text: str) -> str:
+def likely_depth(conn: Connection, caller: Caller, query_text: str, *, version: StoreVersion | None = None) -> str:
     """The depth `route` will most likely choose, known before the request's vector: the history
     cue's, else the one depth all the caller's domains share ("normal" when they differ)."""
-    profiles, in_use = profiles_for(conn, caller)
+    profiles, in_use = profiles_for(conn, caller, version)
     depths = {profiles.by_name[name].depth for name in in_use if name in profiles.by_name}
     history, _ = _depth(query_text, [])
     return history if history == "deep" or len(depths) != 1 else depths.pop()
 
 
-def route(conn: Connection, caller: Caller, query_text: str, query_vector: Vector | None = None) -> RouteDecision:
-    """Score every domain the caller may see against the request; activate the relevant ones."""
-    profiles, in_use = profiles_for(conn, caller)
+def route(
+    conn: Connection,
+    caller: Caller,
+    query_text: str,
+    query_vector: Vector | None = None,
+    *,
+    version: StoreVersion | None = None,
+) -> RouteDecision:
+    """Score every domain the caller may see against the request; activate the relevant ones.
+    `version`: the store's `domain_rows.version` when the caller read it already in this snapshot."""
+    profiles, in_use = profiles_for(conn, caller, version)
     visible = sorted(name for name in in_use if name in profiles.by_name)
     if not visible:
         return RouteDecision(active=(), dormant=(), depth="normal", why="the store holds no records yet", broad=True)

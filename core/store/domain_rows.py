@@ -7,11 +7,11 @@ path (`version`, `visible_counts`, `domains_in_use`) apply the caller's visibili
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from memvault.core.model import LIVE_STATUSES, Caller
+from memvault.core.store import store_stamps
 from memvault.core.store.connection import Connection
 from memvault.core.store.visibility import visible_clause
 
@@ -25,23 +25,9 @@ _EDITABLE = frozenset(
 
 
 def version(conn: Connection) -> tuple[str, int, int]:
-    """A cheap stamp of the store's state, safe as a cache key across stores in one process.
-
-    The store's identity (file path and inode: a restore replaces the file), schema 2's
-    write counter (moved by triggers) and the latest event id (every state change writes
-    one). Two index look-ups and one stat; connections cannot be weakly referenced, and
-    `id(conn)` is reused once a connection is gone, so neither can key a cache.
-    """
-    row = conn.execute(
-        "SELECT (SELECT file FROM pragma_database_list WHERE name = 'main'),"
-        " (SELECT coalesce(max(n), 0) FROM store_version), (SELECT coalesce(max(id), 0) FROM events)"
-    ).fetchone()
-    path = str(row[0] or "")
-    try:
-        identity = f"{path}#{os.stat(path).st_ino}" if path else "memory"
-    except OSError:
-        identity = path
-    return identity, int(row[1]), int(row[2])
+    """A cheap stamp of the store's state, safe as a cache key across stores in one process: the
+    store's identity, its write counter and the latest event id (`store_stamps`)."""
+    return store_stamps.read(conn).domains
 
 
 # The keywords column holds the person's own keywords (marked with a leading "=") and the

@@ -228,12 +228,13 @@ def by_ids(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str, Me
     return found
 
 
-def linked(conn: Connection, ids: Sequence[str]) -> list[tuple[str, str, str, float]]:
-    """Typed links touching `ids`, both directions: (seed, neighbour, type, weight).
+def linked(conn: Connection, ids: Sequence[str], filled: frozenset[str]) -> list[tuple[str, str, str, float]]:
+    """Typed links touching `ids`, both directions: (seed, neighbour, type, weight). `filled`: the
+    optional tables holding rows (`store_stamps`): with no links, nothing is looked up.
 
     Neighbours are ids only; callers pass them through `filtered` before using them.
     """
-    if not ids or not _any(conn, "links"):
+    if not ids or "links" not in filled:
         return []
     marks = ",".join("?" * len(ids))
     rows = conn.execute(
@@ -244,9 +245,9 @@ def linked(conn: Connection, ids: Sequence[str]) -> list[tuple[str, str, str, fl
     return [(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in rows]
 
 
-def in_graph(conn: Connection, ids: Sequence[str]) -> bool:
+def in_graph(conn: Connection, ids: Sequence[str], filled: frozenset[str]) -> bool:
     """Whether any of `ids` has a typed link (either way) or an entity: the graph stage starts from no other."""
-    if not ids or not (_any(conn, "links") or _any(conn, "memory_entities")):
+    if not ids or not filled & {"links", "memory_entities"}:
         return False
     marks = ",".join("?" * len(ids))
     row = conn.execute(
@@ -256,12 +257,6 @@ def in_graph(conn: Connection, ids: Sequence[str]) -> bool:
         [*ids, *ids, *ids],
     ).fetchone()
     return bool(row[0])
-
-
-def _any(conn: Connection, table: str) -> bool:
-    """Whether `table` holds a row: many stores have no links, entities or feedback, and a lookup of a
-    search's ~150 candidates in an empty table still costs ~0.1-0.4 ms (binding and sorting the ids)."""
-    return bool(conn.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0])
 
 
 def shared_entities(conn: Connection, ids: Sequence[str], per_entity: int = 20) -> list[tuple[str, str, int]]:
@@ -283,9 +278,9 @@ def shared_entities(conn: Connection, ids: Sequence[str], per_entity: int = 20) 
     return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
 
 
-def feedback_balance(conn: Connection, ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+def feedback_balance(conn: Connection, ids: Sequence[str], filled: frozenset[str]) -> dict[str, tuple[int, int]]:
     """(useful, not useful) counts of feedback on each record that has any."""
-    if not ids or not _any(conn, "feedback"):
+    if not ids or "feedback" not in filled:
         return {}
     rows = conn.execute(
         f"SELECT memory_id, sum(useful), sum(1 - useful) FROM feedback"

@@ -205,6 +205,22 @@ def test_a_record_not_embedded_yet_is_still_found_by_its_words(vault: Vault) -> 
         assert vector_sql.count_missing(conn, MODEL_ID) == 1
 
 
+def test_a_search_first_embeds_what_another_process_wrote_without_a_vector(home: Path) -> None:
+    """The catch-up before a search: its vectors are written first, then the search reads a snapshot
+    that holds them, so the record is found by meaning in that same search."""
+    with Vault.open(home) as searcher, Vault.open(home) as other:
+        searcher.search(OWNER, SearchRequest.of(query="anything at all"))  # caught up with the empty store
+        other.set_setting(OWNER, "embeddings", "off")  # the other process writes no vector
+        tea = other.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]
+        other.set_setting(OWNER, "embeddings", "local")
+        with searcher.ctx.reading() as conn:
+            assert vector_sql.count_missing(conn, MODEL_ID) == 1
+        answer = searcher.search(OWNER, SearchRequest.of(query="which beverage at breakfast"))
+        assert [h["id"] for h in answer["results"]] == [tea] and answer["results"][0]["why"] == ["semantic"]
+        with searcher.ctx.reading() as conn:
+            assert vector_sql.count_missing(conn, MODEL_ID) == 0
+
+
 def test_a_fresh_process_searches_by_meaning_too(home: Path) -> None:
     """Loading the model is the process's warm-up: it does not count against the search deadline."""
     with Vault.open(home) as opened:

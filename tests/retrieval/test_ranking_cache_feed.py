@@ -13,6 +13,7 @@ from memvault.core.model import OWNER, Scope
 from memvault.core.requests import ArchiveRequest, CorrectRequest, FeedbackRequest
 from memvault.core.retrieval.ranking_cache import stamp
 from memvault.core.search_request import SearchRequest
+from memvault.core.store import store_stamps
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
 
@@ -28,7 +29,7 @@ with Vault.open(sys.argv[1]) as vault:
 
 def marks(vault: Vault) -> tuple[int, int]:
     with vault.ctx.reading() as conn:
-        return vector_sql.store_version(conn), stamp(conn)
+        return vector_sql.store_version(conn), stamp(store_stamps.read(conn))
 
 
 def test_every_write_the_store_version_sees_moves_the_stamp(vault: Vault) -> None:

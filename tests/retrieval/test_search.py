@@ -176,6 +176,7 @@ def test_archived_records_are_never_found(clocked_vault: Vault, filled: dict[str
 
 
 def test_the_graph_stage_starts_only_from_records_with_links_or_entities(clocked_vault: Vault) -> None:
+    from memvault.core.store import store_stamps  # noqa: PLC0415
     from memvault.core.store.search import in_graph  # noqa: PLC0415
 
     plain = _add(clocked_vault, "The bread tin lives on the top shelf", domain="home")
@@ -188,9 +189,12 @@ def test_the_graph_stage_starts_only_from_records_with_links_or_entities(clocked
     )
     named = _add(clocked_vault, "Ilse lent us the bread maker", domain="home", entities=["Ilse"])
     with clocked_vault.ctx.reading() as conn:
-        assert not in_graph(conn, [plain]) and not in_graph(conn, [])
-        assert in_graph(conn, [plain, linking]) and in_graph(conn, [target])  # either end of a link
-        assert in_graph(conn, [named])
+        filled = store_stamps.read(conn).filled
+        assert filled == {"links", "memory_entities"}  # no feedback yet
+        assert not in_graph(conn, [plain], filled) and not in_graph(conn, [], filled)
+        assert in_graph(conn, [plain, linking], filled) and in_graph(conn, [target], filled)  # either end of a link
+        assert in_graph(conn, [named], filled)
+        assert not in_graph(conn, [named, linking], frozenset({"feedback"}))  # told both tables are empty
 
 
 def test_links_pull_neighbours_of_strong_hits_in(clocked_vault: Vault, filled: dict[str, str]) -> None:

@@ -10,6 +10,7 @@ from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.ranking_cache import stamp
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import search as sql
+from memvault.core.store import store_stamps
 from memvault.core.vault import Vault
 
 REMOTE = Caller("remote-bot", Surface.REMOTE)
@@ -25,7 +26,7 @@ def test_counts_are_the_stores_and_follow_its_writes(vault: Vault) -> None:
     terms = q.word_terms("plumber kitchen charges")
     counts = WordCounts()
     with vault.ctx.reading() as conn:
-        version = stamp(conn)
+        version = stamp(store_stamps.read(conn))
         for caller, direct in ((OWNER, sql.document_frequencies), (REMOTE, sql.visible_frequencies)):
             expected = direct(conn, terms) if caller is OWNER else direct(conn, caller, terms)
             assert counts.frequencies(conn, caller, terms, version) == expected
@@ -34,7 +35,7 @@ def test_counts_are_the_stores_and_follow_its_writes(vault: Vault) -> None:
         assert counts.total(conn, REMOTE, version) == sql.visible_count(conn, REMOTE) == 1
     _add(vault, "Another plumber quoted for the kitchen", domain="home", access_scope="remote_allowed")
     with vault.ctx.reading() as conn:
-        version = stamp(conn)
+        version = stamp(store_stamps.read(conn))
         assert counts.frequencies(conn, OWNER, terms, version)["plumber"] == 3
         assert counts.frequencies(conn, REMOTE, terms, version)["plumber"] == 2
         assert counts.total(conn, REMOTE, version) == 2
