@@ -15,6 +15,7 @@ Tools live in `tools/<group>.py`, each module listing its `TOOLS`.
 from __future__ import annotations
 
 import functools
+import gc
 import threading
 from types import ModuleType
 from typing import Any
@@ -105,12 +106,21 @@ def build_server(vault: Vault, caller: Caller) -> MCPServer:
     return create_server(vault, fixed)
 
 
+@functools.cache
+def settle_heap() -> None:
+    """Once per process, after its first answered tool call (the model, the caches and the SDK are
+    loaded by then): collect, then freeze what is left out of later collections, so that a full
+    collection walks only what came after (10k, 200 searches: gen2 ~90-150 -> ~10 ms each)."""
+    gc.collect()  # nothing already garbage is frozen
+    gc.freeze()
+
+
 async def run_session(server: MCPServer, read_stream: Any, write_stream: Any) -> None:
     """One MCP session of `server` over a pair of anyio streams of SessionMessage, its caller fixed
     (stdio, a daemon's socket): tool calls take the lane beside the SDK's dispatcher (`tool_lane`)."""
     lowlevel = server._lowlevel_server  # the SDK exposes the low-level server only privately (2.3)
     async with anyio.create_task_group() as calls:
-        lane = ToolLane(server, write_stream, calls)
+        lane = ToolLane(server, write_stream, calls, after_answer=settle_heap)
         await lowlevel.run(lane.requests(read_stream), lane.answers(), lowlevel.create_initialization_options())
 
 

@@ -22,6 +22,7 @@ no-op ones). The gate gets no request context: the lane serves sessions whose ca
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -45,10 +46,17 @@ INVALID_RESULT = "Handler returned an invalid result"  # the SDK's words for a r
 class ToolLane:
     """One session's lane: which calls it takes, the ones in flight, and their answers."""
 
-    def __init__(self, server: MCPServer, answers: ObjectSendStream[SessionMessage], calls: TaskGroup) -> None:
+    def __init__(
+        self,
+        server: MCPServer,
+        answers: ObjectSendStream[SessionMessage],
+        calls: TaskGroup,
+        after_answer: Callable[[], None] = lambda: None,
+    ) -> None:
         self._server = server
         self._answers = answers
         self._calls = calls
+        self._after_answer = after_answer  # run once an answer is on its way
         self._version: str | None = None  # the protocol version the SDK negotiated, once it did
         self._handshake: object = None  # the id of the `initialize` request the SDK is answering
         self._in_flight: dict[object, anyio.CancelScope] = {}
@@ -135,6 +143,7 @@ class ToolLane:
         if scope.cancel_called:  # the client gave up on it: no answer (as from the SDK)
             return
         await self._send(answer)
+        self._after_answer()
 
     async def _send(self, answer: mcp_types.JSONRPCResponse | mcp_types.JSONRPCError) -> None:
         try:

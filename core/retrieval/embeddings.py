@@ -226,20 +226,28 @@ class TokenCounter:
         self._tokenizer.no_truncation()
         self._tokenizer.no_padding()
         self._special = tuple(token.content for token in self._tokenizer.get_added_tokens_decoder().values())
-        self._pieces: dict[str, int] = {}
+        self._pieces = _PieceCounts(self._tokenizer.model)
         register(self._pieces.clear)  # the pieces are words of memory text
 
     def __call__(self, text: str) -> int:
         if not (text.isascii() and text.isprintable()) or any(token in text for token in self._special):
             return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
         pieces = _PIECE.findall(text.lower())
-        counts = self._pieces
-        if len(counts) + len(pieces) > PIECES_KEPT:
-            counts.clear()
-        for piece in pieces:
-            if piece not in counts:
-                counts[piece] = len(self._tokenizer.model.tokenize(piece))
-        return sum(map(counts.__getitem__, pieces))
+        if len(self._pieces) + len(pieces) > PIECES_KEPT:
+            self._pieces.clear()
+        return sum(map(self._pieces.__getitem__, pieces))
+
+
+class _PieceCounts(dict[str, int]):
+    """Word-piece counts of pieces, each counted by the model the first time it is asked for."""
+
+    def __init__(self, model: Any) -> None:
+        super().__init__()
+        self._model = model
+
+    def __missing__(self, piece: str) -> int:
+        count = self[piece] = len(self._model.tokenize(piece))
+        return count
 
 
 def token_counter() -> TokenCounter:

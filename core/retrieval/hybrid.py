@@ -350,13 +350,20 @@ def lexical_signal(request: SearchRequest, gathered: Gathered) -> dict[str, floa
     measure: a record matching one common word of five is weak however it ranks), a quarter
     the bm25 relative to the best hit."""
     result = gathered.lexical
-    new = [(memory_id, item) for memory_id, item in gathered.found.items() if memory_id not in result]
+    new = []
+    for memory_id, item in gathered.found.items():
+        if memory_id in result:
+            continue
+        if item.word_bm25 is None and item.trigram_bm25 is None and not item.substring:
+            result[memory_id] = 0.0  # found by meaning, links or context alone: no terms to weigh
+        else:
+            new.append((memory_id, item))
     if not new:
         return result
     weighed = _Weighed(q.word_terms(gathered.word_text(request)), gathered.idf)
-    trigrams = q.trigram_terms(gathered.word_text(request))
     best_word = min((f.word_bm25 for f in gathered.found.values() if f.word_bm25 is not None), default=0.0)
     best_tri = min((f.trigram_bm25 for f in gathered.found.values() if f.trigram_bm25 is not None), default=0.0)
+    trigrams = q.trigram_terms(gathered.word_text(request)) if best_tri else []  # most searches ask no trigrams
     own = gathered.own_statistics
     for memory_id, item in new:
         record = item.record

@@ -97,6 +97,7 @@ async def test_write_modes_over_the_wire(auto_vault: Vault) -> None:
     async with connect(auto_vault, LOCAL_ASSISTANT) as client:
         added = await call(client, "memory_propose", {"candidates": candidates, "conversation_ref": "chat:7#3"})
         auto_vault.set_setting(OWNER, "write_mode", "retrieval-only")
+        auto_vault.retriever.settle()  # the added record's vector is written behind the answer
         before = dump(auto_vault)
         refused = await call(client, "memory_propose", {"candidates": statements("The oven is electric.")})
     (result,) = added.data["results"]

@@ -4,11 +4,13 @@ Raw JSON-RPC messages through `serve_streams` (the entry of stdio and the daemon
 memory streams, a real store behind. The lane takes a plain call once the handshake is answered
 and leaves everything else to the SDK; a call the SDK answers (a `_meta` sends it there) and the
 same call through the lane get the same answer, errors included; a call the client cancels gets
-no answer; a call still running when the input ends is answered before the session ends.
+no answer; a call still running when the input ends is answered before the session ends. After
+its first answer the process collects and freezes its heap, once (`settle_heap`).
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,7 +23,7 @@ from mcp.shared.message import SessionMessage
 
 from memvault.core.model import LOCAL_ASSISTANT
 from memvault.core.vault import Vault
-from memvault.mcp_bridge.server import build_server, serve_streams
+from memvault.mcp_bridge.server import build_server, serve_streams, settle_heap
 from memvault.mcp_bridge.tool_lane import ToolLane
 
 from .conftest import Seeded
@@ -151,3 +153,19 @@ async def test_a_call_running_when_the_input_ends_is_answered(vault: Vault) -> N
         answer = await peer.answer()
     assert answer["id"] == 7
     assert "results" in answer["result"]["structuredContent"]
+
+
+async def test_the_first_answer_settles_the_heap_once(vault: Vault, seeded: Seeded) -> None:
+    gc.unfreeze()
+    settle_heap.cache_clear()  # as in a fresh process
+    try:
+        async with session(vault) as peer:
+            assert gc.get_freeze_count() == 0  # the handshake and the lists are not enough
+            await peer.ask(call(2, "memory_get", {"id": seeded.remote}))
+            frozen = gc.get_freeze_count()
+            assert frozen > 1000  # the SDK, the store and the server are out of later collections
+            await peer.ask(call(3, "memory_get", {"id": seeded.remote}))
+            assert gc.get_freeze_count() <= frozen  # frozen objects still die; nothing more is frozen
+            assert settle_heap.cache_info().misses == 1  # once per process
+    finally:
+        gc.unfreeze()  # the other tests' process keeps collecting as before
