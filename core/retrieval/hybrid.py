@@ -277,8 +277,10 @@ def gather_neighbours(
     """The turns written just before and after the best candidates in the same session (same
     event time and source, stored one after the other): a question's answer is often the reply
     to the turn that shares its words. They join as candidates ("context"); `ranking` lends
-    each a share of its neighbour's score."""
-    pairs = neighbour_rows.written_beside(conn, seeds)
+    each a share of its neighbour's score. Only a seed with an event time can have a session: a
+    candidate without one is not looked up (a store of notes asks nothing)."""
+    timed = [seed for seed in seeds if seed not in out.found or out.found[seed].record.event_time is not None]
+    pairs = neighbour_rows.written_beside(conn, timed)
     out.conversation = len({seed for seed, _ in pairs}) / len(seeds) if seeds else 0.0
     allowed = sql.filtered(conn, caller, sorted({b for _, b in pairs} - set(out.found)), request)
     for record in allowed.values():
