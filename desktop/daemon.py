@@ -144,6 +144,8 @@ async def serve_socket_session(
     from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
     from mcp.shared.message import SessionMessage  # noqa: PLC0415
 
+    from memvault.mcp_bridge.answer_line import message_json  # noqa: PLC0415
+
     to_server, server_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     server_writes, from_server = anyio.create_memory_object_stream[SessionMessage](0)
     reader = lines or BufferedByteReceiveStream(stream)
@@ -163,7 +165,7 @@ async def serve_socket_session(
     async def write_lines() -> None:
         async with from_server:
             async for item in from_server:
-                data = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                data = message_json(item.message)
                 try:
                     await stream.send(data.encode("utf-8") + b"\n")
                 except (anyio.BrokenResourceError, anyio.ClosedResourceError):

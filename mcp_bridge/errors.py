@@ -37,10 +37,16 @@ INTERNAL_MESSAGE = "memvault hit an unexpected problem; the details are in its l
 UNAVAILABLE_MESSAGE = "the memory store is not available right now; try again shortly"
 
 
-def error_result(code: str, message: str) -> CallToolResult:
+class JsonResult(CallToolResult):
+    """A result whose one text block is the answer's JSON and whose structured content, when set, is
+    that same answer (what `ok_result` and `error_result` make): its wire line can be written from the
+    text (`answer_line`)."""
+
+
+def error_result(code: str, message: str) -> JsonResult:
     assert code in CODES, code
     body = {"error": {"code": code, "message": message}}
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False))], is_error=True)
+    return JsonResult(content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False))], is_error=True)
 
 
 def code_for(exc: BaseException) -> str:
@@ -50,7 +56,7 @@ def code_for(exc: BaseException) -> str:
     return "internal"
 
 
-def result_for(exc: BaseException, tool: str) -> CallToolResult:
+def result_for(exc: BaseException, tool: str) -> JsonResult:
     """The error result for a failure raised while serving `tool`."""
     if isinstance(exc, EnvironmentProblem):
         log.warning("tool %s: store unavailable (%s)", tool, type(exc).__name__)
@@ -68,8 +74,8 @@ def log_unexpected(exc: BaseException, tool: str) -> None:
     log.error("tool %s raised %s (message withheld: it may quote data)\n%s", tool, type(exc).__name__, frames)
 
 
-def ok_result(data: Mapping[str, object], *, structured: bool) -> CallToolResult:
+def ok_result(data: Mapping[str, object], *, structured: bool) -> JsonResult:
     text = json.dumps(data, ensure_ascii=False)
-    return CallToolResult(
+    return JsonResult(
         content=[TextContent(type="text", text=text)], structured_content=dict(data) if structured else None
     )

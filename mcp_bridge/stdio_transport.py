@@ -31,6 +31,7 @@ from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
 from memvault.mcp_bridge import jsonrpc_guard
+from memvault.mcp_bridge.answer_line import message_json
 from memvault.mcp_bridge.relay import CHUNK, DRAIN_SECONDS
 
 log = logging.getLogger("memvault.bridge")
@@ -196,8 +197,7 @@ class ServerAnswers(ObjectSendStream[SessionMessage]):
         if self._closed:
             raise anyio.ClosedResourceError
         self._unanswered.sent(item.message)
-        data = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-        await self._pipe.write(data.encode("utf-8") + b"\n")
+        await self._pipe.write(message_json(item.message).encode("utf-8") + b"\n")
 
     async def aclose(self) -> None:
         self._closed = True

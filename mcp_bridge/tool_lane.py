@@ -31,14 +31,16 @@ from anyio.abc import ObjectReceiveStream, ObjectSendStream, TaskGroup
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
+from mcp.types import CallToolResult
 from mcp_types.methods import serialize_server_result, validate_client_request
 from pydantic import ValidationError
 
+from memvault.mcp_bridge.answer_line import CALL, answer_line, keeps_structured
+from memvault.mcp_bridge.errors import JsonResult
 from memvault.mcp_bridge.tools.base import ContractTool
 
 log = logging.getLogger("memvault.mcp")
 
-CALL = "tools/call"
 SHUTDOWN_WRITE_SECONDS = 1.0  # as the SDK bounds its last answer to a call when a session ends
 INVALID_RESULT = "Handler returned an invalid result"  # the SDK's words for a result its sieve rejects
 
@@ -131,7 +133,7 @@ class ToolLane:
             with scope:  # cancelled by the client's `notifications/cancelled`
                 arguments = (request.params or {}).get("arguments")
                 result = await tool.gate.call(tool, arguments or {}, None)
-                answer = self._response(request.id, result.model_dump(by_alias=True, mode="json", exclude_none=True))
+                answer = self._response(request.id, result)
         except anyio.get_cancelled_exc_class():  # the session is going away
             with anyio.move_on_after(SHUTDOWN_WRITE_SECONDS, shield=True):
                 await self._send(_error(request.id, mcp_types.CONNECTION_CLOSED, "Connection closed"))
@@ -151,9 +153,13 @@ class ToolLane:
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             log.debug("bridge: no answer for a call: the session's output is closed")
 
-    def _response(self, request_id: Any, dumped: dict[str, Any]) -> mcp_types.JSONRPCResponse | mcp_types.JSONRPCError:
+    def _response(self, request_id: Any, result: CallToolResult) -> mcp_types.JSONRPCResponse | mcp_types.JSONRPCError:
         assert self._version is not None
+        structured = keeps_structured(self._version)
+        if isinstance(result, JsonResult) and structured is not None:  # ours: written from its JSON (`answer_line`)
+            return answer_line(request_id, result, structured)
         try:
+            dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
             wire = serialize_server_result(CALL, self._version, dumped)
         except ValidationError:
             log.exception("tool call: the result does not fit protocol %s", self._version)

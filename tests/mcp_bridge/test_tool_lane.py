@@ -11,6 +11,7 @@ its first answer the process collects and freezes its heap, once (`settle_heap`)
 from __future__ import annotations
 
 import gc
+import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -23,6 +24,7 @@ from mcp.shared.message import SessionMessage
 
 from memvault.core.model import LOCAL_ASSISTANT
 from memvault.core.vault import Vault
+from memvault.mcp_bridge.answer_line import message_json
 from memvault.mcp_bridge.server import build_server, serve_streams, settle_heap
 from memvault.mcp_bridge.tool_lane import ToolLane
 
@@ -64,7 +66,8 @@ class Peer:
     async def answer(self) -> dict[str, Any]:
         with anyio.fail_after(30):
             item = await self.back.receive()
-        return item.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        answer: dict[str, Any] = json.loads(message_json(item.message))  # as written on the wire
+        return answer
 
     async def ask(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         await self.send(raw)
@@ -111,8 +114,9 @@ async def test_the_lane_takes_a_plain_call_once_the_handshake_is_answered(vault:
         with anyio.fail_after(30):
             answer = (await written.receive()).message
     assert isinstance(answer, mcp_types.JSONRPCResponse) and answer.id == 2
-    assert seeded.local_only in answer.result["content"][0]["text"]
-    assert answer.result["structuredContent"]["memory"]["id"] == seeded.local_only
+    result = json.loads(message_json(answer))["result"]  # as written on the wire
+    assert seeded.local_only in result["content"][0]["text"]
+    assert result["structuredContent"]["memory"]["id"] == seeded.local_only
 
 
 async def test_the_lane_and_the_sdk_give_the_same_answers(vault: Vault, seeded: Seeded) -> None:
