@@ -200,6 +200,13 @@ class Vault:
         self._guard(caller)
         return self.retriever.search(self.ctx, caller, request)
 
+    def expect_search(self, query: object) -> None:
+        """A search for `query` (a tool's argument, not checked yet) is coming: its vector may start
+        while the call's checks run. Reads nothing of the store; a search that never comes costs
+        only the vector."""
+        if isinstance(query, str):
+            self.retriever.expect(query)
+
     def correct(self, caller: Caller, request: CorrectRequest) -> CorrectResult:
         self._guard(caller)
         return self._written(writes.correct(self.ctx, caller, request))

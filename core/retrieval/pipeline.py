@@ -49,7 +49,7 @@ from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, ca
 from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules, tier_for
 from memvault.core.retrieval.vectors import BackgroundJob, Nearby, VectorIndex, backfill
-from memvault.core.search_request import SearchRequest
+from memvault.core.search_request import MAX_QUERY_CHARS, SearchRequest
 from memvault.core.store import memories, store_stamps
 from memvault.core.store import search as sql
 from memvault.core.store import vectors as vector_sql
@@ -84,6 +84,14 @@ class HybridRetriever:
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
         return _embeddings_local(ctx.setting)
+
+    def expect(self, query: str) -> None:
+        """A search for `query` is coming while its caller's checks still run: with the model loaded,
+        its vector starts now on the query-vector thread, ahead of the search's own job there, which
+        then finds it made (the embedder keeps the vectors of texts run alone). Never loads the model."""
+        text = query.strip()
+        if embeddings_loaded() and 0 < len(text) <= MAX_QUERY_CHARS:
+            _query_vector_thread().submit(shared_embedder().embed_one, text)
 
     def clear_caches(self) -> None:
         """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""

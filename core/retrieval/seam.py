@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 class Retriever(Protocol):
     def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer: ...
 
+    def expect(self, query: str) -> None:
+        """A search for `query` is coming: its vector may start now (never loading a model)."""
+        ...
+
     def nearby(self, ctx: Context) -> Nearby | None:
         """The statement vector and nearest stored records for a write's duplicate check (None: lexical)."""
         ...

@@ -60,6 +60,9 @@ class ToolSpec:
     output_schema: dict[str, Any] | None = None
     local_only: bool = False
     title: str | None = None
+    # What may start before the call's checks and its hop to a worker thread (for the person's own
+    # callers only), e.g. a search's query vector; it must read nothing of the store.
+    ahead: Callable[[Vault, Mapping[str, Any]], None] | None = None
 
 
 class Gate:
@@ -77,6 +80,9 @@ class Gate:
         try:
             caller = self.caller_of(context)
             principal = caller.principal
+            # Not for remote callers: their kill switch and rate limit are checked first.
+            if spec.ahead is not None and caller.is_local and isinstance(arguments, dict):
+                spec.ahead(self.vault, arguments)
             data = await anyio.to_thread.run_sync(self._run, tool, caller, arguments)
             result = ok_result(data, structured=spec.output_schema is not None)
         except Exception as exc:  # every failure is an answer, never a crash of the session

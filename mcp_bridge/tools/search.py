@@ -58,5 +58,6 @@ TOOLS = [
         ),
         annotations=read_only(),
         output_schema=schemas.SEARCH,
+        ahead=lambda vault, arguments: vault.expect_search(arguments.get("query")),
     )
 ]

@@ -228,6 +228,9 @@ class ExplodingRetriever:
     def embed_in_background(self) -> None:
         pass
 
+    def expect(self, query: str) -> None:
+        pass
+
     def settle(self) -> None:
         pass
 

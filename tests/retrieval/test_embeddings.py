@@ -275,3 +275,21 @@ def test_the_embedder_runs_the_model_once_for_a_text_embedded_alone(monkeypatch:
     first = embedder.embed_one("a statement the duplicate check embeds")
     again = embedder.embed(["a statement the duplicate check embeds", "another one"])
     assert runs == [1, 1] and np.array_equal(first, again[0])
+
+
+def test_an_expected_search_finds_its_vector_made(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault.add(OWNER, Draft.of(statement="The garden hose hangs in the shed.", domain="garden"))
+    embedder = shared_embedder()
+    embedder.forget_recent()
+    ran: list[list[str]] = []
+    real = embedder._run
+    monkeypatch.setattr(embedder, "_run", lambda texts: ran.append(list(texts)) or real(texts))
+    vault.expect_search(["not", "text"])  # an argument the call will refuse: nothing starts
+    vault.expect_search("  where does the garden hose hang?  ")
+    waited = time.monotonic() + 30
+    while not ran and time.monotonic() < waited:  # it runs on the query-vector thread
+        time.sleep(0.005)
+    assert ran == [["where does the garden hose hang?"]]  # started ahead of any search
+    answer = vault.search(OWNER, SearchRequest.of(query="where does the garden hose hang?"))
+    assert ran == [["where does the garden hose hang?"]]  # the search found it made
+    assert answer["results"] and "semantic" in answer["results"][0]["why"]
