@@ -90,8 +90,12 @@ class HybridRetriever:
         its vector starts now on the query-vector thread, ahead of the search's own job there, which
         then finds it made (the embedder keeps the vectors of texts run alone). Never loads the model."""
         text = query.strip()
-        if embeddings_loaded() and 0 < len(text) <= MAX_QUERY_CHARS:
+        if not (embeddings_loaded() and 0 < len(text) <= MAX_QUERY_CHARS):
+            return
+        try:
             _query_vector_thread().submit(shared_embedder().embed_one, text)
+        except RuntimeError:  # the interpreter is shutting down: a head start only, the search embeds anyway
+            log.debug("no head start for a search: the query-vector thread is gone")
 
     def clear_caches(self) -> None:
         """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""
