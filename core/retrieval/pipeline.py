@@ -431,9 +431,12 @@ def _usage(
     """A search's retrieval-log row and, unless it ran in shadow, its hits' usage counters."""
 
     def write(conn: Connection) -> None:
-        sql.log_retrieval(conn, caller, ids, scores, latency_ms, now, shadow=shadow)
+        # A record purged since the search read it (here or in another process) leaves no trace.
+        stored = memories.still_stored(conn, ids)
+        kept = [(i, s) for i, s in zip(ids, scores, strict=True) if i in stored]
+        sql.log_retrieval(conn, caller, [i for i, _ in kept], [s for _, s in kept], latency_ms, now, shadow=shadow)
         if not shadow:
-            memories.record_usage(conn, ids, now)
+            memories.record_usage(conn, [i for i, _ in kept], now)
 
     return write
 

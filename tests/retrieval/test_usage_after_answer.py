@@ -16,6 +16,7 @@ from evalkit import open_eval_vault
 from memvault.core.drafts import Draft
 from memvault.core.later_writes import writer_thread
 from memvault.core.model import OWNER
+from memvault.core.requests import PurgeRequest
 from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
 
@@ -77,6 +78,26 @@ def test_closing_the_store_writes_what_is_still_queued(home: Path) -> None:
         assert len(_log_rows(reopened)) == 1
 
 
+def test_a_record_purged_before_the_write_leaves_no_trace(home: Path) -> None:
+    gate = threading.Event()
+    vault = _later(Vault.open(home))
+    tea = _add(vault, "I prefer green tea in the morning")
+    coffee = _add(vault, "I drink green coffee beans roasted light")
+    writer_thread().submit(gate.wait, 10)
+    try:
+        answer = vault.search(OWNER, SearchRequest.of(query="green"))
+        assert {hit["id"] for hit in answer["results"]} == {tea, coffee}
+        with Vault.open(home) as other:  # another process purges one of the hits meanwhile
+            request = other.request_purge(OWNER, PurgeRequest.of(id=tea, reason="privacy"))
+            other.confirm_purge(OWNER, request["request_id"])
+    finally:
+        gate.set()
+    _thread_done()
+    assert [json.loads(r["ids"]) for r in _log_rows(vault)] == [[coffee]]
+    assert vault.get(OWNER, coffee)["memory"]["retrieval_count"] == 1
+    vault.close()
+
+
 def test_shadow_searches_log_and_count_nothing_later_either(vault: Vault) -> None:
     tea = _add(_later(vault), "I prefer green tea in the morning")
     vault.search(OWNER, SearchRequest.of(query="green tea", shadow=True))
@@ -107,9 +128,7 @@ def test_a_failed_write_is_tried_again_then_logged_as_lost_by_count(
     assert "tea" not in caplog.text and "refused" not in caplog.text
 
 
-def test_searches_rank_as_with_usage_written_inline(
-    eval_home: Path, tmp_path: Path, eval_data: dict[str, Any]
-) -> None:
+def test_searches_rank_as_with_usage_written_inline(eval_home: Path, tmp_path: Path, eval_data: dict[str, Any]) -> None:
     """Usage moves activation and so later rankings: a sequence of searches answers the same either way."""
     answers: list[list[Any]] = []
     for mode in ("inline", "later"):
