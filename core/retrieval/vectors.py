@@ -1,10 +1,11 @@
-"""The in-memory vector index: one float32 matrix, searched exactly, refreshed incrementally.
+"""The in-memory vector index: one float32 matrix and its int8 codes, refreshed incrementally.
 
-Exact search (a matrix-vector product and a partial sort) was measured against the
-alternatives: ~0.8 ms at 10k and ~9 ms at 100k vectors on one core, so no approximate
-index is needed below a few hundred thousand records (sqlite-vec's vec0 is also a brute
-force scan and is not installed). The matrix is a cache of `memory_vectors`: rows are
-appended as new vectors appear (by rowid); a removal (purge) triggers a full reload.
+A search scans every vector's int8 codes (`vector_codes`: ~0.13 ms at 10k, ~3 ms at 100k on
+one core, against ~0.8 and ~9 ms for the float32 matrix) for RESCORE times as many candidates
+as asked, then ranks those by their exact cosine: no graph or cluster index, whose recall
+would depend on the data, is needed below a few hundred thousand records (sqlite-vec's vec0
+is also a brute force scan and is not installed). The matrix is a cache of `memory_vectors`:
+rows are appended as new vectors appear (by rowid); a removal (purge) triggers a full reload.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.core.context import Context
 from memvault.core.model import Caller
+from memvault.core.retrieval.vector_codes import VectorCodes
 from memvault.core.store import domain_rows as domain_sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
@@ -31,6 +33,12 @@ else:
     Matrix = Any
 
 log = logging.getLogger("memvault.retrieval")
+
+# Candidates rescored exactly per record asked for, and at least this many more: a coded dot
+# product is off by ~1e-3 while the cosines of the k-th and the (RESCORE x k)-th best are far
+# further apart (docs/retrieval.md, "Vector search"). Fewer stored rows than that: exact only.
+RESCORE = 4
+RESCORE_EXTRA = 32
 
 
 def to_blob(vector: Matrix) -> bytes:
@@ -49,6 +57,7 @@ class VectorIndex:
         self.model = model
         self.dimensions = dimensions
         self._matrix: Matrix = np.zeros((0, dimensions), dtype=np.float32)
+        self._codes = VectorCodes(dimensions)
         self._size = 0
         self._ids: list[str] = []
         self._row_of: dict[str, int] = {}
@@ -80,6 +89,7 @@ class VectorIndex:
     def _reset(self) -> None:
         self._last = None
         self._matrix = self._np.zeros((0, self.dimensions), dtype=self._np.float32)
+        self._codes = VectorCodes(self.dimensions)
         self._size = 0
         self._ids = []
         self._row_of = {}
@@ -96,6 +106,8 @@ class VectorIndex:
             grown = np.zeros((room, self.dimensions), dtype=np.float32)
             grown[: self._size] = self._matrix[: self._size]
             self._matrix = grown
+            self._codes.grow(room, self._size)
+        written = []
         for memory_id, blob in fresh:
             vector = np.frombuffer(blob, dtype="<f4")
             row = self._row_of.get(memory_id)
@@ -105,6 +117,9 @@ class VectorIndex:
                 self._ids.append(memory_id)
                 self._row_of[memory_id] = row
             self._matrix[row] = vector
+            written.append(row)
+        if written:
+            self._codes.put(np.array(written), self._matrix[written])
         self._last_rowid = rows[-1][0]
         self._last = None
 
@@ -120,15 +135,19 @@ class VectorIndex:
                 return last[2][:k]
             if self._size == 0 or k <= 0:
                 return []
-            # numpy's own product loop, not BLAS: on the bench machine OpenBLAS's one-thread gemv took
-            # twice as long (16.4 vs 8.8 ms CPU at 100k vectors, 1.7 vs 0.8 at 10k) and a second
-            # BLAS thread spins for a core. The sums round differently in the last bit (~1e-7).
-            sims = np.einsum("ij,j->i", self._matrix[: self._size], np.asarray(query, dtype=np.float32))
-            cut = self._size - min(k, self._size)  # the k largest lie beyond `cut` (no negated copy)
-            top = np.argpartition(sims, cut)[cut:]
-            top = top[np.argsort(-sims[top])]
+            vector = np.asarray(query, dtype=np.float32)
+            wanted = min(k, self._size)
+            if self._size > RESCORE * wanted + RESCORE_EXTRA:
+                approx = self._codes.scan(vector, self._size)
+                rows = _largest(np, approx, RESCORE * wanted + RESCORE_EXTRA)
+                sims = _cosines(np, self._matrix[rows], vector)
+            else:
+                rows = np.arange(self._size)
+                sims = _cosines(np, self._matrix[: self._size], vector)
+            best = _largest(np, sims, wanted)
+            best = best[np.lexsort((rows[best], -sims[best]))]  # ties go by row: the same order every time
             ids = self._ids
-            found = [(ids[i], s) for i, s in zip(top.tolist(), sims[top].tolist(), strict=True)]
+            found = [(ids[i], s) for i, s in zip(rows[best].tolist(), sims[best].tolist(), strict=True)]
             self._last = (query, k, found)
             return found
 
@@ -139,13 +158,27 @@ class VectorIndex:
             rows = [(i, self._row_of[i]) for i in ids if i in self._row_of]
             if not rows:
                 return {}
-            sims = np.einsum("ij,j->i", self._matrix[[r for _, r in rows]], np.asarray(query, dtype=np.float32))
+            sims = _cosines(np, self._matrix[[r for _, r in rows]], np.asarray(query, dtype=np.float32))
             return {memory_id: float(s) for (memory_id, _), s in zip(rows, sims, strict=True)}
 
     def vector_of(self, memory_id: str) -> Matrix | None:
         with self._lock:
             row = self._row_of.get(memory_id)
             return None if row is None else self._matrix[row].copy()
+
+
+def _cosines(np: Any, rows: Matrix, query: Matrix) -> Matrix:
+    """Exact dot products (the vectors are L2-normalised). numpy's own product loop, not BLAS: on
+    the bench machine OpenBLAS's one-thread gemv took twice as long and a second BLAS thread
+    spins for a core. The sums round differently from BLAS in the last bit (~1e-7)."""
+    sims: Matrix = np.einsum("ij,j->i", rows, query)
+    return sims
+
+
+def _largest(np: Any, values: Matrix, k: int) -> Any:
+    """The positions of the k largest values, in no order."""
+    cut = len(values) - min(k, len(values))  # the k largest lie beyond `cut` (no negated copy)
+    return np.argpartition(values, cut)[cut:]
 
 
 class Nearby:

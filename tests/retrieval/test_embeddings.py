@@ -150,6 +150,24 @@ def test_a_search_made_ahead_answers_a_smaller_one_until_the_index_changes(vault
     assert index.search(query, 8)[0][0] == ids[39]
 
 
+def test_the_coded_first_pass_answers_the_exact_nearest_and_their_exact_cosines(vault: Vault) -> None:
+    """Above RESCORE x k + RESCORE_EXTRA rows, candidates come from the int8 codes, then exact cosines."""
+    vectors = _unit_vectors(5, 100)
+    ids, index = _indexed(vault, vectors, 100, "sketch")
+    for n in range(12):
+        query = vectors[n] + 0.6 * vectors[n + 50]
+        sims = vectors @ query
+        for k in (1, 5, 10):
+            expected = np.argsort(-sims, kind="stable")[:k]
+            found = index.search(query.copy(), k)
+            assert [m for m, _ in found] == [ids[i] for i in expected]
+            assert np.allclose([c for _, c in found], sims[expected], atol=1e-5)
+    _store_vectors(vault, [ids[1]], vectors[[0]])  # ids[1] embedded again, now as ids[0]
+    _refresh(vault, index)
+    assert ids[1] not in [m for m, _ in index.search(vectors[1], 3)]
+    assert {m for m, _ in index.search(vectors[0], 2)} == {ids[0], ids[1]}
+
+
 def test_records_are_embedded_when_written(vault: Vault) -> None:
     added = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))
     corrected = vault.correct(OWNER, CorrectRequest.of(id=added["id"], statement="I prefer black tea in the morning"))
