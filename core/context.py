@@ -10,6 +10,7 @@ from typing import Any
 
 from memvault.core import change_signal
 from memvault.core.clock import Clock, format_time
+from memvault.core.later_writes import LaterWrites, Write, writer_thread
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
 from memvault.core.store import change_rows, settings_table
@@ -26,6 +27,8 @@ class Context:
     # The store key, for a second connection (`Vault.for_upkeep`); SQLCipher holds it in this
     # process's memory for `conn` anyway. Never logged, never shown.
     key: bytes = field(default=b"", repr=False)
+    # Writes queued to follow an answer (`later`): written before the next use of `conn`.
+    queued: LaterWrites = field(default_factory=LaterWrites, repr=False)
 
     def now(self) -> str:
         return format_time(self.clock.now())
@@ -37,6 +40,7 @@ class Context:
         When it wrote events, the change signal tells other processes after the commit.
         """
         with self.lock:
+            self._write_queued()
             with write_transaction(self.conn) as conn:
                 before = change_rows.cursor(conn)
                 yield conn
@@ -47,8 +51,33 @@ class Context:
     @contextmanager
     def reading(self) -> Iterator[Connection]:
         """A consistent read: one snapshot for the whole operation."""
-        with self.lock, read_snapshot(self.conn) as conn:
-            yield conn
+        with self.lock:
+            self._write_queued()
+            with read_snapshot(self.conn) as conn:
+                yield conn
+
+    @contextmanager
+    def holding(self) -> Iterator[Connection]:
+        """The connection itself, for work outside a snapshot or a transaction (a backup's copy,
+        closing the store), with the queued writes written first."""
+        with self.lock:
+            self._write_queued()
+            yield self.conn
+
+    def later(self, write: Write, records: int) -> None:
+        """Queue a write that need not hold up the answer it follows (a search's usage, touching
+        `records` records): a thread writes it soon, and the next use of the store first."""
+        if self.queued.add(write, records):
+            writer_thread().submit(self.write_queued)
+
+    def write_queued(self) -> None:
+        with self.lock:
+            self._write_queued()
+
+    def _write_queued(self) -> None:
+        # Inside a transaction (a read nested in a write) the queue was written when it began.
+        if self.queued and not self.conn.in_transaction:
+            self.queued.write_all(self.conn)
 
     def setting(self, name: str) -> Any:
         declared = setting(name)

@@ -137,11 +137,13 @@ class Vault:
     def for_upkeep(self) -> Vault:
         """The same store on a connection of its own, for long background jobs (consolidation,
         domain discovery, backups): their reads then hold neither this Vault's lock nor its callers."""
+        self.ctx.write_queued()  # what it reads includes the searches answered so far
         return Vault.with_key(self.ctx.paths, self.ctx.key, self.ctx.clock)
 
     def close(self) -> None:
-        with self.ctx.lock:
-            self.ctx.conn.close()
+        with self.ctx.holding() as conn:
+            self.ctx.queued.give_up()  # what could not be written even now is logged as lost
+            conn.close()
 
     def __enter__(self) -> Vault:
         return self

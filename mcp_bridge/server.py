@@ -74,6 +74,7 @@ def tool_specs() -> list[ToolSpec]:
 def create_server(vault: Vault, caller_of: CallerSource, limiter: RateLimiter | None = None) -> MCPServer:
     # A server lives long: an add answers before its embedding is computed (a search waits for it).
     vault.retriever.embed_in_background()
+    vault.retriever.usage_after_answer()  # and a search's usage is written after its answer
     _warm_the_writer()
     return server_for(Gate(vault, caller_of, limiter))
 

@@ -87,8 +87,8 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
     target = _target(ctx, kind, to)
     create_private(target)
     try:
-        with ctx.lock:
-            sql.export_into(ctx.conn, target)
+        with ctx.holding() as conn:
+            sql.export_into(conn, target)
         fsync_file(target)
         fsync_dir(target.parent)
         if not is_encrypted_file(target):  # never keep a plaintext copy, whatever happened

@@ -19,7 +19,8 @@ from typing import Any
 from memvault.core import text_caches
 from memvault.core.context import Context
 from memvault.core.errors import MemvaultError
-from memvault.core.model import Caller, Memory
+from memvault.core.later_writes import Write
+from memvault.core.model import Caller, Memory, MemoryId
 from memvault.core.results import SearchAnswer, ShadowAnswer
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval.answers import as_known_at, search_answer, shadow_answer, skipped_answer
@@ -80,6 +81,7 @@ class HybridRetriever:
         self._lock = threading.Lock()
         self._background: BackgroundJob | None = None
         self._counter: Counter | None = None
+        self._usage_later = False
 
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
@@ -114,6 +116,13 @@ class HybridRetriever:
         after a write still finds the record by meaning."""
         if self._background is None:
             self._background = BackgroundJob("memvault-embedding")
+
+    def usage_after_answer(self) -> None:
+        """Long-lived servers: a search answers before its usage counters and log row are written;
+        a thread writes them, and the store's next use first if that thread has not yet
+        (`Context.later`), so a read right after a search, the next search's ranking included,
+        still sees them."""
+        self._usage_later = True
 
     def settle(self) -> None:
         if self._background is not None:
@@ -405,14 +414,31 @@ class HybridRetriever:
         ids = [r.id for r in packet.records]
         scores = {h.id: h.score for h in ranking.hits}
         if request.count_usage:
-            with ctx.transaction() as conn:
-                now = ctx.now()
-                sql.log_retrieval(conn, caller, ids, [scores[i] for i in ids], latency_ms, now, shadow=request.shadow)
-                if not request.shadow:
-                    memories.record_usage(conn, ids, now)
+            write = _usage(caller, ids, [scores[i] for i in ids], latency_ms, ctx.now(), request.shadow)
+            if self._usage_later:
+                ctx.later(write, len(ids))
+            else:
+                with ctx.transaction() as conn:
+                    write(conn)
         if request.shadow:
             return shadow_answer(len(ids), latency_ms)
         return search_answer(request, ranking, packet, latency_ms)
+
+
+def _usage(
+    caller: Caller, ids: list[MemoryId], scores: list[float], latency_ms: float, now: str, shadow: bool
+) -> Write:
+    """A search's retrieval-log row and, unless it ran in shadow, its hits' usage counters."""
+
+    def write(conn: Connection) -> None:
+        # A record purged since the search read it (here or in another process) leaves no trace.
+        stored = memories.still_stored(conn, ids)
+        kept = [(i, s) for i, s in zip(ids, scores, strict=True) if i in stored]
+        sql.log_retrieval(conn, caller, [i for i, _ in kept], [s for _, s in kept], latency_ms, now, shadow=shadow)
+        if not shadow:
+            memories.record_usage(conn, [i for i, _ in kept], now)
+
+    return write
 
 
 @functools.cache

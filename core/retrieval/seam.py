@@ -32,6 +32,11 @@ class Retriever(Protocol):
         """From now on `after_write` embeds on a thread of its own (long-lived servers); searches wait for it."""
         ...
 
+    def usage_after_answer(self) -> None:
+        """From now on a search answers before its usage and log row are written (long-lived servers);
+        the next use of the store writes them first if their thread has not."""
+        ...
+
     def settle(self) -> None:
         """Wait for the background embedding asked for so far (nothing to wait for without it)."""
         ...

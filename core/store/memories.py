@@ -348,6 +348,14 @@ def ensure_domain(conn: Connection, name: str, now: str) -> None:
     conn.execute("INSERT OR IGNORE INTO domains (name, created_at, updated_at) VALUES (?, ?, ?)", (name, now, now))
 
 
+def still_stored(conn: Connection, ids: Sequence[MemoryId]) -> set[MemoryId]:
+    """Those of `ids` whose records exist (a purge deletes the row)."""
+    if not ids:
+        return set()
+    rows = conn.execute(f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(ids))})", list(ids))
+    return {MemoryId(row[0]) for row in rows}
+
+
 def record_usage(conn: Connection, ids: Sequence[MemoryId], now: str) -> None:
     conn.executemany(
         "UPDATE memory_usage SET retrieval_count = retrieval_count + 1, last_retrieved_at = ? WHERE memory_id = ?",

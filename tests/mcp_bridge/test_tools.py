@@ -231,6 +231,9 @@ class ExplodingRetriever:
     def expect(self, query: str) -> None:
         pass
 
+    def usage_after_answer(self) -> None:
+        pass
+
     def settle(self) -> None:
         pass
 
