@@ -26,7 +26,7 @@ from memvault.core.errors import StoreUnavailable
 from memvault.core.export import export_markdown
 from memvault.core.importers.service import Imports
 from memvault.core.maintenance import backup as maintenance_backup
-from memvault.core.maintenance import purge
+from memvault.core.maintenance import purge, word_index
 from memvault.core.maintenance import restore as maintenance_restore
 from memvault.core.maintenance import schedule as maintenance_schedule
 from memvault.core.model import Caller, KillSwitch, MemoryId, ProposalId, Scope
@@ -406,6 +406,10 @@ class Vault:
     def scheduled_backup(self, caller: Caller) -> Report:
         """The daemon's daily backup with retention (7 daily, 4 weekly); cheap when already done today."""
         return maintenance_schedule.run_scheduled(self.ctx, caller)
+
+    def tidy_word_index(self, caller: Caller) -> word_index.WordIndexTidy:
+        """Merge the word index's segments (the daemon's hourly upkeep; `memvault reindex`)."""
+        return word_index.tidy(self.ctx, caller)
 
     def list_backups(self, caller: Caller) -> list[Report]:
         return list(maintenance_backup.list_backups(self.ctx, caller))

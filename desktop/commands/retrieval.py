@@ -1,4 +1,5 @@
-"""`memvault reindex`: embed every record still without a vector (e.g. written while embeddings were off)."""
+"""`memvault reindex`: embed every record still without a vector (e.g. written while embeddings were off),
+and merge the word index's segments (the daemon's upkeep does that hourly)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,20 @@ def _reindex_text(data: dict[str, Any]) -> str:
     return f"embedded {data['embedded']} record(s); {data['missing']} without a vector"
 
 
+def _words_text(tidy: dict[str, Any]) -> str:
+    if not tidy["steps"]:
+        return f"word index: {tidy['segments']} segment(s), nothing to merge"
+    return f"word index: {tidy['segments_before']} segments merged into {tidy['segments']}"
+
+
 def _reindex(args: argparse.Namespace) -> int:
     with open_vault(args) as vault:
-        emit(args, vault.reindex(OWNER), _reindex_text)
+        data = {**vault.reindex(OWNER), "word_index": vault.tidy_word_index(OWNER)}
+    emit(args, data, lambda d: f"{_reindex_text(d)}\n{_words_text(d['word_index'])}")
     return 0
 
 
 def register(subparsers: Any) -> None:
-    add_command(subparsers, "reindex", _reindex, "embed records that have no vector yet (the local model)")
+    add_command(
+        subparsers, "reindex", _reindex, "embed records that have no vector yet, merge the word index's segments"
+    )

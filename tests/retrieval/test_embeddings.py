@@ -203,10 +203,15 @@ def test_reindex_from_the_command_line(home: Path) -> None:
     with Vault.open(home) as opened:
         opened.set_setting(OWNER, "embeddings", "off")
         opened.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))
+        opened.add(OWNER, Draft.of(statement="The bike needs a new chain"))  # a second word-index segment
         opened.set_setting(OWNER, "embeddings", "local")
     memvault = Path(sys.executable).parent / "memvault"
     done = subprocess.run([str(memvault), "--json", "reindex"], capture_output=True, text=True, check=True)
-    assert '"embedded": 1' in done.stdout and '"missing": 0' in done.stdout
+    assert '"embedded": 2' in done.stdout and '"missing": 0' in done.stdout
+    tidy = json.loads(done.stdout)["word_index"]
+    assert tidy["segments_before"] == 2 and tidy["segments"] == 1 and tidy["steps"] >= 1
+    again = subprocess.run([str(memvault), "reindex"], capture_output=True, text=True, check=True)
+    assert again.stdout.splitlines()[-1] == "word index: 1 segment(s), nothing to merge"
 
 
 def test_a_record_not_embedded_yet_is_still_found_by_its_words(vault: Vault) -> None:
