@@ -181,20 +181,23 @@ def gather_lexical(
             total, found = kept.total(conn, caller, version), kept.frequencies(conn, caller, terms, version)
         frequencies = {term: count.docs for term, count in found.items()}
         out.idf = inverse_frequencies(total, frequencies)
-        words = q.terms_query([_as_looked_up(t, found) for t in selective_terms(terms, frequencies, total)])
-        for record, bm25 in sql.lexical_candidates(conn, caller, words, request, pool):
-            out.add(record, "lexical").word_bm25 = bm25
+        # A term no record holds matches nothing and adds exactly 0 to every bm25: not asked.
+        asked = [_as_looked_up(t, found) for t in selective_terms(terms, frequencies, total) if frequencies[t[0]]]
+        if asked:
+            for record, bm25 in sql.lexical_candidates(conn, caller, q.terms_query(asked), request, pool):
+                out.add(record, "lexical").word_bm25 = bm25
     # Trigrams find what word prefixes cannot (CJK text, a fragment inside a word, another
     # spelling); they are the costliest lookup, so only when the words found little: fewer
     # than half the pool alone, fewer than the answer's limit when meaning fills the rest.
-    trigrams = q.trigram_query(text)
-    enough = pool // 2 if alone else request.limit
-    if trigrams and (q.has_cjk(text) or len(out.found) < enough):
+    cjk = q.has_cjk(text)
+    trigrams = q.trigram_query(text) if cjk or len(out.found) < (pool // 2 if alone else request.limit) else None
+    if trigrams:
         for record, bm25 in sql.trigram_candidates(conn, caller, trigrams, request, pool):
             out.add(record, "lexical").trigram_bm25 = bm25
-    patterns = [q.like_pattern(t) for t in q.short_cjk_terms(text)]
-    for record in sql.substring_candidates(conn, caller, patterns, request, pool):
-        out.add(record, "lexical").substring = True
+    if cjk:  # two-character CJK words, matched by LIKE
+        patterns = [q.like_pattern(t) for t in q.short_cjk_terms(text)]
+        for record in sql.substring_candidates(conn, caller, patterns, request, pool):
+            out.add(record, "lexical").substring = True
 
 
 def _as_looked_up(term: tuple[str, bool], found: dict[str, sql.TermCount]) -> tuple[str, bool]:

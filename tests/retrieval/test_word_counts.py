@@ -80,3 +80,26 @@ def test_a_prefix_with_one_word_is_looked_up_as_that_word(vault: Vault) -> None:
         gathered = Gathered()
         gather_lexical(conn, OWNER, request, 10, gathered)
         assert len(gathered.found) == 4  # the prefix still finds every form
+
+
+def test_words_no_record_holds_are_not_asked(vault: Vault) -> None:
+    """A term no record holds matches nothing and adds 0 to bm25: the word-index query leaves it out,
+    and a request made only of such words does not ask the word index at all."""
+    _add(vault, "The plumber fixes the kitchen sink on Monday", domain="home")
+    _add(vault, "Kitchen tiles are blue", domain="home")
+    asked: list[str] = []
+    with vault.ctx.reading() as conn:
+        conn.set_trace_callback(asked.append)
+        try:
+            with_absent = Gathered()
+            gather_lexical(conn, OWNER, SearchRequest.of(query="zanzibar kitchen tiles"), 10, with_absent)
+            first = [s for s in asked if s.startswith("SELECT") and "FROM memory_fts WHERE" in s]
+            asked.clear()
+            gather_lexical(conn, OWNER, SearchRequest.of(query="zanzibar quetzal"), 10, Gathered())
+            second = [s for s in asked if s.startswith("SELECT") and "FROM memory_fts WHERE" in s]
+        finally:
+            conn.set_trace_callback(None)
+        present = sql.lexical_candidates(conn, OWNER, '"kitchen" OR "tiles"', SearchRequest.of(query="x"), 10)
+    assert len(first) == 1 and "zanzibar" not in first[0] and '"kitchen"' in first[0]
+    assert {k: f.word_bm25 for k, f in with_absent.found.items()} == {m.id: s for m, s in present}
+    assert len(present) == 2 and second == []
