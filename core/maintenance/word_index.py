@@ -6,7 +6,7 @@ answers. New writes add segments again (100 writes: half the gain gone, 1,000: a
 daemon's hourly upkeep runs this pass; `memvault reindex` runs it too.
 
 Each step writes about STEP_PAGES index pages in its own write transaction, so a write waiting
-for the store waits one step at most (tens of milliseconds); a pass stops after MAX_STEPS, and a
+for the store waits one step at most (~50 ms wall at 100k records); a pass stops after MAX_STEPS, and a
 larger index finishes over the next passes. The pass records no event: nothing a search or a
 reader of the change feed sees changes.
 """
