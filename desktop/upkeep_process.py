@@ -1,5 +1,5 @@
-"""The daemon's upkeep in a short-lived child process: the daily backup, domain upkeep, merging the
-word index's segments (core/maintenance/word_index.py), consolidation.
+"""The daemon's upkeep in a short-lived child process: the daily backup, domain upkeep, consolidation,
+then merging the word index's segments (core/maintenance/word_index.py).
 
 On 10,000 records a pass reads every record, clusters and judges them: ~90 MB at its peak and up to
 minutes of CPU. In the daemon's own process (the app) that peak stayed resident for the process's
@@ -99,8 +99,8 @@ def child(home: str | os.PathLike[str] | None) -> int:
             with stops.deferred():
                 _run_job("backup", vault.scheduled_backup)
             _run_job("domains", vault.maintain_domains)
-            _run_job("word index", vault.tidy_word_index)
             _run_job("consolidation", vault.consolidation.scheduled)
+            _run_job("word index", vault.tidy_word_index)  # last: after the pass's own writes
     except SystemExit:
         log.info("daemon: upkeep stopped before it finished")
         return STOPPED
