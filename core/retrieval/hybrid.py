@@ -111,7 +111,8 @@ def selective_terms(terms: list[tuple[str, bool]], frequencies: dict[str, int], 
 class WordCounts:
     """The counts the words stage asks the store for, kept while the store does not change: how
     many records a caller sees, and in how many of them each term occurs (one fts5vocab lookup
-    per term; for callers who do not see everything, a count over the matches they may see).
+    per term, which also names a prefix's only word; for callers who do not see everything, a
+    count over the matches they may see).
     Requests share most of their words, so most lookups are answered here.
 
     One per store (the retriever's): versions of different stores collide. `version` is the
@@ -122,23 +123,25 @@ class WordCounts:
 
     def __init__(self) -> None:
         self._version = -1
-        self._counts: dict[tuple[object, ...], int] = {}
+        self._totals: dict[tuple[object, ...], int] = {}
+        self._counts: dict[tuple[object, ...], sql.TermCount] = {}
 
-    def _at(self, version: int) -> dict[tuple[object, ...], int]:
+    def _at(self, version: int) -> tuple[dict[tuple[object, ...], int], dict[tuple[object, ...], sql.TermCount]]:
         if version != self._version or len(self._counts) > self.ENTRIES:
-            self._version, self._counts = version, {}  # a new dict: a search still reading the old keeps it
-        return self._counts
+            # New dicts: a search still reading the old ones keeps them.
+            self._version, self._totals, self._counts = version, {}, {}
+        return self._totals, self._counts
 
     def total(self, conn: Connection, caller: Caller, version: int) -> int:
-        counts, view = self._at(version), _view(caller)
-        if view not in counts:
-            counts[view] = sql.indexed_count(conn) if caller.is_local else sql.visible_count(conn, caller)
-        return counts[view]
+        totals, view = self._at(version)[0], _view(caller)
+        if view not in totals:
+            totals[view] = sql.indexed_count(conn) if caller.is_local else sql.visible_count(conn, caller)
+        return totals[view]
 
     def frequencies(
         self, conn: Connection, caller: Caller, terms: list[tuple[str, bool]], version: int
-    ) -> dict[str, int]:
-        counts, view = self._at(version), _view(caller)
+    ) -> dict[str, sql.TermCount]:
+        counts, view = self._at(version)[1], _view(caller)
         missing = [t for t in terms if (view, *t) not in counts]
         if missing:
             found = _frequencies(conn, caller, missing)
@@ -151,7 +154,7 @@ def _view(caller: Caller) -> tuple[object, ...]:
     return ("local",) if caller.is_local else (caller.principal, caller.surface.value, caller.workspace_id)
 
 
-def _frequencies(conn: Connection, caller: Caller, terms: list[tuple[str, bool]]) -> dict[str, int]:
+def _frequencies(conn: Connection, caller: Caller, terms: list[tuple[str, bool]]) -> dict[str, sql.TermCount]:
     return sql.document_frequencies(conn, terms) if caller.is_local else sql.visible_frequencies(conn, caller, terms)
 
 
@@ -172,12 +175,13 @@ def gather_lexical(
         out.own_statistics = not caller.is_local
         if counts is None:
             total = sql.indexed_count(conn) if caller.is_local else sql.visible_count(conn, caller)
-            frequencies = _frequencies(conn, caller, terms)
+            found = _frequencies(conn, caller, terms)
         else:
             kept, version = counts
-            total, frequencies = kept.total(conn, caller, version), kept.frequencies(conn, caller, terms, version)
+            total, found = kept.total(conn, caller, version), kept.frequencies(conn, caller, terms, version)
+        frequencies = {term: count.docs for term, count in found.items()}
         out.idf = inverse_frequencies(total, frequencies)
-        words = q.terms_query(selective_terms(terms, frequencies, total))
+        words = q.terms_query([_as_looked_up(t, found) for t in selective_terms(terms, frequencies, total)])
         for record, bm25 in sql.lexical_candidates(conn, caller, words, request, pool):
             out.add(record, "lexical").word_bm25 = bm25
     # Trigrams find what word prefixes cannot (CJK text, a fragment inside a word, another
@@ -191,6 +195,12 @@ def gather_lexical(
     patterns = [q.like_pattern(t) for t in q.short_cjk_terms(text)]
     for record in sql.substring_candidates(conn, caller, patterns, request, pool):
         out.add(record, "lexical").substring = True
+
+
+def _as_looked_up(term: tuple[str, bool], found: dict[str, sql.TermCount]) -> tuple[str, bool]:
+    """A prefix term with one indexed word is looked up as that word: the same matches and bm25, cheaper."""
+    only = found[term[0]].only_word
+    return (only, False) if term[1] and only else term
 
 
 def gather_semantic(

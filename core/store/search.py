@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from memvault.core.model import Caller, Memory
 from memvault.core.search_request import SearchRequest
@@ -295,21 +295,33 @@ def _ensure_vocab(conn: Connection) -> None:
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_vocab USING fts5vocab(main, memory_fts, row)")
 
 
-def document_frequencies(conn: Connection, terms: Sequence[tuple[str, bool]]) -> dict[str, int]:
-    """How many indexed records contain each term (a prefix term: any word starting with it)."""
+class TermCount(NamedTuple):
+    """How many indexed records hold a word-index term (a prefix term: any word starting with it),
+    and a prefix term's indexed word when it has one only: then that word matches exactly the
+    records the prefix does, with the same bm25, and FTS5 looks it up for less (a prefix lookup
+    gathers every segment's words in the range first)."""
+
+    docs: int
+    only_word: str | None = None
+
+
+def document_frequencies(conn: Connection, terms: Sequence[tuple[str, bool]]) -> dict[str, TermCount]:
+    """How many indexed records contain each term (one vocabulary lookup a term)."""
     _ensure_vocab(conn)
-    result: dict[str, int] = {}
+    result: dict[str, TermCount] = {}
     for term, prefix in terms:
         if prefix:
-            row = conn.execute(
-                "SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocab WHERE term >= ? AND term < ?",
+            docs, words, first = conn.execute(
+                "SELECT coalesce(sum(doc), 0), count(*), min(term) FROM temp.memory_fts_vocab"
+                " WHERE term >= ? AND term < ?",
                 (term, term + "\U0010ffff"),
             ).fetchone()
+            result[term] = TermCount(int(docs), str(first) if words == 1 else None)
         else:
             row = conn.execute(
                 "SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocab WHERE term = ?", (term,)
             ).fetchone()
-        result[term] = int(row[0])
+            result[term] = TermCount(int(row[0]))
     return result
 
 
@@ -321,14 +333,14 @@ def visible_count(conn: Connection, caller: Caller) -> int:
     return int(conn.execute(f"SELECT count(*) FROM memories m WHERE {clause}", params).fetchone()[0])
 
 
-def visible_frequencies(conn: Connection, caller: Caller, terms: Sequence[tuple[str, bool]]) -> dict[str, int]:
+def visible_frequencies(conn: Connection, caller: Caller, terms: Sequence[tuple[str, bool]]) -> dict[str, TermCount]:
     """Document frequencies over what `caller` may see (any status).
 
     For callers who do not see everything: statistics over the whole store would let the
     scores of visible records reveal words in records the caller cannot see.
     """
     clause, params = visible_clause(caller)
-    result: dict[str, int] = {}
+    result: dict[str, TermCount] = {}
     for term, prefix in terms:
         match = '"' + term.replace('"', '""') + '"' + ("*" if prefix else "")
         # Counted up to a cap: past it a term is common for any store size, and idf barely moves.
@@ -337,7 +349,7 @@ def visible_frequencies(conn: Connection, caller: Caller, terms: Sequence[tuple[
             f" WHERE memory_fts MATCH ? AND {clause} LIMIT ?)",
             [match, *params, FREQUENCY_CAP],
         ).fetchone()
-        result[term] = int(row[0])
+        result[term] = TermCount(int(row[0]))
     return result
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval import query as q
-from memvault.core.retrieval.hybrid import WordCounts
+from memvault.core.retrieval.hybrid import Gathered, WordCounts, gather_lexical
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.ranking_cache import stamp
 from memvault.core.search_request import SearchRequest
@@ -30,14 +30,14 @@ def test_counts_are_the_stores_and_follow_its_writes(vault: Vault) -> None:
         for caller, direct in ((OWNER, sql.document_frequencies), (REMOTE, sql.visible_frequencies)):
             expected = direct(conn, terms) if caller is OWNER else direct(conn, caller, terms)
             assert counts.frequencies(conn, caller, terms, version) == expected
-        assert counts.frequencies(conn, OWNER, terms, version)["plumber"] == 2
-        assert counts.frequencies(conn, REMOTE, terms, version)["plumber"] == 1  # its own part of the store
+        assert counts.frequencies(conn, OWNER, terms, version)["plumber"].docs == 2
+        assert counts.frequencies(conn, REMOTE, terms, version)["plumber"].docs == 1  # its own part of the store
         assert counts.total(conn, REMOTE, version) == sql.visible_count(conn, REMOTE) == 1
     _add(vault, "Another plumber quoted for the kitchen", domain="home", access_scope="remote_allowed")
     with vault.ctx.reading() as conn:
         version = stamp(store_stamps.read(conn))
-        assert counts.frequencies(conn, OWNER, terms, version)["plumber"] == 3
-        assert counts.frequencies(conn, REMOTE, terms, version)["plumber"] == 2
+        assert counts.frequencies(conn, OWNER, terms, version)["plumber"].docs == 3
+        assert counts.frequencies(conn, REMOTE, terms, version)["plumber"].docs == 2
         assert counts.total(conn, REMOTE, version) == 2
 
 
@@ -52,3 +52,31 @@ def test_searches_rank_alike_with_kept_counts(vault: Vault) -> None:
     again = vault.search(OWNER, request)
     assert [(h["id"], h["score"]) for h in again["results"]] == [(h["id"], h["score"]) for h in first["results"]]
     assert len(first["results"]) >= 2
+
+
+def test_a_prefix_with_one_word_is_looked_up_as_that_word(vault: Vault) -> None:
+    """`"plumber"*` covers one indexed word ("plumber") until "plumbers" is written: while it does, the
+    words stage asks FTS5 for the word (cheaper), which matches the same records with the same bm25."""
+    _add(vault, "The plumber fixes the kitchen sink on Monday", domain="home")
+    _add(vault, "The plumber charged too much for the kitchen", domain="home")
+    _add(vault, "Kitchen tiles are blue", domain="home")
+    request = SearchRequest.of(query="plumbers in the kitchen")
+    terms = q.word_terms(request.query)
+    assert ("plumber", True) in terms and ("kitchen", True) in terms
+    with vault.ctx.reading() as conn:
+        found = sql.document_frequencies(conn, terms)
+        assert found["plumber"] == sql.TermCount(2, "plumber")
+        assert found["kitchen"] == sql.TermCount(3, "kitchen")
+        assert sql.visible_frequencies(conn, REMOTE, terms)["plumber"] == sql.TermCount(0)  # counts only
+        by_prefix = sql.lexical_candidates(conn, OWNER, q.terms_query(terms), request, 10)
+        by_word = sql.lexical_candidates(conn, OWNER, '"plumber" OR "kitchen"', request, 10)
+        assert [(m.id, s) for m, s in by_prefix] == [(m.id, s) for m, s in by_word] and len(by_word) == 3
+        gathered = Gathered()
+        gather_lexical(conn, OWNER, request, 10, gathered)
+        assert {k: f.word_bm25 for k, f in gathered.found.items()} == {m.id: s for m, s in by_prefix}
+    _add(vault, "Two plumbers quoted for the bathroom", domain="home")
+    with vault.ctx.reading() as conn:
+        assert sql.document_frequencies(conn, terms)["plumber"] == sql.TermCount(3, None)  # two words now
+        gathered = Gathered()
+        gather_lexical(conn, OWNER, request, 10, gathered)
+        assert len(gathered.found) == 4  # the prefix still finds every form
