@@ -272,7 +272,10 @@ def gather_graph(
 
 def context_seeds(gathered: Gathered, count: int) -> list[str]:
     """The head of the words order and of the meaning order, half each: where the fused ranking's
-    best come from, chosen without ranking (bm25: lower is better)."""
+    best come from, chosen without ranking (bm25: lower is better). None when no candidate has an
+    event time: only those can have a session (`gather_neighbours`), and a store of notes has none."""
+    if all(f.record.event_time is None for f in gathered.found.values()):
+        return []
     found = gathered.found.items()
     by_words = sorted((f.word_bm25, k) for k, f in found if f.word_bm25 is not None)[: count // 2]
     by_meaning = sorted((-f.cosine, k) for k, f in found if f.cosine is not None)[: count // 2]

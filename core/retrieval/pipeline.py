@@ -62,6 +62,7 @@ log = logging.getLogger("memvault.retrieval")
 CATCH_UP = 16  # records a search embeds at most for writes it finds from other processes
 CONTEXT_SEEDS = 30  # the best candidates whose session neighbours join the ranking
 COUNTED_LINES = 4096  # packet lines whose token count is remembered
+HITS_KEPT = 3  # a ranking keeps this many times the request's limit of hits (the packet's budgets cut further)
 
 
 class HybridRetriever:
@@ -319,13 +320,11 @@ class HybridRetriever:
             gather_neighbours(conn, caller, request, context_seeds(gathered, CONTEXT_SEEDS), gathered, similarity)
         final = signals(sql.feedback_balance(conn, list(gathered.found), stamps.filled))
         items = [(gathered.found[k].record, s) for k, s in final.items()]
-        ranked = rank(items, weights, gathered.beside, gathered.conversation, lambda r: activity(r, now, rules))
+        kept = request.limit * HITS_KEPT
+        ranked = rank(items, weights, gathered.beside, gathered.conversation, lambda r: activity(r, now, rules), kept)
         names = q.request_names(request.query)
         ranked, held_back = hold_back(ranked, request.limit, names, other_words(request, gathered))
-        hits = tuple(
-            Hit(r.id, value, tuple(s.why), tier_for(r, s.activation, rules))
-            for r, s, value in ranked[: request.limit * 3]
-        )
+        hits = tuple(Hit(r.id, value, tuple(s.why), tier_for(r, s.activation, rules)) for r, s, value in ranked[:kept])
         ranking = Ranking(
             hits=hits,
             domains=tuple((d["name"], d["weight"]) for d in decision.as_contract()),

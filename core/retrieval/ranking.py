@@ -40,6 +40,7 @@ Every signal is in 0..1 (feedback in -1..1); docs/retrieval.md defines each one.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -147,6 +148,7 @@ TURNS_WORDS_EXTRA = 1.0  # among conversation turns the words order counts this 
 TURNS_POWER_DROP = 0.75  # ... and relevance orders less: power 1.5 -> 0.75
 SPEAKER_LIFT = 0.5  # ... and a turn said by the person the request names counts 1.5 times
 UNSURE_SHARE = 0.35  # a request likely about the wrong person keeps only hits scored this near the best
+MARGIN = 1e-9  # what rounding may move a score by (relative): a bound this close still counts as reached
 
 
 def fused_ranks(items: list[tuple[Memory, Signals]], words_weight: float = 1.0) -> dict[str, float]:
@@ -189,6 +191,7 @@ def rank(
     beside: Mapping[str, set[str]] | None = None,
     conversation: float = 0.0,
     activity: Callable[[Memory], tuple[float, float]] | None = None,
+    keep: int | None = None,
 ) -> list[tuple[Memory, Signals, float]]:
     """Hits, best first: (own + NEIGHBOUR_SHARE x the best neighbour's own) x (1 + priors), where
     own = fused rank x relevance^p x (1 + DATE_LIFT if the record's event is in the date asked about).
@@ -198,6 +201,8 @@ def rank(
     floor's relevance. `conversation` (0..1): the share of the strongest candidates that are turns
     of a stored conversation; words count more and relevance less as it grows. `activity`: a record's
     activation and recency, asked for the hits only and set in their signals (None: the signals hold them).
+    `keep`: only the first `keep` hits are wanted; they come first as ever, and a hit that could not
+    reach them whatever its activation and recency is left out without asking its activity.
     """
     fused = fused_ranks(items, 1.0 + TURNS_WORDS_EXTRA * conversation)
     power = RELEVANCE_POWER - TURNS_POWER_DROP * conversation
@@ -211,19 +216,63 @@ def rank(
                 continue
             rel = weights.min_relevance
         own[record.id] = fused.get(record.id, 0.0) * rel**power * (1.0 + DATE_LIFT * signals.in_span)
-    scored = []
+    hits = []
     for record, signals in items:
         mine = own.get(record.id)
         if mine is not None:
-            if activity is not None:
-                signals.activation, signals.recency = activity(record)
             near = around.get(record.id)
             context = max((own[n] for n in near if n in relevant), default=0.0) if near else 0.0
-            value = (mine + NEIGHBOUR_SHARE * context) * (1.0 + prior(record, signals, weights))
-            value *= 1.0 + SPEAKER_LIFT * conversation * signals.named_subject
-            scored.append((-value, record.id, record, signals))
+            lift = 1.0 + SPEAKER_LIFT * conversation * signals.named_subject
+            hits.append((mine + NEIGHBOUR_SHARE * context, lift, record, signals))
+    if activity is not None and keep is not None and len(hits) > keep:
+        hits = _within_reach(hits, weights, keep)
+    scored = []
+    for base, lift, record, signals in hits:
+        if activity is not None:
+            signals.activation, signals.recency = activity(record)
+        value = base * (1.0 + prior(record, signals, weights))
+        value *= lift
+        scored.append((-value, record.id, record, signals))
     scored.sort()  # the best first, ties by id (unique: the records never compare)
     return [(record, signals, -value) for value, _, record, signals in scored]
+
+
+Hit = tuple[float, float, Memory, Signals]  # own + the neighbour's share, the speaker lift, record, signals
+
+
+def _within_reach(hits: list[Hit], weights: Weights, keep: int) -> list[Hit]:
+    """The hits that could be among the first `keep`, whatever their activation and recency (each in
+    0..1, the only priors not known yet): best bound first, each scored at its lowest, until the next
+    bound falls below the `keep`-th lowest score. The others cannot reach the first `keep`."""
+    top_a, top_r = float(weights.activation > 0), float(weights.recency > 0)
+    low_a, low_r = 1.0 - top_a, 1.0 - top_r
+    bounded = []
+    for hit in hits:
+        base, lift, record, signals = hit
+        known = (
+            prior(record, signals, weights)
+            - weights.activation * signals.activation
+            - weights.recency * signals.recency
+        )
+        high = known + weights.activation * top_a + weights.recency * top_r
+        low = known + weights.activation * low_a + weights.recency * low_r
+        bounded.append((-base * (1.0 + high) * lift, base * (1.0 + low) * lift, hit))
+    bounded.sort(key=_first)
+    floor: list[float] = []  # the `keep` highest lowest-scores so far (a heap: the least first)
+    reach = []
+    for high, low, hit in bounded:
+        if len(floor) == keep and -high < floor[0] * (1.0 - MARGIN):
+            break
+        reach.append(hit)
+        if len(floor) < keep:
+            heapq.heappush(floor, low)
+        elif low > floor[0]:
+            heapq.heapreplace(floor, low)
+    return reach
+
+
+def _first(entry: tuple[float, float, Hit]) -> float:
+    return entry[0]
 
 
 Ranked = list[tuple[Memory, Signals, float]]

@@ -61,6 +61,14 @@ def row_to_memory(row: Any) -> Memory:
     return Memory(*values)
 
 
+def records_by_id(conn: Connection, sql: str, params: Sequence[Any]) -> dict[str, Memory]:
+    """The records a query of MEMORY_COLUMNS finds, by id. Its rows come as plain tuples: the
+    connection's named rows cost ~2.5 µs more a row, and a search reads ~50 records here."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return {row[0]: row_to_memory(row) for row in cursor.execute(sql, params)}
+
+
 def fetch(conn: Connection, caller: Caller, memory_id: str) -> Memory | None:
     clause, params = visible_clause(caller)
     row = conn.execute(

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 from memvault.core.model import Caller, Memory
 from memvault.core.search_request import SearchRequest
 from memvault.core.store.connection import Connection
-from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
+from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, records_by_id, row_to_memory
 from memvault.core.store.visibility import visible_clause
 
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
@@ -204,12 +204,12 @@ def filtered(conn: Connection, caller: Caller, ids: Sequence[str], request: Sear
     for start in range(0, len(ids), 500):
         chunk = list(ids[start : start + 500])
         # By primary key: left to itself the planner scans the status index, which grows with the store.
-        rows = conn.execute(
+        found |= records_by_id(
+            conn,
             f"SELECT {MEMORY_COLUMNS} FROM memories m INDEXED BY sqlite_autoindex_memories_1 {USAGE_JOIN}"
             f" WHERE m.id IN ({','.join('?' * len(chunk))}) AND {' AND '.join(where)}",
             [*chunk, *params],
-        ).fetchall()
-        found.update((row["id"], row_to_memory(row)) for row in rows)
+        )
     return found
 
 
@@ -219,12 +219,12 @@ def by_ids(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str, Me
     found: dict[str, Memory] = {}
     for start in range(0, len(ids), 500):
         chunk = list(ids[start : start + 500])
-        rows = conn.execute(
+        found |= records_by_id(
+            conn,
             f"SELECT {MEMORY_COLUMNS} FROM memories m INDEXED BY sqlite_autoindex_memories_1 {USAGE_JOIN}"
             f" WHERE m.id IN ({','.join('?' * len(chunk))}) AND {clause}",
             [*chunk, *params],
-        ).fetchall()
-        found.update((row["id"], row_to_memory(row)) for row in rows)
+        )
     return found
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -81,6 +83,45 @@ def test_meaning_matches_without_shared_words(clocked_vault: Vault, filled: dict
     answer = clocked_vault.search(OWNER, SearchRequest.of(query="which beverage do I have at breakfast"))
     assert _ids(answer)[:1] == [filled["tea"]]
     assert "semantic" in answer["results"][0]["why"]
+
+
+def test_ranking_asks_activity_only_of_hits_that_can_reach_the_kept_head() -> None:
+    """`rank(keep=k)`: the first k hits, scores and activity exactly as ranking them all gives; a hit
+    too far below to reach them, whatever its activity, is left out unasked (200 random rankings)."""
+    rng = random.Random(7)
+    asked = everyone = 0
+    for _ in range(200):
+        keep = rng.choice([1, 5, 10, 30])
+        everything, head, seen = _ranked_twice(rng, keep)
+        assert head[:keep] == everything[:keep]
+        assert seen == len(head) >= min(keep, len(everything))
+        asked, everyone = asked + seen, everyone + len(everything)
+    assert asked < 0.6 * everyone
+
+
+def _ranked_twice(rng: random.Random, keep: int) -> tuple[list[Any], list[Any], int]:
+    """Random candidates ranked whole and with `keep`, and how often the latter asked for activity."""
+    items, activities = [], {}
+    for n in range(60):
+        record = Memory(MemoryId(f"m{n:02d}"), "work", MemoryType.FACT, f"note {n}", Status.CURRENT, 0.8,
+                        rng.random(), Explicitness.EXPLICIT, Sensitivity.NORMAL, Scope.LOCAL_ONLY)  # fmt: skip
+        lexical = rng.random() ** 2
+        items.append((record, Signals(lexical=lexical, cosine=rng.choice([lexical, rng.random()]), semantic_on=True)))
+        activities[record.id] = (rng.choice([0.0, 1.0, rng.random()]), rng.random())
+    weights = Weights(activation=rng.uniform(0.0, 1.5), recency=rng.uniform(-0.2, 0.5))
+    seen: list[str] = []
+
+    def activity(record: Memory) -> tuple[float, float]:
+        seen.append(record.id)
+        return activities[record.id]
+
+    def ranked(keep: int | None) -> list[tuple[str, float, float, float]]:
+        fresh = [(r, replace(s)) for r, s in items]
+        return [(r.id, v, s.activation, s.recency) for r, s, v in rank(fresh, weights, None, 0.0, activity, keep)]
+
+    everything = ranked(None)
+    seen.clear()
+    return everything, ranked(keep), len(seen)
 
 
 def test_partial_words_and_japanese_text_match(clocked_vault: Vault, filled: dict[str, str]) -> None:
