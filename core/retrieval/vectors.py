@@ -36,7 +36,7 @@ log = logging.getLogger("memvault.retrieval")
 
 # Candidates rescored exactly per record asked for, and at least this many more: a coded dot
 # product is off by ~1e-3 while the cosines of the k-th and the (RESCORE x k)-th best are far
-# further apart (docs/retrieval.md, "Vector search"). Fewer stored rows than that: exact only.
+# further apart (docs/retrieval.md, "Embeddings"). Fewer stored rows than that: exact only.
 RESCORE = 4
 RESCORE_EXTRA = 32
 
