@@ -43,6 +43,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from operator import itemgetter
 from typing import Any
 
 from memvault.core.model import Explicitness, Memory, Status
@@ -237,10 +238,10 @@ def rank(
     return [(record, signals, -value) for value, _, record, signals in scored]
 
 
-Hit = tuple[float, float, Memory, Signals]  # own + the neighbour's share, the speaker lift, record, signals
+Unscored = tuple[float, float, Memory, Signals]  # own + the neighbour's share, the speaker lift, record, signals
 
 
-def _within_reach(hits: list[Hit], weights: Weights, keep: int) -> list[Hit]:
+def _within_reach(hits: list[Unscored], weights: Weights, keep: int) -> list[Unscored]:
     """The hits that could be among the first `keep`, whatever their activation and recency (each in
     0..1, the only priors not known yet): best bound first, each scored at its lowest, until the next
     bound falls below the `keep`-th lowest score. The others cannot reach the first `keep`."""
@@ -257,7 +258,7 @@ def _within_reach(hits: list[Hit], weights: Weights, keep: int) -> list[Hit]:
         high = known + weights.activation * top_a + weights.recency * top_r
         low = known + weights.activation * low_a + weights.recency * low_r
         bounded.append((-base * (1.0 + high) * lift, base * (1.0 + low) * lift, hit))
-    bounded.sort(key=_first)
+    bounded.sort(key=itemgetter(0))
     floor: list[float] = []  # the `keep` highest lowest-scores so far (a heap: the least first)
     reach = []
     for high, low, hit in bounded:
@@ -269,10 +270,6 @@ def _within_reach(hits: list[Hit], weights: Weights, keep: int) -> list[Hit]:
         elif low > floor[0]:
             heapq.heapreplace(floor, low)
     return reach
-
-
-def _first(entry: tuple[float, float, Hit]) -> float:
-    return entry[0]
 
 
 Ranked = list[tuple[Memory, Signals, float]]
