@@ -4,10 +4,10 @@ An exact scan streams every float32 vector (1.5 KB each) for one query: ~0.8 ms 
 ~9 ms at 100k on one core, bound by memory. The codes hold each vector as int8 with one scale of
 its own (a quarter of the bytes), one column per vector, so that onnxruntime's integer MatMul
 (`resources/models/int8_scan.onnx`) reads them as its second operand: ~0.15 ms at 10k and ~3 ms at
-100k, measured on the bench machine. The query goes in as uint8 codes shifted by 128 (its fast
+100k, measured on the bench machine. The query goes in as 7-bit codes shifted by 64 (its fast
 kernel is uint8 x int8, and with a zero point it would sum every column again per query); the
 shift is taken off with each row's codes' sum, kept beside them. A coded dot
-product is off by ~1e-3, so the codes only choose candidates: `VectorIndex.search` rescores a few
+product is off by ~2e-3, so the codes only choose candidates: `VectorIndex.search` rescores a few
 times as many as it returns with the float32 vectors, and answers exact cosines.
 """
 
@@ -26,7 +26,11 @@ else:
     Matrix = Any
 
 LEVELS = 127  # int8 codes in [-127, 127]: symmetric, so a vector and its negation code alike
-SHIFT = 128  # the query's codes + SHIFT are its uint8 input
+# The query's codes are in [-63, 63], + SHIFT its uint8 input in [1, 127]. On a CPU without AVX-512
+# VNNI the kernel sums pairs of uint8 x int8 products in int16, which saturates past 32,767: with
+# 8-bit query codes (up to 255 x 127 twice) a coded dot product was off by up to 0.02, measured.
+QUERY_LEVELS = 63
+SHIFT = 64
 
 
 class VectorCodes:
@@ -69,11 +73,11 @@ class VectorCodes:
         would not be contiguous, and copying it costs more than the spare columns."""
         np = self._np
         peak = float(np.abs(query).max()) or 1.0
-        shifted = (np.rint(query * (LEVELS / peak)) + SHIFT).astype(np.uint8)
+        shifted = (np.rint(query * (QUERY_LEVELS / peak)) + SHIFT).astype(np.uint8)
         (dots,) = _scan_session().run(["dots"], {"query": shifted[None, :], "codes": self._codes})
         approx: Matrix = np.multiply(dots[0, :size], self._scales[:size], dtype=np.float32)
         approx -= self._offsets[:size]
-        approx *= peak / LEVELS
+        approx *= peak / QUERY_LEVELS
         return approx
 
 

@@ -81,7 +81,10 @@ def test_the_tuning_pairs_are_classified_as_written() -> None:
 
 
 def test_the_held_out_pairs_keep_their_measured_accuracy() -> None:
-    assert len(_right(HELD, embeddings=True)) <= 2  # 28 of 30
+    # 27 of 30 (28 under the first integer graph): "I take the 7:40 train to the office" is at cosine
+    # 0.889 to its record under the dynamically quantised graph (0.899 before, 0.901 in fp32), under
+    # NEAR_COSINE; the threshold is not moved for a held-out pair.
+    assert len(_right(HELD, embeddings=True)) <= 3
     assert len(_right(HELD, embeddings=False)) <= 3  # 27 of 30
 
 

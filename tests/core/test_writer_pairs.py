@@ -16,7 +16,7 @@ def test_the_labelled_set_is_large_and_covers_every_kind() -> None:
 
 def test_with_embeddings_precision_and_recall_hold() -> None:
     table, wrong = measure(with_embeddings=True)
-    assert len(wrong) <= 10  # 140 of 150
+    assert len(wrong) <= 11  # 139 of 150 (140 before the model quantised its activations: docs/writer.md)
     assert table["NO_CHANGE"][0] >= 0.95  # a wrong NO_CHANGE drops information: precision matters most
     assert table["REJECTED"] == (1.0, 1.0, 10) and table["ARCHIVE"][:2] == (1.0, 1.0)
     assert table["SUPERSEDE"][1] >= 0.85 and table["ADD"][1] >= 0.9

@@ -53,17 +53,19 @@ def _reference() -> tuple[list[str], list[Any]]:
 
 
 def test_vectors_stay_close_to_those_already_stored() -> None:
-    """Stores hold vectors made by the fp32 graph (the reference vectors, made on 2026-12-01); the
-    integer MatMuls move them to cosine ~0.9997-0.9998 (measured; a coarser activation scale, e.g.
-    blocks of 128, goes below 0.9995 on short texts). A change to the model, tokenizer, session or
-    rewrite that moves them further fails here: every store would need `memvault reindex`. A text
-    alone and in a batch get the same vector (activation scales are per text and block)."""
+    """Stores hold vectors made by the fp32 graph (the reference vectors, made on 2026-12-01) and by
+    the first integer rewrite (cosine ~0.9998 to them). The dynamically quantised MatMuls move a
+    vector to cosine ~0.993 (median over LoCoMo turns and questions; 0.992-0.995 for these four),
+    which changes no recall measured with old vectors stored and new ones asked (docs/retrieval.md,
+    "Integer compute"). A change that moves them further fails here: it must be measured the same
+    way, or every store would need `memvault reindex`. A text alone and in a batch get the same
+    vector (the integer graph runs each text alone: its activation scale spans the input)."""
     texts, stored = _reference()
     embedder = shared_embedder()
     assert embedder.compute == "int8"
     embedder.forget_recent()
     alone, batched = [embedder.embed_one(t) for t in texts], embedder.embed(texts)
-    assert min(float(a @ b) for a, b in zip(alone, stored, strict=True)) >= 0.9995
+    assert min(float(a @ b) for a, b in zip(alone, stored, strict=True)) >= 0.99
     assert min(float(a @ b) for a, b in zip(alone, batched, strict=True)) >= 0.99999
 
 
