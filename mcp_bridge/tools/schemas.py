@@ -76,20 +76,17 @@ RECORD: Schema = obj(
     ("id", "domain", "type", "statement", "status", "access_scope", "revision"),
 )
 
-# A search hit is a record plus its score, why and tier. Its schema types only the record fields every
-# record carries (RECORD's required ones): the official Python client checks each answer against the
-# declared schema, one step per typed field of every hit, and with every record field typed that cost it
-# ~2.9 ms per ten-hit answer (0.8 ms so) on the hottest call. RECORD types the other fields (memory_get,
-# memory_list), and the tests hold search hits to it.
-HIT: Schema = obj(
-    {
-        **{name: RECORD["properties"][name] for name in RECORD["required"]},
-        "score": NUM,
-        "why": array(STR),
-        "tier": enum(["hot", "warm", "cold"]),
-    },
-    (*RECORD["required"], "score", "why", "tier"),
-)
+# A search hit is a record plus its score, why and tier. Its schema names the fields every hit carries
+# and types none of them: the official Python client checks every answer against the declared schema,
+# one step per typed field of every hit, in series with every search (ten hits with the required fields
+# typed: ~1.9 ms on a 2-core AVX2 VM, 0.3 ms with names only). The types are RECORD's (memory_get and
+# memory_list declare them) and HIT_FIELDS' below; the tests hold every hit to both.
+HIT_FIELDS: Schema = {"score": NUM, "why": array(STR), "tier": enum(["hot", "warm", "cold"])}
+HIT: Schema = {
+    "type": "object",
+    "description": "a record (typed as memory_get's memory) with its score, why and tier",
+    "required": [*RECORD["required"], *HIT_FIELDS],
+}
 
 # One schema for both answers of memory_search: the full one and, with shadow, {shadow, retrieved, latency_ms}.
 SEARCH: Schema = obj(

@@ -196,16 +196,20 @@ async def test_every_tool_declares_an_object_output_schema(served: dict[str, Too
 
 
 async def test_search_hits_hold_to_the_record_schema(vault: Vault, seeded: Seeded) -> None:
-    """memory_search's schema types only the fields every hit carries (the official client checks each
-    answer against it); every other field of a hit must still be what the record's schema says."""
+    """memory_search's schema names the fields every hit carries and types none (the official client
+    checks each answer against it); every field of a hit must still be what the record's schema and
+    the hit's own fields say."""
     async with connect(vault, LOCAL_ASSISTANT) as client:
         answer = await call(client, "memory_search", {"query": "Lindqvist garden", "limit": 10})
     hits = answer.data["results"]
     assert len(hits) >= 2
-    record = Draft202012Validator(schemas.RECORD)
+    typed = {**schemas.RECORD, "properties": {**schemas.RECORD["properties"], **schemas.HIT_FIELDS}}
+    hit_schema = Draft202012Validator({**typed, "required": schemas.HIT["required"]})
     for hit in hits:
-        assert not list(record.iter_errors(hit)), hit["id"]
-    assert list(record.iter_errors({**hits[0], "confidence": "high", "valid_until": 3}))
+        assert not list(hit_schema.iter_errors(hit)), hit["id"]
+    assert list(hit_schema.iter_errors({**hits[0], "confidence": "high", "valid_until": 3}))
+    assert list(hit_schema.iter_errors({**hits[0], "tier": "lukewarm"}))
+    assert list(hit_schema.iter_errors({key: value for key, value in hits[0].items() if key != "score"}))
 
 
 @pytest.mark.parametrize(
