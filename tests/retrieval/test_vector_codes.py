@@ -53,6 +53,18 @@ def test_coded_dot_products_are_close_to_the_exact_ones_and_follow_rewrites() ->
     assert abs(float(codes.scan(vectors[9], 300)[7]) - 1.0) < 0.01
 
 
+def test_products_at_the_codes_peaks_do_not_saturate() -> None:
+    """Every component at its peak: each pair of products is as large as it gets. Without AVX-512
+    VNNI the kernel adds two uint8 x int8 products in int16; 8-bit query codes overflowed it there
+    (this dot product of 1 came out at 0.008), 7-bit ones cannot."""
+    flat = np.full((2, 384), 384**-0.5, dtype=np.float32)
+    flat[1] *= -1
+    codes = VectorCodes(384)
+    codes.grow(2, 0)
+    codes.put(np.arange(2), flat)
+    assert np.allclose(codes.scan(flat[0], 2), [1.0, -1.0], atol=0.01)
+
+
 def test_a_zero_vector_codes_as_zeros() -> None:
     codes = VectorCodes(384)
     codes.grow(2, 0)
