@@ -8,8 +8,8 @@ shipped or downloaded) and changes only how they are used:
   one scale and zero point over the whole input tensor, multiplied with the int8 weights as they
   are (onnxruntime's u8 x s8 GEMM, fast on plain AVX2), then scaled by the column's scale. One
   scale over the tensor means a batch would change a text's vector: the embedder runs each text
-  alone. Vectors stay at cosine ~0.994 (median) to the fp32 ones (docs/retrieval.md, "Integer
-  compute", has what that costs in recall: nothing measurable);
+  alone. Vectors stay at cosine ~0.993 (median) to the fp32 ones (docs/retrieval.md, "Activations
+  quantised per input", has what that costs in recall: nothing measurable);
 - the word and position embedding tables are gathered as int8 rows and scaled after the
   gather (exactly the fp32 values, ~35 MB less resident).
 
