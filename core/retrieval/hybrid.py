@@ -24,6 +24,7 @@ from memvault.core.retrieval.query_dates import DateSpan
 from memvault.core.retrieval.ranking import Signals, feedback_value
 from memvault.core.retrieval.tiers import PAST, TierRules, activation
 from memvault.core.retrieval.vectors import VectorIndex
+from memvault.core.retrieval.word_postings import WordPostings
 from memvault.core.search_request import SearchRequest
 from memvault.core.store import neighbour_rows
 from memvault.core.store import search as sql
@@ -166,9 +167,11 @@ def gather_lexical(
     out: Gathered,
     counts: tuple[WordCounts, int] | None = None,
     alone: bool = True,
+    postings: WordPostings | None = None,
 ) -> None:
     """Word, trigram and substring matches; `alone`: no semantic stage follows (embeddings off);
-    `counts`: the retriever's kept counts and the store's version (else every count is asked for)."""
+    `counts`: the retriever's kept counts and the store's version (else every count is asked for);
+    `postings`: the word index held in memory, refreshed to `conn`'s snapshot (ranks for local callers)."""
     text = out.word_text(request)
     terms = q.word_terms(text)
     if terms:
@@ -184,7 +187,8 @@ def gather_lexical(
         # A term no record holds matches nothing and adds exactly 0 to every bm25: not asked.
         asked = [_as_looked_up(t, found) for t in selective_terms(terms, frequencies, total) if frequencies[t[0]]]
         if asked:
-            for record, bm25 in sql.lexical_candidates(conn, caller, q.terms_query(asked), request, pool):
+            best = postings.ranker(asked) if postings is not None and caller.is_local else None
+            for record, bm25 in sql.lexical_candidates(conn, caller, q.terms_query(asked), request, pool, best):
                 out.add(record, "lexical").word_bm25 = bm25
     # Trigrams find what word prefixes cannot (CJK text, a fragment inside a word, another
     # spelling); they are the costliest lookup, so only when the words found little: fewer

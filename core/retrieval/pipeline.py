@@ -50,6 +50,7 @@ from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, ca
 from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules, tier_for
 from memvault.core.retrieval.vectors import BackgroundJob, Nearby, VectorIndex, backfill
+from memvault.core.retrieval.word_postings import WordPostings
 from memvault.core.search_request import MAX_QUERY_CHARS, SearchRequest
 from memvault.core.store import memories, store_stamps
 from memvault.core.store import search as sql
@@ -79,6 +80,7 @@ class HybridRetriever:
         self._checked_version = -1
         self._feed_seen = 0  # the change feed's cursor at the last search (`_forget_purged`)
         self._word_counts = WordCounts()
+        self._postings = WordPostings(sql.WORD_WEIGHTS)
         self._lock = threading.Lock()
         self._background: BackgroundJob | None = None
         self._counter: Counter | None = None
@@ -245,11 +247,13 @@ class HybridRetriever:
         request: SearchRequest,
     ) -> tuple[Ranking, dict[str, Memory]]:
         """The ranking (cached, or ranked now) and its hits' records, read in this snapshot."""
+        self._forget_purged(conn, stamps.cursor)
+        if caller.is_local:  # the word index in memory ranks their matches (`word_postings`)
+            self._postings.refresh(conn, stamp(stamps))
         # The deadline counts this search's own work: not the catch-up embedding of other
-        # processes' writes, nor loading the model on a process's first search.
+        # processes' writes, nor loading the model or the postings on a process's first search.
         own_start = time.perf_counter()
         semantic = _embeddings_local(setting)
-        self._forget_purged(conn, stamps.cursor)
         key = cache_key(request, caller, stamp(stamps), "local" if semantic else "off")
         ranking = self.cache.get(key)
         records: dict[str, Memory] | None = None
@@ -293,7 +297,7 @@ class HybridRetriever:
         if pool != guess or index is None:
             gathered = Gathered(words=words)
             counts = (self._word_counts, stamp(stamps))
-            gather_lexical(conn, caller, request, pool, gathered, counts, alone=index is None)
+            gather_lexical(conn, caller, request, pool, gathered, counts, alone=index is None, postings=self._postings)
         if index is not None and vector is not None:
             if deadline.passed():
                 gathered.truncated = True
@@ -358,7 +362,8 @@ class HybridRetriever:
             ahead = self._index_for(shared_embedder())
             ahead.refresh(conn, version)  # read in this snapshot, before the thread searches it
             pending = _vector_soon(request.query, ahead, guess)
-            gather_lexical(conn, caller, request, guess, gathered, (self._word_counts, version), alone=False)
+            counts = (self._word_counts, version)
+            gather_lexical(conn, caller, request, guess, gathered, counts, alone=False, postings=self._postings)
             lexical_signal(request, gathered)  # kept in `gathered`: words only, done while the model runs
         setup = time.perf_counter()
         vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)

@@ -285,16 +285,27 @@ def rowid_of(conn: Connection, memory_id: str) -> int:
 def index_text(conn: Connection, memory_id: str) -> None:
     """(Re)write the lexical index entry of one memory from its statement, tags and entities."""
     rowid = rowid_of(conn, memory_id)
-    row = conn.execute("SELECT statement, tags FROM memories WHERE id = ?", (memory_id,)).fetchone()
-    names = " ".join(entity_names(conn, memory_id))
-    tags = " ".join(json.loads(row["tags"]))
+    ((_, statement, tags, names),) = indexed_columns(conn, [rowid])
     conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
     conn.execute(
         "INSERT INTO memory_fts (rowid, statement, tags, entities) VALUES (?, ?, ?, ?)",
-        (rowid, row["statement"], tags, names),
+        (rowid, statement, tags, names),
     )
     conn.execute("DELETE FROM memory_trigram WHERE rowid = ?", (rowid,))
-    conn.execute("INSERT INTO memory_trigram (rowid, statement) VALUES (?, ?)", (rowid, row["statement"]))
+    conn.execute("INSERT INTO memory_trigram (rowid, statement) VALUES (?, ?)", (rowid, statement))
+
+
+def indexed_columns(conn: Connection, rowids: Sequence[int]) -> list[tuple[int, str, str, str]]:
+    """What the word index holds of each record, by rowid: (rowid, statement, tags, entity names),
+    the tags and the names (sorted) each joined by spaces. The one place that composes it."""
+    rows = plain_rows(
+        conn,
+        "SELECT m.rowid, m.statement, m.tags, (SELECT group_concat(e.name, ' ' ORDER BY e.name) FROM entities e"
+        " JOIN memory_entities me ON me.entity_id = e.id WHERE me.memory_id = m.id)"
+        f" FROM memories m WHERE m.rowid IN ({','.join('?' * len(rowids))}) ORDER BY m.rowid",
+        list(rowids),
+    )
+    return [(int(r[0]), str(r[1]), " ".join(json.loads(r[2])), r[3] or "") for r in rows]
 
 
 def _norm_name(name: str) -> str:

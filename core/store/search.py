@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from memvault.core.model import Caller, Memory
@@ -88,7 +88,14 @@ def _with_score(rows: list[tuple[Any, ...]]) -> list[tuple[Memory, float]]:
     return [(row_to_memory(row), float(row[-1])) for row in rows]
 
 
-FTS_TABLES = {"memory_fts": "bm25(memory_fts, 1.0, 0.6, 0.8)", "memory_trigram": "bm25(memory_trigram)"}
+WORD_WEIGHTS = (1.0, 0.6, 0.8)  # bm25's column weights in the word index: statement, tags, entity names
+FTS_TABLES = {
+    "memory_fts": f"bm25(memory_fts, {', '.join(map(str, WORD_WEIGHTS))})",
+    "memory_trigram": "bm25(memory_trigram)",
+}
+# The index's best `size` matches of a query, (rowid, bm25) best first: FTS5's, or the same from
+# elsewhere (the in-memory postings, core/retrieval/word_postings.py).
+BestMatches = Callable[[int], list[tuple[int, float]]]
 # The index's best matches looked at for a local caller: first a quarter more than asked for (most
 # matches pass the filters), then, should the filters leave too few, four times as many.
 FIRST_LOOK = 1.25
@@ -96,7 +103,13 @@ OVERFETCH = 4
 
 
 def _ranked_matches(
-    conn: Connection, table: str, caller: Caller, match: str, request: SearchRequest, limit: int
+    conn: Connection,
+    table: str,
+    caller: Caller,
+    match: str,
+    request: SearchRequest,
+    limit: int,
+    best: BestMatches | None = None,
 ) -> list[tuple[Memory, float]]:
     """Records matching an (already escaped) FTS5 query on `table`, best bm25 first (lower is better).
 
@@ -107,7 +120,7 @@ def _ranked_matches(
     at 10k for 75 than for 240), so it is asked for a few more than `limit` first and for more
     only when the filters (time, status, domains, types) leave too few; should they leave too
     few of the larger look too, or for callers who do not see everything (whose cost must not
-    depend on what they cannot see), the full join.
+    depend on what they cannot see), the full join. `best`: the index's ranking from elsewhere.
     """
     score = FTS_TABLES[table]
     where, params = _conditions(caller, request)
@@ -115,7 +128,7 @@ def _ranked_matches(
         kept: list[tuple[Memory, float]] = []
         looked = 0
         for size in (int(limit * FIRST_LOOK), limit * OVERFETCH):
-            top = _best_matches(conn, table, score, match, size)
+            top = best(size) if best is not None else _best_matches(conn, table, score, match, size)
             kept += _best_kept(conn, top[looked:], where, params, limit - len(kept))
             looked = len(top)
             if len(kept) >= limit or len(top) < size:
@@ -165,13 +178,13 @@ def _best_kept(
 
 
 def lexical_candidates(
-    conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int
+    conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int, best: BestMatches | None = None
 ) -> list[tuple[Memory, float]]:
     """Records matching an (already escaped) word-index query, with bm25 (lower is better).
 
-    Column weights: statement 1.0, tags 0.6, entity names 0.8.
+    Column weights: `WORD_WEIGHTS`. `best`: the index's ranking of `match`, from elsewhere.
     """
-    return _ranked_matches(conn, "memory_fts", caller, match, request, limit)
+    return _ranked_matches(conn, "memory_fts", caller, match, request, limit, best)
 
 
 def plain_bm25(conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int) -> list[str]:

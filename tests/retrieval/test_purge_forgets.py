@@ -40,6 +40,7 @@ def _search_and_keep(vault: Vault) -> tuple[str, str]:
     line = line_for(record)
     # the check can fail: the search kept its packet line's token count and the line's word pieces
     assert _kept(retriever._token_count(), line) and "zorbmarker" in token_counter()._pieces
+    assert "zorbmarker" in retriever._postings  # the word index held in memory
     q.index_words(SECRET)  # the words of a statement, kept by searches of non-ASCII text and by `hold_back`
     return secret, line
 
@@ -58,6 +59,7 @@ def test_the_purging_process_forgets_the_purged_text_at_once(vault: Vault) -> No
     assert not _kept(q.index_words, SECRET)
     assert not _kept(retriever._token_count(), line)
     assert not _kept(similarity.parse, SECRET)
+    assert "zorbmarker" not in retriever._postings
 
 
 def test_another_process_forgets_the_purged_text_at_its_next_search(vault: Vault, home: Path) -> None:
@@ -72,6 +74,7 @@ def test_another_process_forgets_the_purged_text_at_its_next_search(vault: Vault
     assert _kept(retriever._token_count(), line)
     vault.search(OWNER, SearchRequest.of(query="lighthouse keeper"))
 
+    assert "zorbmarker" not in retriever._postings
     assert "zorbmarker" not in token_counter()._pieces
     assert not _kept(q.index_words, SECRET)
     assert not _kept(retriever._token_count(), line)
