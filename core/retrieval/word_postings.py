@@ -127,9 +127,10 @@ class WordPostings:
             return None
         term_ids = np.repeat(np.arange(len(terms), dtype=np.int64), counts)
         docs = found["rowid"].astype(np.int64)
-        firsts = np.flatnonzero(np.concatenate([[True], (term_ids[1:] != term_ids[:-1]) | (docs[1:] != docs[:-1])]))
         ones = np.left_shift(1, FIELD_BITS * found["column"].astype(np.int64))
-        packed = np.add.reduceat(ones, firsts) if len(firsts) else ones
+        firsts = np.flatnonzero(np.concatenate([[True], (term_ids[1:] != term_ids[:-1]) | (docs[1:] != docs[:-1])]))
+        firsts = firsts[: len(docs)]  # an empty index: no first posting
+        packed = np.add.reduceat(ones, firsts) if len(docs) else ones
         starts = np.searchsorted(term_ids[firsts], np.arange(len(terms) + 1))
         return [term for term, _ in terms], starts, docs[firsts], packed
 

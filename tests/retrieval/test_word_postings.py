@@ -138,3 +138,13 @@ def test_searches_answer_alike_from_postings_and_from_fts5(lexical: Vault, monke
 def test_the_scratch_tokenizer_is_the_word_index_s(vault: Vault) -> None:
     (schema,) = vault.ctx.conn.execute("SELECT sql FROM sqlite_master WHERE name = 'memory_fts'").fetchone()
     assert f"tokenize = '{WORD_TOKENIZER}'" in schema
+
+
+def test_an_empty_index_is_held_and_ranks_nothing(lexical: Vault) -> None:
+    postings = WordPostings(sql.WORD_WEIGHTS)
+    with lexical.ctx.reading() as conn:
+        postings.refresh(conn, stamp(store_stamps.read(conn)))
+    ranker = postings.ranker([("pier", False), ("lamp", True)])
+    assert ranker is not None and ranker(10) == []
+    lexical.add(OWNER, Draft.of(statement="the lamp on the pier", domain="home"))
+    assert lexical.search(OWNER, SearchRequest.of(query="pier lamps"))["results"]
