@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from memvault.core import text_caches
+from memvault.core.heap import release_freed_memory
 from memvault.core.store import memories
 from memvault.core.store import word_index_rows as rows_sql
 from memvault.core.store.connection import Connection
@@ -74,7 +75,7 @@ class WordPostings:
         self._terms: list[str] = []
         self._index: dict[str, int] = {}
         self._starts = np.zeros(1, dtype=np.int64)
-        self._docs = np.zeros(0, dtype=np.int64)
+        self._docs = np.zeros(0, dtype=np.uint32)  # rowids (`word_index_rows.MAX_POSTED_ROWID`)
         self._packed = np.zeros(0, dtype=np.int64)
         self._length = np.zeros(0, dtype=np.float64)  # tokens in each record, by rowid
         self._added: dict[str, list[tuple[int, int]]] = {}  # term -> (rowid, packed) written since
@@ -116,6 +117,7 @@ class WordPostings:
         if len(docs):
             self._length[: int(docs.max()) + 1] = np.bincount(docs, weights=self._tokens(packed))
         self._loaded = True
+        release_freed_memory()  # the load's transient arrays and text (~60 MB at 100k records)
 
     def _arrays(self, terms: list[tuple[str, int]], occurrences: bytes) -> tuple[list[str], Any, Any, Any] | None:
         """From `word_index_rows.postings`: the terms, where each term's postings start (and the end),
@@ -125,8 +127,8 @@ class WordPostings:
         found = np.frombuffer(occurrences, dtype=np.dtype([("rowid", ">u4"), ("column", "u1")]))
         if int(counts.sum()) != len(found):
             return None
-        term_ids = np.repeat(np.arange(len(terms), dtype=np.int64), counts)
-        docs = found["rowid"].astype(np.int64)
+        term_ids = np.repeat(np.arange(len(terms), dtype=np.int32), counts)
+        docs = found["rowid"].astype(np.uint32)
         ones = np.left_shift(1, FIELD_BITS * found["column"].astype(np.int64))
         firsts = np.flatnonzero(np.concatenate([[True], (term_ids[1:] != term_ids[:-1]) | (docs[1:] != docs[:-1])]))
         firsts = firsts[: len(docs)]  # an empty index: no first posting
@@ -173,7 +175,7 @@ class WordPostings:
         old = np.repeat(np.array([index[t] for t in self._terms], dtype=np.int64), np.diff(self._starts))
         new = [(index[term], rowid, packed) for term, held in self._added.items() for rowid, packed in held]
         term_ids = np.concatenate([old, np.array([t for t, _, _ in new], dtype=np.int64)])
-        docs = np.concatenate([self._docs, np.array([d for _, d, _ in new], dtype=np.int64)])
+        docs = np.concatenate([self._docs, np.array([d for _, d, _ in new], dtype=np.uint32)])
         packed = np.concatenate([self._packed, np.array([p for _, _, p in new], dtype=np.int64)])
         order = np.lexsort((docs, term_ids))
         self._terms, self._index = terms, index
@@ -237,7 +239,7 @@ class WordPostings:
         docs, packed = self._docs[start:end], self._packed[start:end]
         held = [posting for word in later for posting in self._added[word]]
         if held:
-            docs = np.concatenate([docs, np.array([d for d, _ in held], dtype=np.int64)])
+            docs = np.concatenate([docs, np.array([d for d, _ in held], dtype=np.uint32)])
             packed = np.concatenate([packed, np.array([p for _, p in held], dtype=np.int64)])
         if words > 1 and len(docs):  # several words in one record: their counts add, field by field
             order = np.argsort(docs, kind="stable")
