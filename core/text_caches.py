@@ -34,6 +34,13 @@ def register(clear: Callable[[], None]) -> None:
         _CLEARS.append(clear)
 
 
+def unregister(clear: Callable[[], None]) -> None:
+    """Forget a registered function (its cache is gone)."""
+    with _LOCK:
+        if clear in _CLEARS:
+            _CLEARS.remove(clear)
+
+
 def forget_all() -> None:
     """Empty every registered cache (after a purge)."""
     with _LOCK:

@@ -17,6 +17,7 @@ These are words of memory text: a purge empties them (`text_caches`).
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
@@ -63,8 +64,11 @@ class WordPostings:
             dtype=numpy.float64,
         )
         self._empty()
-        clear = weakref.WeakMethod(self.clear)
-        text_caches.register(lambda: _call(clear))
+        # Registered without keeping the postings alive; unregistered when they go (one per store opened).
+        method = weakref.WeakMethod(self.clear)
+        forget = functools.partial(_call, method)
+        text_caches.register(forget)
+        weakref.finalize(self, text_caches.unregister, forget)
 
     def _empty(self) -> None:
         np = self._np

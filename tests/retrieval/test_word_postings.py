@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Iterator
 
 import pytest
 
+from memvault.core import text_caches
 from memvault.core.drafts import Draft
 from memvault.core.model import OWNER
 from memvault.core.requests import PurgeRequest
@@ -148,3 +150,12 @@ def test_an_empty_index_is_held_and_ranks_nothing(lexical: Vault) -> None:
     assert ranker is not None and ranker(10) == []
     lexical.add(OWNER, Draft.of(statement="the lamp on the pier", domain="home"))
     assert lexical.search(OWNER, SearchRequest.of(query="pier lamps"))["results"]
+
+
+def test_postings_leave_the_purge_registry_when_they_go() -> None:
+    before = len(text_caches._CLEARS)
+    postings = WordPostings(sql.WORD_WEIGHTS)
+    assert len(text_caches._CLEARS) == before + 1
+    del postings
+    gc.collect()
+    assert len(text_caches._CLEARS) == before
