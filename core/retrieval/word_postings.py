@@ -50,19 +50,10 @@ class WordPostings:
     """One per store (the retriever's). `refresh` brings it to a read snapshot, `ranker` ranks."""
 
     def __init__(self, weights: Sequence[float]) -> None:
-        import numpy  # noqa: PLC0415 - only searching pays for it
-
-        self._np = numpy
         self._weights = tuple(weights)
         self._lock = threading.Lock()
-        # The weighted counts of every posting whose counts are all below SMALL_COUNT, by position.
-        self._small_sums = numpy.array(
-            [
-                self._sequential_sum(_packed(position, len(self._weights)))
-                for position in range(SMALL_COUNT ** len(self._weights))
-            ],
-            dtype=numpy.float64,
-        )
+        self._np: Any = None  # numpy, imported by the first load: opening a store does not pay for it
+        self._small_sums: Any = None  # weighted counts of the postings whose counts are all small (`_frequencies`)
         self._empty()
         # Registered without keeping the postings alive; unregistered when they go (one per store opened).
         method = weakref.WeakMethod(self.clear)
@@ -71,17 +62,18 @@ class WordPostings:
         weakref.finalize(self, text_caches.unregister, forget)
 
     def _empty(self) -> None:
-        np = self._np
         self._loaded = False
         self._version = -1
         self._last = 0  # the highest rowid held
         self._totals = (0, 0)
         self._terms: list[str] = []
         self._index: dict[str, int] = {}
-        self._starts = np.zeros(1, dtype=np.int64)
-        self._docs = np.zeros(0, dtype=np.uint32)  # rowids (`word_index_rows.MAX_POSTED_ROWID`)
-        self._packed = np.zeros(0, dtype=np.int64)
-        self._length = np.zeros(0, dtype=np.float64)  # tokens in each record, by rowid
+        # Set by `_load`: where each term's postings start, their rowids (4 bytes:
+        # `word_index_rows.MAX_POSTED_ROWID`) and packed counts, and the tokens in each record by rowid.
+        self._starts: Any = None
+        self._docs: Any = None
+        self._packed: Any = None
+        self._length: Any = None
         self._added: dict[str, list[tuple[int, int]]] = {}  # term -> (rowid, packed) written since
         self._added_terms: list[str] = []  # its keys, sorted (prefixes are looked up by bisection)
         self._added_count = 0
@@ -106,6 +98,13 @@ class WordPostings:
             self._version = version
 
     def _load(self, conn: Connection) -> None:
+        if self._np is None:
+            import numpy  # noqa: PLC0415 - only searching pays for it
+
+            self._np = numpy
+            columns = len(self._weights)
+            sums = [self._sequential_sum(_packed(position, columns)) for position in range(SMALL_COUNT**columns)]
+            self._small_sums = numpy.array(sums, dtype=numpy.float64)
         np = self._np
         self._empty()
         last = rows_sql.last_indexed(conn)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gc
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +162,13 @@ def test_postings_leave_the_purge_registry_when_they_go() -> None:
     del postings
     gc.collect()
     assert len(text_caches._CLEARS) == before
+
+
+def test_opening_a_store_does_not_import_numpy(home: Path) -> None:
+    """The postings load numpy at their first load (a search), not when a store opens (every command)."""
+    probe = (
+        "import sys\nfrom pathlib import Path\nfrom memvault.core.vault import Vault\n"
+        f"Vault.open(Path({str(home)!r})).close()\nprint('numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
