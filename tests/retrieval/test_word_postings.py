@@ -113,6 +113,20 @@ def test_postings_follow_writes_purges_and_a_reused_rowid(lexical: Vault, monkey
     assert "quartzfern" not in postings
 
 
+def test_many_records_written_since_load_the_whole_again(lexical: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(word_postings, "TAKE_AT_MOST", 5)
+    rng = random.Random(5)
+    _fill(lexical, rng, 20)
+    postings = WordPostings(sql.WORD_WEIGHTS)
+    _assert_ranks_as_fts5(lexical, postings, rng, 10)
+    _fill(lexical, rng, 4)  # taken one by one
+    _assert_ranks_as_fts5(lexical, postings, rng, 10)
+    assert postings._added
+    _fill(lexical, rng, 12)  # more than TAKE_AT_MOST: the whole again, nothing kept aside
+    _assert_ranks_as_fts5(lexical, postings, rng, 10)
+    assert not postings._added
+
+
 def test_terms_fts5_would_tokenize_otherwise_are_left_to_it(lexical: Vault) -> None:
     lexical.add(OWNER, Draft.of(statement="Crème brûlée at the café on the pier", domain="home"))
     lexical.add(OWNER, Draft.of(statement="the snake_case name of the pier script", domain="home"))
