@@ -42,8 +42,8 @@ SIMPLE_TERM = re.compile(r"[a-z0-9]+")
 FIELD_BITS = 16  # a packed posting: one field of counts a column (word_index_rows)
 SMALL_COUNT = 8  # counts below this in every column: weighted counts from a table
 MERGE_AT = 4096  # postings written since the load kept aside until then, then merged in
-# Records written since a refresh tokenized in the scratch table; more (an import) load the whole
-# again, which is cheaper then (and keeps the rowids asked for below SQLite's limit on variables).
+# Records written since a refresh are tokenized in the scratch table, up to this many or a tenth of
+# the records held, whichever is more; more than that (an import) load the whole again: cheaper then.
 TAKE_AT_MOST = 1000
 
 Ranked = list[tuple[int, float]]  # (rowid, bm25), best first
@@ -147,7 +147,7 @@ class WordPostings:
         sizes = rows_sql.indexed_sizes(conn, self._last)
         if not sizes:
             return True
-        if len(sizes) > TAKE_AT_MOST:  # an import: loading the whole is cheaper
+        if len(sizes) > max(TAKE_AT_MOST, len(self._length) // 10):
             return False
         arrays = self._arrays(*rows_sql.tokenized(conn, memories.indexed_columns(conn, [r for r, _ in sizes])))
         if arrays is None:

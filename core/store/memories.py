@@ -298,14 +298,17 @@ def index_text(conn: Connection, memory_id: str) -> None:
 def indexed_columns(conn: Connection, rowids: Sequence[int]) -> list[tuple[int, str, str, str]]:
     """What the word index holds of each record, by rowid: (rowid, statement, tags, entity names),
     the tags and the names (sorted) each joined by spaces. The one place that composes it."""
-    rows = plain_rows(
-        conn,
-        "SELECT m.rowid, m.statement, m.tags, (SELECT group_concat(e.name, ' ' ORDER BY e.name) FROM entities e"
-        " JOIN memory_entities me ON me.entity_id = e.id WHERE me.memory_id = m.id)"
-        f" FROM memories m WHERE m.rowid IN ({','.join('?' * len(rowids))}) ORDER BY m.rowid",
-        list(rowids),
-    )
-    return [(int(r[0]), str(r[1]), " ".join(json.loads(r[2])), r[3] or "") for r in rows]
+    found = []
+    for start in range(0, len(rowids), 500):
+        chunk = list(rowids[start : start + 500])
+        found += plain_rows(
+            conn,
+            "SELECT m.rowid, m.statement, m.tags, (SELECT group_concat(e.name, ' ' ORDER BY e.name)"
+            " FROM entities e JOIN memory_entities me ON me.entity_id = e.id WHERE me.memory_id = m.id)"
+            f" FROM memories m WHERE m.rowid IN ({','.join('?' * len(chunk))}) ORDER BY m.rowid",
+            chunk,
+        )
+    return [(int(r[0]), str(r[1]), " ".join(json.loads(r[2])), r[3] or "") for r in found]
 
 
 def _norm_name(name: str) -> str:
