@@ -133,12 +133,13 @@ class WordPostings:
         found = np.frombuffer(occurrences, dtype=np.dtype([("rowid", ">u4"), ("column", "u1")]))
         if int(counts.sum()) != len(found):
             return None
+        if not len(found):  # an empty index
+            return [], np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.int64)
         term_ids = np.repeat(np.arange(len(terms), dtype=np.int32), counts)
         docs = found["rowid"].astype(np.uint32)
         ones = np.left_shift(1, FIELD_BITS * found["column"].astype(np.int64))
         firsts = np.flatnonzero(np.concatenate([[True], (term_ids[1:] != term_ids[:-1]) | (docs[1:] != docs[:-1])]))
-        firsts = firsts[: len(docs)]  # an empty index: no first posting
-        packed = np.add.reduceat(ones, firsts) if len(docs) else ones
+        packed = np.add.reduceat(ones, firsts)
         starts = np.searchsorted(term_ids[firsts], np.arange(len(terms) + 1))
         return [term for term, _ in terms], starts, docs[firsts], packed
 
@@ -154,8 +155,9 @@ class WordPostings:
             return False
         terms, starts, docs, packed = arrays
         np = self._np
-        counted = np.bincount(docs, weights=self._tokens(packed)) if len(docs) else np.zeros(0)
-        if any(rowid >= len(counted) or int(counted[rowid]) != size for rowid, size in sizes):
+        first = sizes[0][0]  # counted from the first new rowid: not an array as long as the store
+        counted = np.bincount(docs - first, weights=self._tokens(packed)) if len(docs) else np.zeros(0)
+        if any(rowid - first >= len(counted) or int(counted[rowid - first]) != size for rowid, size in sizes):
             return False
         self._last = sizes[-1][0]
         if self._last >= len(self._length):

@@ -18,6 +18,7 @@ from memvault.core.store.memories import (
     row_to_memory,
 )
 from memvault.core.store.visibility import visible_clause
+from memvault.core.store.word_index_rows import vocabulary
 
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
 WITH_HISTORY = "m.status IN ('current', 'partial', 'disputed', 'superseded', 'historical')"
@@ -314,11 +315,6 @@ def feedback_balance(conn: Connection, ids: Sequence[str], filled: frozenset[str
     return {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
 
 
-def _ensure_vocab(conn: Connection) -> None:
-    # A per-connection view of the word index's vocabulary (no schema change: it lives in temp).
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_vocab USING fts5vocab(main, memory_fts, row)")
-
-
 class TermCount(NamedTuple):
     """How many indexed records hold a word-index term (a prefix term: any word starting with it),
     and a prefix term's indexed word when it has one only: then that word matches exactly the
@@ -331,20 +327,17 @@ class TermCount(NamedTuple):
 
 def document_frequencies(conn: Connection, terms: Sequence[tuple[str, bool]]) -> dict[str, TermCount]:
     """How many indexed records contain each term (one vocabulary lookup a term)."""
-    _ensure_vocab(conn)
+    vocab = vocabulary(conn, "row")
     result: dict[str, TermCount] = {}
     for term, prefix in terms:
         if prefix:
             docs, words, first = conn.execute(
-                "SELECT coalesce(sum(doc), 0), count(*), min(term) FROM temp.memory_fts_vocab"
-                " WHERE term >= ? AND term < ?",
+                f"SELECT coalesce(sum(doc), 0), count(*), min(term) FROM {vocab} WHERE term >= ? AND term < ?",
                 (term, term + "\U0010ffff"),
             ).fetchone()
             result[term] = TermCount(int(docs), str(first) if words == 1 else None)
         else:
-            row = conn.execute(
-                "SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocab WHERE term = ?", (term,)
-            ).fetchone()
+            row = conn.execute(f"SELECT coalesce(sum(doc), 0) FROM {vocab} WHERE term = ?", (term,)).fetchone()
             result[term] = TermCount(int(row[0]))
     return result
 

@@ -67,6 +67,14 @@ def _varints(blob: bytes) -> list[int]:
     return values
 
 
+def vocabulary(conn: Connection, kind: str, schema: str = "main", table: str = "memory_fts") -> str:
+    """The name of a per-connection fts5vocab view of a word index (`kind`: row or instance), made
+    when first asked for. It lives in temp: no schema change."""
+    name = f"temp.{table}_{'vocab' if kind == 'row' else kind}"
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5vocab({schema}, {table}, {kind})")
+    return name
+
+
 def postings(conn: Connection, schema: str = "main", table: str = "memory_fts") -> tuple[list[tuple[str, int]], bytes]:
     """Every occurrence of every term in a word index: (each term with its number of occurrences, by
     term), and the occurrences in that order (by term, rowid, column, offset), 5 bytes each: the
@@ -74,15 +82,13 @@ def postings(conn: Connection, schema: str = "main", table: str = "memory_fts") 
 
     Two scans, no sort: a row a term, and the occurrences as one hex string (a Python row an
     occurrence costs ~2 µs, 3.5 s at 100k records; sorting them in SQL ~1 s)."""
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{table}_terms USING fts5vocab({schema}, {table}, row)")
-    conn.execute(
-        f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{table}_instances USING fts5vocab({schema}, {table}, instance)"
-    )
     cursor = conn.cursor()
     cursor.row_factory = None
-    terms: list[tuple[str, int]] = cursor.execute(f"SELECT term, cnt FROM temp.{table}_terms").fetchall()
+    words = vocabulary(conn, "row", schema, table)
+    terms: list[tuple[str, int]] = cursor.execute(f"SELECT term, cnt FROM {words}").fetchall()
     (hexed,) = cursor.execute(
-        f"SELECT group_concat(printf('%08x%02x', doc, {_COLUMN_NUMBER}), '') FROM temp.{table}_instances"
+        f"SELECT group_concat(printf('%08x%02x', doc, {_COLUMN_NUMBER}), '')"
+        f" FROM {vocabulary(conn, 'instance', schema, table)}"
     ).fetchone()
     return terms, bytes.fromhex(hexed or "")
 
