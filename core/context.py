@@ -8,9 +8,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from memvault.core import change_signal
+from memvault.core import change_signal, later_writes
 from memvault.core.clock import Clock, format_time
-from memvault.core.later_writes import LaterWrites, Write, writer_thread
+from memvault.core.later_writes import LaterWrites, Write
 from memvault.core.paths import VaultPaths
 from memvault.core.settings import setting
 from memvault.core.store import change_rows, settings_table
@@ -66,9 +66,10 @@ class Context:
 
     def later(self, write: Write, records: int) -> None:
         """Queue a write that need not hold up the answer it follows (a search's usage, touching
-        `records` records): a thread writes it soon, and the next use of the store first."""
+        `records` records): a thread writes it soon (under a `later_writes.Hold`, once released),
+        and the next use of the store first."""
         if self.queued.add(write, records):
-            writer_thread().submit(self.write_queued)
+            later_writes.start(self.write_queued)
 
     def write_queued(self) -> None:
         with self.lock:

@@ -4,7 +4,10 @@ A long-lived server answers a search first and queues these (`Context.later`); a
 own writes them soon after, and whatever uses the store next through the same `Context` (a read,
 a write, a backup, closing it) writes what is still queued before it starts. So nothing in this
 process reads the store as if the search had not happened, and the next search ranks with its
-usage. Short-lived callers (the CLI) write inline, as before.
+usage. Short-lived callers (the CLI) write inline, as before. A server that writes answers itself
+(`mcp_bridge.tool_lane`) holds the thread back until the answer is written (`Hold`): the write then
+runs while the client reads the answer instead of competing with the answer's last steps for the
+interpreter.
 
 A queued write that fails is kept for one more try at the store's next use; failing again, it is
 dropped and logged as lost, by count only.
@@ -15,8 +18,10 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from memvault.core.store.connection import Connection, write_transaction
@@ -93,3 +98,44 @@ class LaterWrites:
 def writer_thread() -> ThreadPoolExecutor:
     """One thread per process writes the queues of every open store (its thread starts at the first submit)."""
     return ThreadPoolExecutor(1, thread_name_prefix="memvault-later-writes")
+
+
+class Hold:
+    """Writer jobs started while this hold is on (`holding`) wait for `release`."""
+
+    def __init__(self) -> None:
+        self._waiting: list[Callable[[], None]] = []
+        self._guard = threading.Lock()  # jobs are started on worker threads, released on the loop's
+
+    def wait(self, job: Callable[[], None]) -> None:
+        with self._guard:
+            self._waiting.append(job)
+
+    def release(self) -> None:
+        with self._guard:
+            jobs, self._waiting = self._waiting, []
+        for job in jobs:
+            writer_thread().submit(job)
+
+
+_HOLD: ContextVar[Hold | None] = ContextVar("memvault_later_writes_hold", default=None)
+
+
+@contextmanager
+def holding(hold: Hold) -> Iterator[None]:
+    """Within (and in worker threads started within, which copy the context): writer jobs wait for
+    `hold.release()`."""
+    token = _HOLD.set(hold)
+    try:
+        yield
+    finally:
+        _HOLD.reset(token)
+
+
+def start(job: Callable[[], None]) -> None:
+    """Run `job` on the writer thread: now, or when the hold in force is released."""
+    hold = _HOLD.get()
+    if hold is None:
+        writer_thread().submit(job)
+    else:
+        hold.wait(job)

@@ -21,7 +21,7 @@ from memvault.core.changes import MAX_BATCH, ChangeBatch, changes_since
 from memvault.core.clock import Clock, SystemClock
 from memvault.core.consolidate.service import Consolidation
 from memvault.core.context import Context
-from memvault.core.drafts import Draft, required_text
+from memvault.core.drafts import MAX_STATEMENT_CHARS, Draft, required_text
 from memvault.core.errors import StoreUnavailable
 from memvault.core.export import export_markdown
 from memvault.core.importers.service import Imports
@@ -83,6 +83,7 @@ from memvault.core.settings import SETTINGS, setting
 from memvault.core.store import events, migrations, settings_table
 from memvault.core.store.connection import open_connection
 from memvault.core.writer import propose
+from memvault.core.writer.gate import rejection
 
 log = logging.getLogger("memvault.vault")
 W = TypeVar("W")
@@ -208,6 +209,15 @@ class Vault:
         only the vector."""
         if isinstance(query, str):
             self.retriever.expect(query)
+
+    def expect_add(self, statement: object) -> None:
+        """An add of `statement` (a tool's argument, not checked yet) is coming from an assistant:
+        unless it would be refused (a secret is never embedded), its vector may start while the
+        call's checks run. Reads nothing of the store."""
+        if isinstance(statement, str):
+            text = statement.strip()  # as the draft will hold it
+            if 0 < len(text) <= MAX_STATEMENT_CHARS and rejection(text) is None:
+                self.retriever.expect_write(text)
 
     def correct(self, caller: Caller, request: CorrectRequest) -> CorrectResult:
         self._guard(caller)

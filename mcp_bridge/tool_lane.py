@@ -35,6 +35,7 @@ from mcp.types import CallToolResult
 from mcp_types.methods import serialize_server_result, validate_client_request
 from pydantic import ValidationError
 
+from memvault.core import later_writes
 from memvault.mcp_bridge.answer_line import CALL, answer_line, keeps_structured
 from memvault.mcp_bridge.errors import JsonResult
 from memvault.mcp_bridge.tools.base import ContractTool
@@ -129,8 +130,22 @@ class ToolLane:
     async def _answer(
         self, request: mcp_types.JSONRPCRequest, tool: ContractTool, key: object, scope: anyio.CancelScope
     ) -> None:
+        hold = later_writes.Hold()  # a search's usage is written once its answer is on its way
         try:
-            with scope:  # cancelled by the client's `notifications/cancelled`
+            await self._answer_holding(request, tool, key, scope, hold)
+        finally:
+            hold.release()
+
+    async def _answer_holding(
+        self,
+        request: mcp_types.JSONRPCRequest,
+        tool: ContractTool,
+        key: object,
+        scope: anyio.CancelScope,
+        hold: later_writes.Hold,
+    ) -> None:
+        try:
+            with scope, later_writes.holding(hold):  # cancelled by the client's `notifications/cancelled`
                 arguments = (request.params or {}).get("arguments")
                 result = await tool.gate.call(tool, arguments or {}, None)
                 answer = self._response(request.id, result)

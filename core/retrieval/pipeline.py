@@ -8,6 +8,7 @@ the reply. Usage and the retrieval log are written after the answer is chosen.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -85,6 +86,8 @@ class HybridRetriever:
         self._background: BackgroundJob | None = None
         self._counter: Counter | None = None
         self._usage_later = False
+        # An assistant's add coming (`expect_write`): its statement and the vector being made for it.
+        self._write_ahead: tuple[str, Future[Any]] | None = None
 
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
@@ -102,9 +105,24 @@ class HybridRetriever:
         except RuntimeError:  # the interpreter is shutting down: a head start only, the search embeds anyway
             log.debug("no head start for a search: the query-vector thread is gone")
 
+    def expect_write(self, statement: str) -> None:
+        """An assistant's add of `statement` is coming while its call's checks run, and the
+        statement passed the secrets check: with the model loaded, its vector and nearest stored
+        records start now on the query-vector thread, for the add's duplicate check to take
+        (`nearby`). Never loads the model; reads nothing of the store."""
+        if embeddings_loaded():
+            index = self._index_for(shared_embedder())
+            self._write_ahead = (statement, _vector_soon(statement, index, Nearby.POOL))
+
+    def _written_ahead(self, statement: str) -> Future[Any] | None:
+        """The vector made ahead for an add of `statement`, taken (once); None when none was."""
+        ahead, self._write_ahead = self._write_ahead, None
+        return ahead[1] if ahead is not None and ahead[0] == statement else None
+
     def clear_caches(self) -> None:
         """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""
         self.cache.clear()
+        self._write_ahead = None
         if embeddings_loaded():
             shared_embedder().forget_recent()
 
@@ -144,7 +162,7 @@ class HybridRetriever:
             log.warning("the duplicate check compares lexically: %s", exc)
             return None
         self.settle()
-        return Nearby(embedder, self._index_for(embedder))
+        return Nearby(embedder, self._index_for(embedder), self._written_ahead)
 
     def after_write(self, ctx: Context) -> int:
         """Embed what was just written (and anything else still missing): the post-commit step.
@@ -377,8 +395,10 @@ class HybridRetriever:
         """The request's vector and the index brought up to date; (None, None) without a model."""
         try:
             embedder = shared_embedder()
-            vector = embedder.embed_one(request.query) if pending is None else pending.result()
             index = self._index_for(embedder)
+            if pending is not None:  # the index was brought up to date before the thread searches it
+                return pending.result(), index
+            vector = embedder.embed_one(request.query)
             index.refresh(conn, version)
             return vector, index
         except EmbeddingUnavailable as exc:
@@ -452,15 +472,23 @@ def _query_vector_thread() -> ThreadPoolExecutor:
 
 
 def _vector_soon(text: str, index: VectorIndex, pool: int) -> Future[Any]:
-    """The request's vector and its `pool` nearest records (the index remembers them for the semantic
-    stage), on a thread of its own: the model and the matrix product release the GIL."""
-    return _query_vector_thread().submit(_vector_and_nearest, text, index, pool)
-
-
-def _vector_and_nearest(text: str, index: VectorIndex, pool: int) -> Any:
-    vector = shared_embedder().embed_one(text)
-    index.search(vector, pool)
+    """The request's vector, on a thread of its own (the model and the matrix product release the
+    GIL); the thread goes on to find its `pool` nearest records, which the index remembers for the
+    semantic stage, while the search routes the request with the vector."""
+    vector: Future[Any] = Future()
+    _query_vector_thread().submit(_vector_and_nearest, text, index, pool, vector)
     return vector
+
+
+def _vector_and_nearest(text: str, index: VectorIndex, pool: int, vector: Future[Any]) -> None:
+    try:
+        found = shared_embedder().embed_one(text)
+    except BaseException as exc:  # the search's own thread raises it
+        vector.set_exception(exc)
+        return
+    vector.set_result(found)
+    with contextlib.suppress(Exception):  # should it fail here, the semantic stage's own search raises
+        index.search(found, pool)
 
 
 def _embeddings_local(setting: Callable[[str], Any]) -> bool:

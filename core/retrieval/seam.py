@@ -20,6 +20,11 @@ class Retriever(Protocol):
         """A search for `query` is coming: its vector may start now (never loading a model)."""
         ...
 
+    def expect_write(self, statement: str) -> None:
+        """An assistant's add of `statement` (secrets check passed) is coming: its vector and nearest
+        records may start now, for `nearby` to take (never loading a model)."""
+        ...
+
     def nearby(self, ctx: Context) -> Nearby | None:
         """The statement vector and nearest stored records for a write's duplicate check (None: lexical)."""
         ...

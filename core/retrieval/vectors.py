@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from memvault.core.context import Context
@@ -193,12 +194,16 @@ class Nearby:
     POOL = 30  # nearest records asked at first; more while all of them clear the floor
     LOOK_FURTHER = 4  # a placement's neighbours are looked for among this many times as many records
 
-    def __init__(self, embedder: Embedder, index: VectorIndex) -> None:
+    def __init__(
+        self, embedder: Embedder, index: VectorIndex, ahead: Callable[[str], Future[Matrix] | None] = lambda _: None
+    ) -> None:
         self.embedder = embedder
         self._index = index
+        self._ahead = ahead  # the vector of a statement made ahead of its write, if one was
 
     def vector(self, text: str) -> Matrix:
-        return self.embedder.embed_one(text)
+        made = self._ahead(text)  # the object the index searched with: `nearest` finds its answer kept
+        return made.result() if made is not None else self.embedder.embed_one(text)
 
     def nearest(self, conn: Connection, vector: Matrix, floor: float) -> dict[str, float]:
         """Every stored record (any status, visible or not: the caller filters) with cosine >= floor."""
@@ -219,8 +224,11 @@ class Nearby:
         return [texts[memory_id] for memory_id, _ in hits if memory_id in texts][:limit]
 
     def keep(self, conn: Connection, memory_id: str, vector: Matrix) -> None:
-        """Store a new record's vector (inside the transaction that wrote the record)."""
+        """Store a new record's vector (inside the transaction that wrote the record), and take it
+        into the index now: the next write's nearest records, searched ahead of its transaction,
+        are then those of the store as it stands (a refresh that reads new vectors drops them)."""
         vector_sql.put(conn, self.embedder.model_id, [(memory_id, to_blob(vector))])
+        self._index.refresh(conn, vector_sql.store_version(conn))
 
 
 class BackgroundJob:

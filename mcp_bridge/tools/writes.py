@@ -120,6 +120,7 @@ TOOLS = [
         ),
         annotations=mutating(destructive=False, idempotent=False),
         output_schema=schemas.ADD,
+        ahead=lambda vault, arguments: vault.expect_add(arguments.get("statement")),
     ),
     ToolSpec(
         name="memory_correct",

@@ -14,6 +14,7 @@ import gc
 import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -22,7 +23,7 @@ import pytest
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
-from memvault.core.model import LOCAL_ASSISTANT
+from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
 from memvault.mcp_bridge.answer_line import message_json
 from memvault.mcp_bridge.server import build_server, serve_streams, settle_heap
@@ -173,3 +174,18 @@ async def test_the_first_answer_settles_the_heap_once(vault: Vault, seeded: Seed
             assert settle_heap.cache_info().misses == 1  # once per process
     finally:
         gc.unfreeze()  # the other tests' process keeps collecting as before
+
+
+async def test_a_search_answered_by_the_lane_has_its_usage_written_after_it(
+    vault: Vault, seeded: Seeded, home: Path
+) -> None:
+    """The lane holds the usage write back until the answer is out (`later_writes.Hold`), then
+    releases it: the writer thread writes it with no further call to the store."""
+    async with session(vault) as peer:
+        answer = await peer.ask(call(2, "memory_search", {"query": "Lindqvist garden"}))
+        hit = answer["result"]["structuredContent"]["results"][0]["id"]
+        with Vault.open(home) as other:  # another connection: only what was committed
+            with anyio.fail_after(30):
+                while other.get(OWNER, hit)["memory"]["retrieval_count"] != 1:
+                    await anyio.sleep(0.01)
+        assert not vault.ctx.queued

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
+from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.requests import CorrectRequest
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
@@ -318,3 +318,52 @@ def test_an_expected_search_finds_its_vector_made(vault: Vault, monkeypatch: pyt
     answer = vault.search(OWNER, SearchRequest.of(query="where does the garden hose hang?"))
     assert ran == [["where does the garden hose hang?"]]  # the search found it made
     assert answer["results"] and "semantic" in answer["results"][0]["why"]
+
+
+def _assistant_adds(vault: Vault) -> Vault:
+    vault.set_setting(OWNER, "write_mode", "automatic-write-within-approved-scope")  # they commit, not wait
+    return vault
+
+
+def test_an_expected_add_takes_its_vector_made_and_a_secret_is_never_embedded_ahead(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _assistant_adds(vault).add(OWNER, Draft.of(statement="The garden hose hangs in the shed.", domain="garden"))
+    embedder = shared_embedder()
+    embedder.forget_recent()
+    ran: list[list[str]] = []
+    real = embedder._run
+    monkeypatch.setattr(embedder, "_run", lambda texts: ran.append(list(texts)) or real(texts))
+    rake = "The rake hangs beside the garden hose."
+    vault.expect_add("the deploy key is AKIAIOSFODNN7EXAMPLE for staging")  # to be refused: never embedded
+    vault.expect_add(["not", "text"])  # an argument the call will refuse: nothing starts
+    vault.expect_add(f"  {rake}  ")
+    waited = time.monotonic() + 30
+    while not ran and time.monotonic() < waited:  # it runs on the query-vector thread
+        time.sleep(0.005)
+    assert ran == [[rake]]
+    added = vault.add(LOCAL_ASSISTANT, Draft.of(statement=rake, domain="garden", confidence=0.9))
+    assert added["outcome"] == "added" and ran == [[rake]]  # the add took the vector made ahead
+    with vault.ctx.reading() as conn:
+        stored = {memory_id: blob for _, memory_id, blob in vector_sql.since(conn, MODEL_ID, 0)}
+    assert np.array_equal(np.frombuffer(stored[added["id"]], dtype="<f4"), embedder.embed_one(rake))
+    refused = vault.add(LOCAL_ASSISTANT, Draft.of(statement="the deploy key is AKIAIOSFODNN7EXAMPLE for staging"))
+    assert refused["outcome"] == "rejected" and ran == [[rake]]
+    vault.expect_add("The wheelbarrow leans on the fence.")  # expected, then another statement added
+    can = "The watering can sits under the potting bench."
+    vault.add(LOCAL_ASSISTANT, Draft.of(statement=can, domain="garden", confidence=0.9))
+    assert [can] in ran  # embedded for itself, not given the vector made for the other one
+
+
+def test_an_assistant_add_is_in_the_vector_index_when_it_answers(vault: Vault) -> None:
+    """Its vector enters the index in the add's own transaction: the next add's nearest records,
+    searched ahead of its transaction, then count it (and a refresh finds nothing new to read)."""
+    added = _assistant_adds(vault).add(
+        LOCAL_ASSISTANT,
+        Draft.of(statement="The orchard ladder is stored in the barn.", domain="garden", confidence=0.9),
+    )
+    assert added["outcome"] == "added"
+    index = vault.retriever._index_for(shared_embedder())  # type: ignore[attr-defined]
+    assert [
+        memory_id for memory_id, _ in index.search(shared_embedder().embed_one("orchard ladder in the barn"), 1)
+    ] == [added["id"]]

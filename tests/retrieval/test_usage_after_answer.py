@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from evalkit import open_eval_vault
 
+from memvault.core import later_writes
 from memvault.core.drafts import Draft
 from memvault.core.later_writes import writer_thread
 from memvault.core.model import OWNER
@@ -149,3 +150,20 @@ def test_searches_rank_as_with_usage_written_inline(eval_home: Path, tmp_path: P
         answers.append(found)
     assert answers[0] == answers[1]
     assert any(hit["retrieval_count"] for answer in answers[1] for hit in answer["results"])
+
+
+def test_under_a_hold_the_thread_writes_once_it_is_released(vault: Vault, home: Path) -> None:
+    """A server that writes its answers itself holds the thread back until the answer is out."""
+    tea = _add(_later(vault), "I prefer green tea in the morning")
+    hold = later_writes.Hold()
+    with later_writes.holding(hold):
+        vault.search(OWNER, SearchRequest.of(query="green tea"))
+    _thread_done()
+    assert vault.ctx.queued  # not written yet: the answer is not on its way
+    with Vault.open(home) as other:
+        assert other.get(OWNER, tea)["memory"]["retrieval_count"] == 0
+    hold.release()
+    _thread_done()
+    assert not vault.ctx.queued
+    with Vault.open(home) as other:
+        assert other.get(OWNER, tea)["memory"]["retrieval_count"] == 1
