@@ -13,6 +13,7 @@ Every failure becomes a contract error result; nothing raises into the SDK.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -87,8 +88,11 @@ class Gate:
             result = ok_result(data, structured=spec.output_schema is not None)
         except Exception as exc:  # every failure is an answer, never a crash of the session
             result, outcome = result_for(exc, spec.name), code_for(exc)
-        log.info(
-            "tool %s principal=%s %s ms=%.1f", spec.name, principal, outcome, (time.perf_counter() - started) * 1000
+        # Written at the loop's next turn: when the lane answers, after the answer is out (the
+        # file's write and flush cost ~0.25 ms a call).
+        ms = (time.perf_counter() - started) * 1000
+        asyncio.get_running_loop().call_soon(
+            log.info, "tool %s principal=%s %s ms=%.1f", spec.name, principal, outcome, ms
         )
         return result
 

@@ -358,7 +358,8 @@ def test_an_expected_add_takes_its_vector_made_and_a_secret_is_never_embedded_ah
 def test_an_assistant_add_is_in_the_vector_index_when_it_answers(vault: Vault) -> None:
     """Its vector enters the index in the add's own transaction: the next add's nearest records,
     searched ahead of its transaction, then count it (and a refresh finds nothing new to read)."""
-    added = _assistant_adds(vault).add(
+    _assistant_adds(vault).add(OWNER, Draft.of(statement="The garden hose hangs in the shed.", domain="garden"))
+    added = vault.add(
         LOCAL_ASSISTANT,
         Draft.of(statement="The orchard ladder is stored in the barn.", domain="garden", confidence=0.9),
     )
