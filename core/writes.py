@@ -176,10 +176,11 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
                 events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
             return _added("staged", proposal_id=proposal_id, reason=waits)
         memory_id = commit_draft(conn, caller, draft, workspace, now)
-        if nearby and vector is not None:
-            nearby.keep(conn, memory_id, vector)
+        indexed = nearby.keep(conn, memory_id, vector) if nearby and vector is not None else None
         if assigned:
             events.record(conn, caller, "domain_assigned", now, memory_id, domain=draft.domain)
+    if indexed is not None:
+        indexed()  # committed: its vector enters this process's index now
     return _added("added", id=memory_id)
 
 

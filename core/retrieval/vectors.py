@@ -87,6 +87,13 @@ class VectorIndex:
                 self._append(rows)
             self._seen_version = version
 
+    def take(self, rowid: int, memory_id: str, blob: bytes) -> None:
+        """A vector this process just committed at `rowid`: taken now when it is the next row a
+        refresh would read (no row before it unread), else left to the next refresh."""
+        with self._lock:
+            if self._removals >= 0 and rowid == self._last_rowid + 1:
+                self._append([(rowid, memory_id, blob)])
+
     def _reset(self) -> None:
         self._last = None
         self._matrix = self._np.zeros((0, self.dimensions), dtype=self._np.float32)
@@ -223,12 +230,15 @@ class Nearby:
         texts = domain_sql.live_texts(conn, caller, [memory_id for memory_id, _ in hits])
         return [texts[memory_id] for memory_id, _ in hits if memory_id in texts][:limit]
 
-    def keep(self, conn: Connection, memory_id: str, vector: Matrix) -> None:
-        """Store a new record's vector (inside the transaction that wrote the record), and take it
-        into the index now: the next write's nearest records, searched ahead of its transaction,
-        are then those of the store as it stands (a refresh that reads new vectors drops them)."""
-        vector_sql.put(conn, self.embedder.model_id, [(memory_id, to_blob(vector))])
-        self._index.refresh(conn, vector_sql.store_version(conn))
+    def keep(self, conn: Connection, memory_id: str, vector: Matrix) -> Callable[[], None]:
+        """Store a new record's vector (inside the transaction that wrote the record). Answers what
+        to run once it is committed: the vector enters the index at once, so that the next write's
+        nearest records, searched ahead of its transaction, are those of the store as it stands (a
+        refresh that reads new vectors drops the answer searched ahead)."""
+        blob = to_blob(vector)
+        vector_sql.put(conn, self.embedder.model_id, [(memory_id, blob)])
+        row = vector_sql.row_of(conn, memory_id)
+        return lambda: self._index.take(row, memory_id, blob)
 
 
 class BackgroundJob:

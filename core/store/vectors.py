@@ -34,6 +34,11 @@ def put(conn: Connection, model: str, rows: Iterable[tuple[str, bytes]]) -> int:
     return len(data)
 
 
+def row_of(conn: Connection, memory_id: str) -> int:
+    """The row holding a record's vector (the caller just stored it)."""
+    return int(conn.execute("SELECT rowid FROM memory_vectors WHERE memory_id = ?", (memory_id,)).fetchone()[0])
+
+
 def since(conn: Connection, model: str, after_rowid: int, limit: int = 50_000) -> list[tuple[int, str, bytes]]:
     """Vectors of `model` stored after a rowid, oldest first (for incremental index refresh)."""
     rows = conn.execute(

@@ -368,3 +368,27 @@ def test_an_assistant_add_is_in_the_vector_index_when_it_answers(vault: Vault) -
     assert [
         memory_id for memory_id, _ in index.search(shared_embedder().embed_one("orchard ladder in the barn"), 1)
     ] == [added["id"]]
+
+
+def test_an_add_rolled_back_leaves_its_vector_out_of_the_index(vault: Vault) -> None:
+    """The vector enters the index only once its transaction committed: a rolled-back add leaves
+    no row behind, and the next add, which may reuse that row, is found by meaning."""
+    _assistant_adds(vault).add(OWNER, Draft.of(statement="The garden hose hangs in the shed.", domain="garden"))
+    index = vault.retriever._index_for(shared_embedder())  # type: ignore[attr-defined]
+    vault.search(OWNER, SearchRequest.of(query="hose"))  # the index is loaded
+    held = len(index)
+    with vault.ctx.holding() as conn:  # the add's transaction fails after its vector is kept
+        conn.execute(
+            "CREATE TEMP TRIGGER refuse_assigned BEFORE INSERT ON main.events WHEN NEW.action = 'domain_assigned'"
+            " BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+    vault.set_setting(OWNER, "auto_write_domains", "*")  # a domain memvault assigns needs no review
+    with pytest.raises(Exception):  # noqa: B017 - whatever the store raises, nothing is kept
+        vault.add(LOCAL_ASSISTANT, Draft.of(statement="The compost bin needs turning every week.", confidence=0.9))
+    assert len(index) == held
+    with vault.ctx.holding() as conn:
+        conn.execute("DROP TRIGGER temp.refuse_assigned")
+    added = vault.add(LOCAL_ASSISTANT, Draft.of(statement="The seed trays dry on the windowsill.", confidence=0.9))
+    assert added["outcome"] == "added"
+    nearest = index.search(shared_embedder().embed_one("seed trays drying by the window"), 1)
+    assert [memory_id for memory_id, _ in nearest] == [added["id"]]
