@@ -210,6 +210,12 @@ class Vault:
         if isinstance(query, str):
             self.retriever.expect(query)
 
+    def warm_search(self, caller: Caller) -> None:
+        """Set up what `caller`'s searches need now (a server, as a session starts), so that the
+        first search does not pay for it: the model, the indexes, the domain profiles. Writes nothing."""
+        self._guard(caller)
+        self.retriever.warm(self.ctx, caller)
+
     def expect_add(self, statement: object) -> None:
         """An add of `statement` (a tool's argument, not checked yet) is coming from an assistant:
         unless it would be refused (a secret is never embedded), its vector may start while the

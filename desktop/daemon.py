@@ -246,11 +246,13 @@ class Daemon:
         return listener
 
     async def _warm_up(self) -> None:
-        """Load the embedding model now, beside the first sessions, so no assistant's call pays for it."""
+        """Load what a search needs now (the model, the vector index, the word postings), beside the
+        first sessions, so no assistant's call pays for it."""
         import anyio  # noqa: PLC0415
 
-        if self.vault.get_setting("embeddings") == "local":
-            await anyio.to_thread.run_sync(_load_embedder)
+        started = time.monotonic()
+        await anyio.to_thread.run_sync(self.vault.warm_search, self.caller)
+        log.info("daemon: search warm in %.0f ms", (time.monotonic() - started) * 1000)
 
     async def _housekeeping(self) -> None:
         """Daily backup with retention, domain upkeep and consolidation; at start and every hour after.
@@ -317,18 +319,6 @@ class Daemon:
             await change_push.serve_subscription(self.vault, self.caller, stream, lines, request, self._hub)
         else:
             await serve_socket_session(self.vault, self.caller, stream, self.serve, lines, first)
-
-
-def _load_embedder() -> None:
-    from memvault.core.retrieval.embeddings import EmbeddingUnavailable, shared_embedder  # noqa: PLC0415
-
-    started = time.monotonic()
-    try:
-        shared_embedder().embed_one("memvault warm-up")
-    except EmbeddingUnavailable as exc:
-        log.warning("daemon: no embedding model (%s); searches stay lexical", exc.message)
-        return
-    log.info("daemon: embedding model warm in %.0f ms", (time.monotonic() - started) * 1000)
 
 
 def _kinds(exc: BaseException) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import logging
 import threading
 from types import ModuleType
 from typing import Any
@@ -44,6 +45,8 @@ from memvault.mcp_bridge.tools import (
     writes,
 )
 from memvault.mcp_bridge.tools.base import CallerSource, Gate, ToolGate, ToolSpec, make_tool
+
+log = logging.getLogger("memvault.mcp")
 
 TOOL_MODULES: tuple[ModuleType, ...] = (
     search,
@@ -104,7 +107,19 @@ def build_server(vault: Vault, caller: Caller) -> MCPServer:
     def fixed(_context: Context | None) -> Caller:
         return caller
 
+    if caller.is_local:  # while the client starts the session, what a first search needs loads
+        threading.Thread(target=_warm_search, args=(vault, caller), name="memvault-search-warm", daemon=True).start()
     return create_server(vault, fixed)
+
+
+def _warm_search(vault: Vault, caller: Caller) -> None:
+    """A session's warm-up, on a thread of its own (a no-op once the store's search is warm). A
+    store closed meanwhile, or any other failure, leaves the first search to load what it needs
+    (and to report what fails)."""
+    try:
+        vault.warm_search(caller)
+    except Exception as exc:
+        log.debug("search warm-up stopped (%s)", type(exc).__name__)
 
 
 @functools.cache

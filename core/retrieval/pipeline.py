@@ -105,6 +105,18 @@ class HybridRetriever:
         except RuntimeError:  # the interpreter is shutting down: a head start only, the search embeds anyway
             log.debug("no head start for a search: the query-vector thread is gone")
 
+    def warm(self, ctx: Context, caller: Caller) -> None:
+        """Set up what `caller`'s searches need before the first one comes (a server, as a session
+        starts): the model, loaded outside the store's lock, then one search that writes nothing,
+        which loads the vector index and the word postings, builds the domain profiles and their
+        centroids, and runs each stage once."""
+        if self.embeddings_on(ctx):
+            try:
+                shared_embedder()
+            except EmbeddingUnavailable as exc:
+                log.warning("no embedding model (%s); searches stay lexical", exc.message)
+        self.search(ctx, caller, SearchRequest.of(query=WARM_QUERY, limit=1).browsing())
+
     def expect_write(self, statement: str) -> None:
         """An assistant's add of `statement` is coming while its call's checks run, and the
         statement passed the secrets check: with the model loaded, its vector and nearest stored
@@ -463,6 +475,9 @@ def _usage(
             memories.record_usage(conn, [i for i, _ in kept], now)
 
     return write
+
+
+WARM_QUERY = "what matters most to me right now"  # any request the governor would not skip
 
 
 @functools.cache

@@ -20,6 +20,10 @@ class Retriever(Protocol):
         """A search for `query` is coming: its vector may start now (never loading a model)."""
         ...
 
+    def warm(self, ctx: Context, caller: Caller) -> None:
+        """Set up what `caller`'s searches need (a model, indexes) before the first one comes; writes nothing."""
+        ...
+
     def expect_write(self, statement: str) -> None:
         """An assistant's add of `statement` (secrets check passed) is coming: its vector and nearest
         records may start now, for `nearby` to take (never loading a model)."""
