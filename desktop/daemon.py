@@ -250,9 +250,11 @@ class Daemon:
         first sessions, so no assistant's call pays for it."""
         import anyio  # noqa: PLC0415
 
+        from memvault.mcp_bridge.server import warm_search  # noqa: PLC0415
+
         started = time.monotonic()
-        await anyio.to_thread.run_sync(self.vault.warm_search, self.caller)
-        log.info("daemon: search warm in %.0f ms", (time.monotonic() - started) * 1000)
+        if await anyio.to_thread.run_sync(warm_search, self.vault, self.caller):
+            log.info("daemon: search warm in %.0f ms", (time.monotonic() - started) * 1000)
 
     async def _housekeeping(self) -> None:
         """Daily backup with retention, domain upkeep and consolidation; at start and every hour after.

@@ -108,18 +108,20 @@ def build_server(vault: Vault, caller: Caller) -> MCPServer:
         return caller
 
     if caller.is_local:  # while the client starts the session, what a first search needs loads
-        threading.Thread(target=_warm_search, args=(vault, caller), name="memvault-search-warm", daemon=True).start()
+        threading.Thread(target=warm_search, args=(vault, caller), name="memvault-search-warm", daemon=True).start()
     return create_server(vault, fixed)
 
 
-def _warm_search(vault: Vault, caller: Caller) -> None:
-    """A session's warm-up, on a thread of its own (a no-op once the store's search is warm). A
-    store closed meanwhile, or any other failure, leaves the first search to load what it needs
-    (and to report what fails)."""
+def warm_search(vault: Vault, caller: Caller) -> bool:
+    """Set up what `caller`'s searches need (`Vault.warm_search`; quick once it is set up). A store
+    closed meanwhile, the kill switch, or any other failure leaves the first search to load what
+    it needs (and to report what fails): False."""
     try:
         vault.warm_search(caller)
     except Exception as exc:
-        log.debug("search warm-up stopped (%s)", type(exc).__name__)
+        log.info("search warm-up stopped (%s)", type(exc).__name__)
+        return False
+    return True
 
 
 @functools.cache

@@ -248,7 +248,7 @@ def app_run(pristine: Path) -> dict[str, Any]:
 
 
 UPKEEP_DONE = re.compile(r"upkeep done \(process \d+, peak (\d+) MB\)")
-MODEL_WARM = re.compile(r"embedding model warm")
+MODEL_WARM = re.compile(r"search warm in")
 
 
 def headless_daemon(pristine: Path) -> dict[str, Any]:

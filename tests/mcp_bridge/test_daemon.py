@@ -21,7 +21,8 @@ from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
-from memvault.core.model import OWNER
+from memvault.core.context import Context
+from memvault.core.model import OWNER, Caller
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.vault import Vault
 from memvault.desktop.daemon import Daemon, DaemonLock, running_pid
@@ -210,7 +211,7 @@ def _text(result: Any) -> dict[str, Any]:
 @pytest.mark.anyio
 async def test_the_kill_switch_reaches_daemon_sessions_within_a_second(home: Path, tmp_path: Path) -> None:
     with running_daemon(home), (tmp_path / "stderr.txt").open("w") as err:
-        wait_for_line(home / "logs" / "daemon.log", ("embedding model warm", "no embedding model"))
+        wait_for_line(home / "logs" / "daemon.log", ("search warm in", "search warm-up stopped"))
         async with (
             stdio_client(bridge_params(home), errlog=err) as (read, write),
             ClientSession(read, write) as session,
@@ -268,6 +269,9 @@ class SettleRecorder(HybridRetriever):
     def settle(self) -> None:
         self.settled += 1
         super().settle()
+
+    def warm(self, ctx: Context, caller: Caller) -> None:
+        """Not warmed: its search would settle too, and this recorder counts the stop's wait alone."""
 
 
 def test_the_daemon_waits_for_background_embedding_before_it_stops(vault: Vault, home: Path) -> None:
