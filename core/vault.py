@@ -22,7 +22,7 @@ from memvault.core.clock import Clock, SystemClock
 from memvault.core.consolidate.service import Consolidation
 from memvault.core.context import Context
 from memvault.core.drafts import MAX_STATEMENT_CHARS, Draft, required_text
-from memvault.core.errors import StoreUnavailable
+from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.export import export_markdown
 from memvault.core.importers.service import Imports
 from memvault.core.maintenance import backup as maintenance_backup
@@ -220,10 +220,12 @@ class Vault:
         """An add of `statement` (a tool's argument, not checked yet) is coming from an assistant:
         unless it would be refused (a secret is never embedded), its vector may start while the
         call's checks run. Reads nothing of the store."""
-        if isinstance(statement, str):
-            text = statement.strip()  # as the draft will hold it
-            if 0 < len(text) <= MAX_STATEMENT_CHARS and rejection(text) is None:
-                self.retriever.expect_write(text)
+        try:  # the statement as the draft will hold it; one the draft would refuse starts nothing
+            text = required_text(statement, "statement", max_chars=MAX_STATEMENT_CHARS)
+        except InvalidArgument:
+            return
+        if rejection(text) is None:
+            self.retriever.expect_write(text)
 
     def correct(self, caller: Caller, request: CorrectRequest) -> CorrectResult:
         self._guard(caller)

@@ -88,6 +88,7 @@ class HybridRetriever:
         self._usage_later = False
         # An assistant's add coming (`expect_write`): its statement and the vector being made for it.
         self._write_ahead: tuple[str, Future[Any]] | None = None
+        self._warmed: set[Caller] = set()  # the callers whose searches `warm` has set up
 
     # -- embeddings ----------------------------------------------------------------------------
     def embeddings_on(self, ctx: Context) -> bool:
@@ -109,13 +110,16 @@ class HybridRetriever:
         """Set up what `caller`'s searches need before the first one comes (a server, as a session
         starts): the model, loaded outside the store's lock, then one search that writes nothing,
         which loads the vector index and the word postings, builds the domain profiles and their
-        centroids, and runs each stage once."""
+        centroids, and runs each stage once. Once per caller: later sessions find it set up."""
+        if caller in self._warmed:
+            return
         if self.embeddings_on(ctx):
             try:
                 shared_embedder()
             except EmbeddingUnavailable as exc:
                 log.warning("no embedding model (%s); searches stay lexical", exc.message)
         self.search(ctx, caller, SearchRequest.of(query=WARM_QUERY, limit=1).browsing())
+        self._warmed.add(caller)
 
     def expect_write(self, statement: str) -> None:
         """An assistant's add of `statement` is coming while its call's checks run, and the
