@@ -37,7 +37,7 @@ from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.results import AddOutcome, AddResult, ArchiveResult, CorrectResult, RestoreResult
 from memvault.core.retrieval.placement import assign_domain
 from memvault.core.store import events, memories, proposals, record_kinds
-from memvault.core.store.connection import Connection
+from memvault.core.store.connection import Connection, savepoint
 from memvault.core.writer.classify import near_duplicate
 from memvault.core.writer.gate import rejection, secret_rejection
 from memvault.core.writer.normalize import normalize_statement
@@ -133,54 +133,84 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
     )
     if refused:
         return _added("rejected", reason=refused)
-    # The model runs before the transaction, so it holds no store lock (the person's own adds need
-    # no duplicate judgement: their vector is made behind the commit).
-    vector = nearby.vector(draft.statement) if nearby and not caller.owner else None
+    judged = nearby if nearby and not caller.owner else None  # the person's own adds: the exact rule only
+    # The model runs before the transaction, so it holds no store lock; the person's own adds need no
+    # duplicate judgement (their vector is made behind the commit). When another thread is making the
+    # vector already (an MCP call's head start), a draft whose domain is given and that links nothing
+    # is written meanwhile instead, and undone should it prove a near duplicate.
+    ahead = judged.ahead(draft.statement) if judged and draft.domain and not draft.links else None
+    vector = judged.vector(draft.statement) if judged and ahead is None else None
     with ctx.transaction() as conn:
         assigned = draft.domain is None  # memvault chooses the domain: discovery may move the record later
-        by_meaning = partial(nearby.closest, conn, vector) if nearby and vector is not None else None
+        by_meaning = partial(judged.closest, conn, vector) if judged and vector is not None else None
         domain = draft.domain or assign_domain(conn, draft.statement, caller, scope, by_meaning)
         draft = replace(draft, domain=domain, access_scope=scope)
         assert draft.domain is not None
         norm = normalize_statement(draft.statement)
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)
-        if duplicate is None and not caller.owner:  # an assistant's paraphrase: memory_propose's judgement
-            close = nearby.nearest(conn, vector, SAME_COSINE_FLOOR) if nearby and vector is not None else None
+        if duplicate is None and not caller.owner and ahead is None:  # a paraphrase: memory_propose's judgement
+            close = judged.nearest(conn, vector, SAME_COSINE_FLOOR) if judged and vector is not None else None
             duplicate = near_duplicate(ctx, conn, caller, draft, close)
         now = ctx.now()
+        stored: AddResult | None = None
+        if duplicate is None and judged and ahead is not None:
+            nearest = judged.nearest_as_stored(conn, SAME_COSINE_FLOOR)  # before this add's own rows
+            with savepoint(conn) as undo:
+                stored = _store(ctx, conn, caller, draft, mode, scope, workspace, norm, assigned, now)
+                vector = ahead.result()
+                duplicate = near_duplicate(ctx, conn, caller, draft, nearest(vector), written=stored["id"])
+                if duplicate is not None:
+                    undo()
         if duplicate is not None:
             confirm(conn, caller, duplicate.id, now)
             return _added(
                 "duplicate", id=duplicate.id, duplicate_of=duplicate.id, reason="the same statement is already current"
             )
-        check_link_targets(conn, caller, draft)
-        waits = mode and _staging_reason(
-            ctx, conn, caller, mode, draft.sensitivity, draft.confidence, draft.domain, scope
-        )
-        if waits:
-            waiting = proposals.pending_same(conn, caller, "add", norm, draft.domain)
-            proposal_id = waiting or proposals.stage(
-                conn,
-                caller,
-                "add",
-                {
-                    "draft": draft.to_payload(),
-                    "workspace_id": workspace,  # the record's binding (None for a shared record)
-                    "proposer_workspace": caller.workspace_id,  # whom approval acts as
-                    "domain_assigned": assigned,
-                },
-                now,
-                norm_key=norm,
-            )
-            if not waiting:
-                events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
-            return _added("staged", proposal_id=proposal_id, reason=waits)
-        memory_id = commit_draft(conn, caller, draft, workspace, now)
-        indexed = nearby.keep(conn, memory_id, vector) if nearby and vector is not None else None
-        if assigned:
-            events.record(conn, caller, "domain_assigned", now, memory_id, domain=draft.domain)
+        stored = stored or _store(ctx, conn, caller, draft, mode, scope, workspace, norm, assigned, now)
+        added = stored["id"] if stored["outcome"] == "added" else None
+        indexed = judged.keep(conn, added, vector) if judged and added and vector is not None else None
     if indexed is not None:
         indexed()  # committed: its vector enters this process's index now
+    return stored
+
+
+def _store(
+    ctx: Context,
+    conn: Connection,
+    caller: Caller,
+    draft: Draft,
+    mode: WriteMode | None,
+    scope: Scope,
+    workspace: str | None,
+    norm: str,
+    assigned: bool,
+    now: str,
+) -> AddResult:
+    """Commit an add no current record duplicates, or stage it when the write mode says so."""
+    assert draft.domain is not None
+    check_link_targets(conn, caller, draft)
+    waits = mode and _staging_reason(ctx, conn, caller, mode, draft.sensitivity, draft.confidence, draft.domain, scope)
+    if waits:
+        waiting = proposals.pending_same(conn, caller, "add", norm, draft.domain)
+        proposal_id = waiting or proposals.stage(
+            conn,
+            caller,
+            "add",
+            {
+                "draft": draft.to_payload(),
+                "workspace_id": workspace,  # the record's binding (None for a shared record)
+                "proposer_workspace": caller.workspace_id,  # whom approval acts as
+                "domain_assigned": assigned,
+            },
+            now,
+            norm_key=norm,
+        )
+        if not waiting:
+            events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
+        return _added("staged", proposal_id=proposal_id, reason=waits)
+    memory_id = commit_draft(conn, caller, draft, workspace, now)
+    if assigned:
+        events.record(conn, caller, "domain_assigned", now, memory_id, domain=draft.domain)
     return _added("added", id=memory_id)
 
 

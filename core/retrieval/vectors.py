@@ -208,13 +208,27 @@ class Nearby:
         self._index = index
         self._ahead = ahead  # the vector of a statement made ahead of its write, if one was
 
+    def ahead(self, text: str) -> Future[Matrix] | None:
+        """The vector of `text` when another thread is making it already (taken: asked once)."""
+        return self._ahead(text)
+
     def vector(self, text: str) -> Matrix:
         made = self._ahead(text)  # the object the index searched with: `nearest` finds its answer kept
         return made.result() if made is not None else self.embedder.embed_one(text)
 
     def nearest(self, conn: Connection, vector: Matrix, floor: float) -> dict[str, float]:
         """Every stored record (any status, visible or not: the caller filters) with cosine >= floor."""
-        self._index.refresh(conn, vector_sql.store_version(conn))
+        return self._nearest(conn, vector_sql.store_version(conn), vector, floor)
+
+    def nearest_as_stored(self, conn: Connection, floor: float) -> Callable[[Matrix], dict[str, float]]:
+        """`nearest` among the records as the store holds them now, for a write that asks after
+        writing rows of its own (under a savepoint it may undo): the index is not marked as having
+        seen a store version that may never be committed."""
+        version = vector_sql.store_version(conn)
+        return lambda vector: self._nearest(conn, version, vector, floor)
+
+    def _nearest(self, conn: Connection, version: int, vector: Matrix, floor: float) -> dict[str, float]:
+        self._index.refresh(conn, version)
         k = self.POOL
         while True:
             hits = self._index.search(vector, k)

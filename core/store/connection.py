@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -101,6 +101,20 @@ def until_commit(conn: Connection) -> Iterator[Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+@contextmanager
+def savepoint(conn: Connection) -> Iterator[Callable[[], None]]:
+    """A part of the running transaction that can be undone alone: the block gets `undo`, which rolls
+    back what the block wrote so far (the transaction goes on). Should the block raise, the
+    transaction's own ROLLBACK undoes everything."""
+    conn.execute("SAVEPOINT part")
+
+    def undo() -> None:
+        conn.execute("ROLLBACK TO part")
+
+    yield undo
+    conn.execute("RELEASE part")
 
 
 @contextmanager

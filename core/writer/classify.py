@@ -133,12 +133,17 @@ def _judged(draft: Draft, near: dict[str, Memory], cosines: dict[str, float]) ->
     return Classified("ADD", None, "nothing similar is current", _evidence(closest, len(near)) | {"rule": None})
 
 
-def same_by_meaning(conn: Connection, caller: Caller, draft: Draft, cosines: dict[str, float]) -> Classified:
+def same_by_meaning(
+    conn: Connection, caller: Caller, draft: Draft, cosines: dict[str, float], written: str | None = None
+) -> Classified:
     """`classify(..., same_only=True)` with the neighbours found by meaning: `cosines` holds every
     stored record at least as close as any near duplicate can be (HIGH_DICE_COSINE), so no lexical
-    search is needed; records saying the very statement are looked up by their key."""
+    search is needed; records saying the very statement are looked up by their key. `written`: the
+    draft's own record, already written in this transaction (it is not its own duplicate)."""
     near: dict[str, Memory] = {
-        m.id: m for m in memories.live_with_norm_key(conn, caller, normalize_statement(draft.statement))
+        m.id: m
+        for m in memories.live_with_norm_key(conn, caller, normalize_statement(draft.statement))
+        if m.id != written
     }
     near.update(
         (i, m) for i, m in memories.fetch_many(conn, caller, sorted(cosines)).items() if m.status in LIVE_STATUSES
@@ -151,16 +156,22 @@ def same_by_meaning(conn: Connection, caller: Caller, draft: Draft, cosines: dic
 
 
 def near_duplicate(
-    ctx: Context, conn: Connection, caller: Caller, draft: Draft, cosines: dict[str, float] | None = None
+    ctx: Context,
+    conn: Connection,
+    caller: Caller,
+    draft: Draft,
+    cosines: dict[str, float] | None = None,
+    written: str | None = None,
 ) -> Memory | None:
     """memory_add's duplicate check beyond the exact rule: the writer pass's own judgement (NO_CHANGE),
     so that `memory_add` and `memory_propose` agree on what is already known. Like the contract's
     duplicate rule, only within the same domain and type. `cosines`: the records nearest by meaning
-    (`same_by_meaning`); without them the neighbours are found by words, as the writer pass does."""
+    (`same_by_meaning`); without them the neighbours are found by words, as the writer pass does.
+    `written`: the draft's own record when this transaction wrote it already (`same_by_meaning`)."""
     if cosines is None:
         found = classify(conn, caller, local_embeddings(ctx), draft, same_only=True)
     else:
-        found = same_by_meaning(conn, caller, draft, cosines)
+        found = same_by_meaning(conn, caller, draft, cosines, written)
     target = found.target if found.classification == "NO_CHANGE" else None
     return target if target and (target.domain, target.type) == (draft.domain, draft.type) else None
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from memvault.core import writes
 from memvault.core.drafts import Draft
 from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.requests import CorrectRequest
@@ -353,6 +354,36 @@ def test_an_expected_add_takes_its_vector_made_and_a_secret_is_never_embedded_ah
     can = "The watering can sits under the potting bench."
     vault.add(LOCAL_ASSISTANT, Draft.of(statement=can, domain="garden", confidence=0.9))
     assert [can] in ran  # embedded for itself, not given the vector made for the other one
+
+
+@pytest.mark.parametrize("mode", ["automatic-write-within-approved-scope", "review-before-write"])
+def test_an_expected_add_written_meanwhile_and_found_a_near_duplicate_leaves_nothing_behind(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """Its record (or its proposal) is written while its vector is made, under a savepoint; found to
+    say what a current record says, all of it is undone, the record is confirmed, and the index
+    claims no store version that was never committed."""
+    vault.set_setting(OWNER, "write_mode", mode)
+    hose = vault.add(OWNER, Draft.of(statement="The garden hose hangs in the shed.", domain="garden"))["id"]
+    vault.search(OWNER, SearchRequest.of(query="hose"))  # the index is loaded
+    index = vault.retriever._index_for(shared_embedder())  # type: ignore[attr-defined]
+    written: list[Any] = []
+    real = writes._store
+    monkeypatch.setattr(writes, "_store", lambda *a, **k: written.append(real(*a, **k)) or written[-1])
+    rows = "SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM proposals), (SELECT count(*) FROM events)"
+    with vault.ctx.reading() as conn:
+        before = tuple(conn.execute(rows).fetchone())
+    vault.expect_add("The garden hose hangs inside the shed.")
+    again = Draft.of(statement="The garden hose hangs inside the shed.", domain="garden", entities=["hose", "shed"])
+    answer = vault.add(LOCAL_ASSISTANT, again)  # its entities move the store's version further than confirming
+    assert answer["outcome"] == "duplicate" and answer["duplicate_of"] == hose
+    assert [w["outcome"] for w in written] == ["added" if mode.startswith("automatic") else "staged"]  # then undone
+    with vault.ctx.reading() as conn:
+        after = tuple(conn.execute(rows).fetchone())
+        confirmed = conn.execute("SELECT action FROM events ORDER BY rowid DESC LIMIT 1").fetchone()[0]
+        committed = vector_sql.store_version(conn)
+    assert after == (before[0], before[1], before[2] + 1) and confirmed == "confirmed"
+    assert index._seen_version <= committed  # type: ignore[attr-defined]
 
 
 def test_an_assistant_add_is_in_the_vector_index_when_it_answers(vault: Vault) -> None:
