@@ -144,10 +144,9 @@ async def serve_socket_session(
     from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
     from mcp.shared.message import SessionMessage  # noqa: PLC0415
 
-    from memvault.mcp_bridge.answer_line import message_json  # noqa: PLC0415
+    from memvault.mcp_bridge.socket_answers import SocketAnswers  # noqa: PLC0415
 
     to_server, server_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    server_writes, from_server = anyio.create_memory_object_stream[SessionMessage](0)
     reader = lines or BufferedByteReceiveStream(stream)
 
     async def read_lines() -> None:
@@ -162,19 +161,9 @@ async def serve_socket_session(
                     await to_server.send(SessionMessage(message))
                 line = await next_line(reader)
 
-    async def write_lines() -> None:
-        async with from_server:
-            async for item in from_server:
-                data = message_json(item.message)
-                try:
-                    await stream.send(data.encode("utf-8") + b"\n")
-                except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-                    return
-
     async with anyio.create_task_group() as group:
         group.start_soon(read_lines)
-        group.start_soon(write_lines)
-        await serve(vault, caller, server_reads, server_writes)
+        await serve(vault, caller, server_reads, SocketAnswers(stream))
         # The server closed its write side; stop reading whatever the peer still sends.
         group.cancel_scope.cancel()
 

@@ -1,0 +1,43 @@
+"""A daemon session's answers go on its socket from the task that sends them, whole lines only."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import anyio
+import mcp_types
+import pytest
+from anyio.abc import UNIXSocketStream
+from mcp.shared.message import SessionMessage
+
+from memvault.mcp_bridge.socket_answers import SocketAnswers
+
+pytestmark = pytest.mark.anyio
+
+
+def _answer(number: int, size: int) -> SessionMessage:
+    return SessionMessage(mcp_types.JSONRPCResponse(jsonrpc="2.0", id=number, result={"text": "x" * size}))
+
+
+async def test_answers_sent_at_once_arrive_whole_and_on_the_socket_when_send_returns() -> None:
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    stream, peer = await UNIXSocketStream.from_socket(ours), await UNIXSocketStream.from_socket(theirs)
+    async with stream, peer:
+        answers = SocketAnswers(stream)
+        async with anyio.create_task_group() as group:  # big enough to wait for the peer to read
+            for number in range(1, 4):
+                group.start_soon(answers.send, _answer(number, 300_000))
+            received = b""
+            while received.count(b"\n") < 3:
+                received += await peer.receive(1 << 20)
+        lines = [json.loads(line) for line in received.splitlines()]
+        assert sorted(line["id"] for line in lines) == [1, 2, 3]
+        assert all(len(line["result"]["text"]) == 300_000 for line in lines)
+        await answers.send(_answer(4, 10))  # written by the time send returns
+        with anyio.fail_after(5):
+            assert json.loads(await peer.receive())["id"] == 4
+        await peer.aclose()
+        with pytest.raises(anyio.BrokenResourceError):  # the peer is gone: as from a closed stream
+            for _ in range(100):
+                await answers.send(_answer(5, 300_000))
