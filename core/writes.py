@@ -152,11 +152,12 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
             close = judged.nearest(conn, vector, SAME_COSINE_FLOOR) if judged and vector is not None else None
             duplicate = near_duplicate(ctx, conn, caller, draft, close)
         now = ctx.now()
+        store = partial(_store, ctx, conn, caller, draft, mode, scope, workspace, norm, assigned, now)
         stored: AddResult | None = None
         if duplicate is None and judged and ahead is not None:
             nearest = judged.nearest_as_stored(conn, SAME_COSINE_FLOOR)  # before this add's own rows
             with savepoint(conn) as undo:
-                stored = _store(ctx, conn, caller, draft, mode, scope, workspace, norm, assigned, now)
+                stored = store()
                 vector = ahead.result()
                 duplicate = near_duplicate(ctx, conn, caller, draft, nearest(vector), written=stored["id"])
                 if duplicate is not None:
@@ -166,7 +167,7 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
             return _added(
                 "duplicate", id=duplicate.id, duplicate_of=duplicate.id, reason="the same statement is already current"
             )
-        stored = stored or _store(ctx, conn, caller, draft, mode, scope, workspace, norm, assigned, now)
+        stored = stored or store()
         added = stored["id"] if stored["outcome"] == "added" else None
         indexed = judged.keep(conn, added, vector) if judged and added and vector is not None else None
     if indexed is not None:

@@ -213,7 +213,7 @@ class Nearby:
         return self._ahead(text)
 
     def vector(self, text: str) -> Matrix:
-        made = self._ahead(text)  # the object the index searched with: `nearest` finds its answer kept
+        made = self.ahead(text)  # the object the index searched with: `nearest` finds its answer kept
         return made.result() if made is not None else self.embedder.embed_one(text)
 
     def nearest(self, conn: Connection, vector: Matrix, floor: float) -> dict[str, float]:
