@@ -5,11 +5,14 @@ them into fp32 in the graph (Cast, Mul); onnxruntime folds that at load, so ever
 ~90 MB of fp32 weights. The rewrite keeps the same int8 weights and scales (nothing new is
 shipped or downloaded) and changes only how they are used:
 - each weight MatMul becomes `DynamicQuantizeMatMul`: the activations are quantised to uint8 with
-  one scale and zero point over the whole input tensor, multiplied with the int8 weights as they
-  are (onnxruntime's u8 x s8 GEMM, fast on plain AVX2), then scaled by the column's scale. One
-  scale over the tensor means a batch would change a text's vector: the embedder runs each text
-  alone. Vectors stay at cosine ~0.993 (median) to the fp32 ones (docs/retrieval.md, "Activations
-  quantised per input", has what that costs in recall: nothing measurable);
+  one scale and zero point over the whole input tensor, multiplied with the weights (onnxruntime's
+  u8 x s8 GEMM), then scaled by the column's scale. One scale over the tensor means a batch would
+  change a text's vector: the embedder runs each text alone;
+- the weights are narrowed from 8 to 7 bits (each halved and rounded, its column's scale doubled).
+  On AVX2, and AVX-512 without VNNI, the u8 x s8 GEMM adds pairs of products in 16 bits and
+  saturates when a pair passes 32,767; VNNI and arm64 do not. With |w| <= 64 a pair stays within
+  255 x 64 x 2 = 32,640, so every CPU computes the same exact integers and a text gets the same
+  vector everywhere (docs/decisions/0001-embedding-model-form.md has the measurements);
 - the word and position embedding tables are gathered as int8 rows and scaled after the
   gather (exactly the fp32 values, ~35 MB less resident).
 
@@ -35,11 +38,13 @@ import platformdirs
 
 log = logging.getLogger("memvault.retrieval")
 
-CONVERTER_VERSION = 2
+CONVERTER_VERSION = 3
 CACHE_PREFIX = "minilm-l6-int8-matmul-"
 STALE_TEMP_S = 3600
 STALE_REWRITE_S = 30 * 86400
-CONVERTED_SHA256 = "652702bb4cd29e7fe754b3949811b807e39e05893a600772d039f88a54d8369e"
+# The largest weight magnitude kept: no pair of u8 x s8 products passes int16 on any CPU.
+SEVEN_BITS = 64
+CONVERTED_SHA256 = "acf22a820a0c849567df413bb0544cdf62653ed17f2a1f3e715a6efb0477d7f6"
 
 
 class ConversionFailed(Exception):
@@ -195,7 +200,7 @@ def _int8_gather(quantized: str, scale: str, gather: Any) -> list[Any]:
 
 
 def _integer_matmul(quantized: Any, scale: Any, matmul: Any) -> tuple[list[Any], list[Any]]:
-    """DynamicQuantizeMatMul over the same int8 weights, with the column scales as a vector."""
+    """DynamicQuantizeMatMul over the weights narrowed to 7 bits, with the column scales as a vector."""
     import numpy as np  # noqa: PLC0415
     from onnx import helper, numpy_helper  # noqa: PLC0415
 
@@ -203,14 +208,15 @@ def _integer_matmul(quantized: Any, scale: Any, matmul: Any) -> tuple[list[Any],
     scales = numpy_helper.to_array(scale).astype(np.float32).reshape(-1)
     if weight.dtype != np.int8 or weight.ndim != 2 or scales.size != weight.shape[1]:
         raise ConversionFailed("an int8 weight without one scale per output column")
-    scales_name = f"{scale.name}_columns"
+    narrowed = np.clip(np.rint(weight.astype(np.float32) / 2), -SEVEN_BITS, SEVEN_BITS).astype(np.int8)
+    weight_name, scales_name = f"{quantized.name}_7bit", f"{scale.name}_columns"
     node = helper.make_node(
         "DynamicQuantizeMatMul",
-        [matmul.input[0], quantized.name, scales_name],
+        [matmul.input[0], weight_name, scales_name],
         [matmul.output[0]],
         domain="com.microsoft",
     )
-    return [node], [numpy_helper.from_array(scales, scales_name)]
+    return [node], [numpy_helper.from_array(narrowed, weight_name), numpy_helper.from_array(scales * 2, scales_name)]
 
 
 def _attribute(node: Any, name: str, default: int) -> int:

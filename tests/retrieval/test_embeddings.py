@@ -55,12 +55,11 @@ def _reference() -> tuple[list[str], list[Any]]:
 
 def test_vectors_stay_close_to_those_already_stored() -> None:
     """Stores hold vectors made by the fp32 graph (the reference vectors, made on 2026-12-01) and by
-    the first integer rewrite (cosine ~0.9998 to them). The dynamically quantised MatMuls move a
-    vector to cosine ~0.993 (median over LoCoMo turns and questions; 0.992-0.995 for these four),
-    which changes no recall measured with old vectors stored and new ones asked (docs/retrieval.md,
-    "Integer compute"). A change that moves them further fails here: it must be measured the same
-    way, or every store would need `memvault reindex`. A text alone and in a batch get the same
-    vector (the integer graph runs each text alone: its activation scale spans the input)."""
+    earlier integer forms. The 7-bit integer form moves a vector to cosine ~0.991 from the fp32 one
+    (median over LoCoMo turns and questions; docs/decisions/0001-embedding-model-form.md). A change
+    that moves them further fails here: it must be measured the same way, or every store would need
+    its vectors made again. A text alone and in a batch get the same vector (the integer graph runs
+    each text alone: its activation scale spans the input)."""
     texts, stored = _reference()
     embedder = shared_embedder()
     assert embedder.compute == "int8"
