@@ -1,7 +1,7 @@
 """`Vault`: the one facade every front end (CLI, desktop, MCP) uses.
 
-Every call names its `Caller` and takes a typed request (core/requests.py, validated where it
-is built) or a few typed parameters; every answer is a typed result (core/results.py, the
+Every call names its `Caller` and takes a typed request (core/vocabulary/requests.py, validated where it
+is built) or a few typed parameters; every answer is a typed result (core/vocabulary/results.py, the
 contract's JSON shapes). The facade opens and migrates the store, checks the kill switch on
 each call, and hands the work to the module that owns it.
 """
@@ -15,23 +15,29 @@ from collections.abc import Sequence
 from typing import TypeVar, cast
 
 from memvault import __version__
-from memvault.core import domain_upkeep, domains, feedback, inbox, keys, principals, reads, views, writes
-from memvault.core.access import check_kill_switch, require_owner
-from memvault.core.changes import MAX_BATCH, ChangeBatch, changes_since
-from memvault.core.clock import Clock, SystemClock
 from memvault.core.consolidate.service import Consolidation
-from memvault.core.context import Context
-from memvault.core.drafts import MAX_STATEMENT_CHARS, Draft, required_text
-from memvault.core.errors import InvalidArgument, StoreUnavailable
-from memvault.core.export import export_markdown
 from memvault.core.importers.service import Imports
 from memvault.core.maintenance import backup as maintenance_backup
 from memvault.core.maintenance import purge, word_index
 from memvault.core.maintenance import restore as maintenance_restore
 from memvault.core.maintenance import schedule as maintenance_schedule
-from memvault.core.model import Caller, KillSwitch, MemoryId, ProposalId, Scope
-from memvault.core.paths import VaultPaths
-from memvault.core.requests import (
+from memvault.core.operations import domain_upkeep, domains, feedback, inbox, principals, reads, views
+from memvault.core.operations.changes import MAX_BATCH, ChangeBatch, changes_since
+from memvault.core.operations.export import export_markdown
+from memvault.core.retrieval.pipeline import HybridRetriever
+from memvault.core.retrieval.seam import Retriever
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.runtime.settings import SETTINGS, setting
+from memvault.core.security import keys
+from memvault.core.security.access import check_kill_switch, require_owner
+from memvault.core.store import events, migrations, settings_table
+from memvault.core.store.connection import open_connection
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.clock import Clock, SystemClock
+from memvault.core.vocabulary.drafts import MAX_STATEMENT_CHARS, Draft, required_text
+from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
+from memvault.core.vocabulary.model import Caller, KillSwitch, MemoryId, ProposalId, Scope
+from memvault.core.vocabulary.requests import (
     ArchiveRequest,
     CorrectRequest,
     DecisionsRequest,
@@ -44,7 +50,7 @@ from memvault.core.requests import (
     TimelineRequest,
     UnresolvedRequest,
 )
-from memvault.core.results import (
+from memvault.core.vocabulary.results import (
     AddResult,
     ArchiveResult,
     BackupAnswer,
@@ -76,13 +82,8 @@ from memvault.core.results import (
     Timeline,
     TokenCreated,
 )
-from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.retrieval.seam import Retriever
-from memvault.core.search_request import SearchRequest
-from memvault.core.settings import SETTINGS, setting
-from memvault.core.store import events, migrations, settings_table
-from memvault.core.store.connection import open_connection
-from memvault.core.writer import propose
+from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.core.writer import propose, writes
 from memvault.core.writer.gate import rejection
 
 log = logging.getLogger("memvault.vault")
@@ -255,7 +256,7 @@ class Vault:
         self._guard(caller)
         return self._written(propose.propose(self.ctx, caller, request))
 
-    # -- the contract's advanced views (core/views.py, core/feedback.py) ----------------------
+    # -- the contract's advanced views (core/operations/views.py, core/operations/feedback.py) ----------------------
     def related(self, caller: Caller, request: RelatedRequest) -> Graph:
         self._guard(caller)
         return views.related(self.ctx, caller, request)
@@ -280,7 +281,7 @@ class Vault:
         self._guard(caller)
         return feedback.record_feedback(self.ctx, caller, request)
 
-    # -- domains (regions): the person's to manage (core/domains.py, core/domain_upkeep.py) ---
+    # -- domains (regions): the person's to manage (core/operations/domains.py, core/operations/domain_upkeep.py) ---
     def list_domains(self, caller: Caller) -> DomainList:
         self._guard(caller)
         return domains.list_domains(self.ctx, caller)
@@ -366,7 +367,7 @@ class Vault:
         with self.ctx.reading() as conn:
             return events.for_memory(conn, memory_id)
 
-    # -- approval inbox (core/inbox.py) ------------------------------------------------------
+    # -- approval inbox (core/operations/inbox.py) ------------------------------------------------------
     def proposals(self, caller: Caller, status: str = "pending", limit: int = 100) -> list[ProposalRow]:
         return inbox.list_proposals(self.ctx, caller, status, limit)
 
@@ -381,7 +382,7 @@ class Vault:
         return cast(SettingValue, self.ctx.setting(name))
 
     def number_setting(self, name: str) -> float:
-        """A numeric setting's value (declared `float` in core/settings.py)."""
+        """A numeric setting's value (declared `float` in core/runtime/settings.py)."""
         value = self.get_setting(name)
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise TypeError(f"setting {name} is not a number")

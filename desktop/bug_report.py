@@ -14,7 +14,7 @@ from pathlib import Path
 import platformdirs
 
 from memvault import __version__
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
 
 
 def log_file(home: str | None) -> Path:

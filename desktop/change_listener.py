@@ -6,7 +6,7 @@ ways, chosen at start:
 
 - daemon: when this store's daemon runs (and the caller is local), subscribe on its socket
   (`desktop/change_push.py`); the daemon pushes the changes, this process reads no store.
-- file: otherwise, watch the change signal (`core/change_watch.py`) and read
+- file: otherwise, watch the change signal (`core/runtime/change_watch.py`) and read
   `Vault.changes_since` from the listener's cursor when woken. A daemon that goes away mid-way
   hands over to this at the cursor reached.
 
@@ -24,11 +24,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from memvault.core.change_watch import SignalWatcher
-from memvault.core.changes import ChangeBatch
-from memvault.core.errors import MemvaultError
-from memvault.core.model import OWNER, Caller
+from memvault.core.operations.changes import ChangeBatch
+from memvault.core.runtime.change_watch import SignalWatcher
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import OWNER, Caller
 from memvault.desktop.change_push import PUSHED, SUBSCRIBE, encode
 from memvault.mcp_bridge import relay
 

@@ -3,7 +3,7 @@
 A connection whose first line is a subscription request (below) is not an MCP session: the
 daemon answers the cursor it starts from (the current one when none is asked), then pushes
 every batch of changes after it, one JSON line each, until the peer closes. One watcher on the
-change signal (`core/change_watch.py`) wakes every subscription, whichever process committed.
+change signal (`core/runtime/change_watch.py`) wakes every subscription, whichever process committed.
 
     -> {"jsonrpc": "2.0", "id": 1, "method": "memvault/subscribe_changes", "params": {"cursor": 12}}
     <- {"jsonrpc": "2.0", "id": 1, "result": {"cursor": 12}}
@@ -21,16 +21,16 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
-from memvault.core.errors import MemvaultError
-from memvault.core.model import Caller
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import Caller
 
 if TYPE_CHECKING:
     import anyio
     from anyio.abc import ByteStream
     from anyio.streams.buffered import BufferedByteReceiveStream
 
-    from memvault.core.changes import ChangeBatch
+    from memvault.core.operations.changes import ChangeBatch
     from memvault.core.vault import Vault
 
 log = logging.getLogger("memvault.daemon")
@@ -67,7 +67,7 @@ class ChangeHub:
     async def run(self, *, task_status: Any) -> None:
         import anyio  # noqa: PLC0415 - the daemon's imports stay out of the CLI's start-up
 
-        from memvault.core.change_watch import SignalWatcher  # noqa: PLC0415
+        from memvault.core.runtime.change_watch import SignalWatcher  # noqa: PLC0415
 
         self._changed = anyio.Event()
         # Watchdog's thread writes a byte into a pipe: it never waits for the loop (which could be

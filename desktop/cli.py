@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from memvault import __version__
-from memvault.core.errors import EnvironmentProblem, MemvaultError
+from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError
 from memvault.desktop import bug_report, commands
 from memvault.desktop.commands import bridge
 

@@ -37,8 +37,8 @@ from typing import Any
 
 import platformdirs
 
-from memvault.core.errors import Conflict, EnvironmentProblem, InvalidArgument
-from memvault.core.paths import VaultPaths, default_home
+from memvault.core.runtime.paths import VaultPaths, default_home
+from memvault.core.vocabulary.errors import Conflict, EnvironmentProblem, InvalidArgument
 
 CLIENTS = ("codex", "claude")
 SERVER_NAME = "memvault"

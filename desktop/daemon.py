@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memvault.core.errors import EnvironmentProblem
-from memvault.core.model import LOCAL_ASSISTANT, Caller
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.vocabulary.errors import EnvironmentProblem
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, Caller
 from memvault.desktop import change_push, upkeep_process
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.stdio import setup_logging

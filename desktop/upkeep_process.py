@@ -31,8 +31,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from memvault.core.model import HOUSEKEEPER, Caller
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.vocabulary.model import HOUSEKEEPER, Caller
 from memvault.desktop.self_command import this_memvault
 from memvault.mcp_bridge.stdio import setup_logging
 

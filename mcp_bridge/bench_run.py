@@ -25,9 +25,9 @@ from memvault.core.bench.conditions import Counter, MemvaultCondition, NativeMem
 from memvault.core.bench.endtoend import EndToEnd, Settings
 from memvault.core.bench.runner import Arm, conclude, measure
 from memvault.core.bench.stores import BenchStore, folder_bytes, loaded_store, temporary_home
-from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
 from memvault.core.retrieval.packet import default_counter
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
 from memvault.mcp_bridge.bench_client import HttpTarget, ToolClient
 
 BENCH_REMOTE = Caller(principal="bench-remote", surface=Surface.REMOTE)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from mcp.types import CallToolResult, TextContent
 
-from memvault.core.errors import EnvironmentProblem, MemvaultError
+from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError
 
 log = logging.getLogger("memvault.mcp")
 

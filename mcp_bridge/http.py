@@ -27,9 +27,9 @@ import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
-from memvault.core.errors import Forbidden, InvalidArgument, RateLimited
-from memvault.core.model import Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import Forbidden, InvalidArgument, RateLimited
+from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge.ratelimit import RateLimiter
 from memvault.mcp_bridge.server import create_server
 

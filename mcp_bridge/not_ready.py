@@ -29,9 +29,9 @@ from mcp.shared.message import SessionMessage
 from mcp.types import CallToolResult
 
 from memvault import __version__
-from memvault.core.model import Caller
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.errors import error_result, log_unexpected, ok_result
 from memvault.mcp_bridge.readiness import NotReady, diagnose

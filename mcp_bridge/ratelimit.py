@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memvault.core.errors import RateLimited
+from memvault.core.vocabulary.errors import RateLimited
 
 
 @dataclass

@@ -14,8 +14,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from memvault.core.errors import KeyUnavailable, StoreTooNew, WrongPassphrase
-from memvault.core.paths import VaultPaths, default_home
+from memvault.core.runtime.paths import VaultPaths, default_home
+from memvault.core.vocabulary.errors import KeyUnavailable, StoreTooNew, WrongPassphrase
 
 log = logging.getLogger("memvault.bridge")
 

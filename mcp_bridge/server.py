@@ -26,8 +26,8 @@ from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.server.mcpserver import Context, MCPServer
 
 from memvault import __version__
-from memvault.core.model import Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller
 from memvault.core.writer import gate as writer_gate
 from memvault.mcp_bridge.ratelimit import RateLimiter
 from memvault.mcp_bridge.stdio_transport import serve_stdio

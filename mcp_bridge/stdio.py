@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
 from memvault.mcp_bridge import relay
 
 log = logging.getLogger("memvault.bridge")
@@ -68,7 +68,7 @@ def run_embedded(home: Path) -> int:
     log.info("bridge: no daemon answered; serving from the store")
     # Until the MCP transport owns stdout, anything a library prints goes to stderr, never onto the wire.
     with contextlib.redirect_stdout(sys.stderr):
-        from memvault.core.model import LOCAL_ASSISTANT  # noqa: PLC0415 - only the embedded path pays for these
+        from memvault.core.vocabulary.model import LOCAL_ASSISTANT  # noqa: PLC0415 - only the embedded path pays for these
         from memvault.mcp_bridge.not_ready import open_or_explain, serve_not_ready  # noqa: PLC0415
         from memvault.mcp_bridge.readiness import NotReady  # noqa: PLC0415
         from memvault.mcp_bridge.server import run_stdio  # noqa: PLC0415

@@ -35,7 +35,7 @@ from mcp.types import CallToolResult
 from mcp_types.methods import serialize_server_result, validate_client_request
 from pydantic import ValidationError
 
-from memvault.core import later_writes
+from memvault.core.store import later_writes
 from memvault.mcp_bridge.answer_line import CALL, answer_line, keeps_structured
 from memvault.mcp_bridge.errors import JsonResult
 from memvault.mcp_bridge.tools.base import ContractTool

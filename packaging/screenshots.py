@@ -54,10 +54,10 @@ def make_demo(folder: Path) -> Path:
 
 def stage_proposals(home: Path) -> None:
     """What an assistant might propose in the demo's world (fictional, like the demo itself)."""
-    from memvault.core.drafts import Draft  # noqa: PLC0415
-    from memvault.core.model import LOCAL_ASSISTANT, OWNER  # noqa: PLC0415
-    from memvault.core.requests import ArchiveRequest, CorrectRequest, ListRequest, PurgeRequest  # noqa: PLC0415
     from memvault.core.vault import Vault  # noqa: PLC0415
+    from memvault.core.vocabulary.drafts import Draft  # noqa: PLC0415
+    from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER  # noqa: PLC0415
+    from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ListRequest, PurgeRequest  # noqa: PLC0415
 
     with Vault.open(home) as vault:
         items = vault.list_memories(OWNER, ListRequest(limit=40))["items"]

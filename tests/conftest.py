@@ -36,8 +36,8 @@ os.environ.pop("MEMVAULT_WRITE_MODE", None)
 for _folder in ("home", "xdg-data", "xdg-config", "xdg-cache", "xdg-runtime"):
     (_SANDBOX / _folder).mkdir(mode=0o700, parents=True, exist_ok=True)
 
-from memvault.core.clock import FixedClock  # noqa: E402
 from memvault.core.vault import Vault  # noqa: E402
+from memvault.core.vocabulary.clock import FixedClock  # noqa: E402
 
 # Tests pay for scrypt once per session, not per store; the cost parameter is the only difference.
 TEST_SCRYPT_N = 2**12

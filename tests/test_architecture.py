@@ -133,6 +133,6 @@ def test_the_gui_never_reaches_the_store_directly() -> None:
     offences = []
     for path in sorted((ROOT / "desktop" / "gui").rglob("*.py")):
         for module in imported_modules(path):
-            if module.startswith(("memvault.core.store", "memvault.core.context")):
+            if module.startswith(("memvault.core.store", "memvault.core.store.context")):
                 offences.append(f"{path.relative_to(ROOT)} imports {module}")
     assert offences == []

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from memvault.core.errors import InvalidArgument
+from memvault.core.vocabulary.errors import InvalidArgument
 
 KINDS = frozenset(
     {

@@ -19,8 +19,8 @@ from typing import Any
 
 from memvault.core.bench.dataset import Question
 from memvault.core.bench.handover import Handover
-from memvault.core.errors import Forbidden, InvalidArgument, KillSwitchEngaged
-from memvault.core.model import KillSwitch
+from memvault.core.vocabulary.errors import Forbidden, InvalidArgument, KillSwitchEngaged
+from memvault.core.vocabulary.model import KillSwitch
 
 Settings = Callable[[str], Any]
 Post = Callable[[str, dict[str, Any], dict[str, str]], dict[str, Any]]  # url, body, headers -> JSON answer

@@ -12,13 +12,13 @@ from collections import Counter
 from datetime import timedelta
 from typing import Any
 
-from memvault.core.access import require_owner
 from memvault.core.bench.metrics import mean, percentile
-from memvault.core.clock import format_time
-from memvault.core.context import Context
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import Caller
+from memvault.core.security.access import require_owner
+from memvault.core.store.context import Context
 from memvault.core.store.shadow_log import shadow_rows
+from memvault.core.vocabulary.clock import format_time
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import Caller
 
 TOP = 10
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memvault.core.bench.dataset import BenchRecord, DataSet
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import OWNER
-from memvault.core.requests import CorrectRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import CorrectRequest
 
 BENCH_SCRYPT_N = 2**12  # fictional data in a store deleted after the run: a cheap KDF is enough
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from memvault.core.drafts import Draft
-from memvault.core.model import Caller, Explicitness, LinkType, Memory, MemoryType, Status
 from memvault.core.retrieval.tiers import is_durable, moment
 from memvault.core.store import events, import_rows, memories, proposals
 from memvault.core.store.connection import Connection
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import Caller, Explicitness, LinkType, Memory, MemoryType, Status
 from memvault.core.writer.normalize import normalize_statement
-from memvault.core.writes import commit_draft
+from memvault.core.writer.writes import commit_draft
 
 MIN_RECURRENCE = 3
 MIN_EVIDENCE = 3

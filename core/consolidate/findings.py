@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memvault.core.model import HOUSEKEEPER, Memory
 from memvault.core.retrieval.embeddings import MODEL_ID
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
+from memvault.core.vocabulary.model import HOUSEKEEPER, Memory
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.core.writer.similarity import Relation, relate
 
 POOL = 20

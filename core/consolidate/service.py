@@ -9,16 +9,16 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, TypedDict
 
-from memvault.core.access import check_kill_switch, require_owner
 from memvault.core.consolidate import actions
 from memvault.core.consolidate.findings import Findings, find
-from memvault.core.context import Context
 from memvault.core.importers.report import RollbackReport
 from memvault.core.importers.rollback import rollback
-from memvault.core.model import HOUSEKEEPER, Caller, Memory
 from memvault.core.retrieval.tiers import moment
+from memvault.core.security.access import check_kill_switch, require_owner
 from memvault.core.store import events, import_rows, memories
 from memvault.core.store.connection import Connection
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.model import HOUSEKEEPER, Caller, Memory
 
 MAX_RECORDS = 20_000
 SCHEDULE = timedelta(days=1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from memvault.core.clock import format_time
-from memvault.core.errors import InvalidArgument
+from memvault.core.vocabulary.clock import format_time
+from memvault.core.vocabulary.errors import InvalidArgument
 
 FORMATS = ("chatgpt", "claude", "codex", "jsonl", "markdown")
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memvault.core.importers.prepare import Prepared
-from memvault.core.model import Caller, Memory
 from memvault.core.retrieval.query import query_terms
 from memvault.core.store.connection import Connection
+from memvault.core.vocabulary.model import Caller, Memory
 from memvault.core.writer.classify import Embed, classify
 from memvault.core.writer.gate import rejection
 from memvault.core.writer.normalize import is_chatter, normalize_statement

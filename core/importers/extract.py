@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from memvault.core.importers.conversation import Conversation, Turn
-from memvault.core.model import MemoryType
+from memvault.core.vocabulary.model import MemoryType
 
 MIN_WORDS, MAX_WORDS, WEAK_WORDS = 4, 45, 28
 MAX_TURN_CHARS = 6000  # longer turns are pasted material, not the person speaking

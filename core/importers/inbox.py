@@ -18,14 +18,14 @@ from typing import Any
 from watchdog.events import DirCreatedEvent, FileClosedEvent, FileMovedEvent, FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from memvault.core.context import Context
-from memvault.core.errors import MemvaultError
 from memvault.core.importers import run
 from memvault.core.importers.report import ImportReport
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import HOUSEKEEPER, Caller
-from memvault.core.results import ProposalRow
 from memvault.core.store import events, import_rows, proposals
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import HOUSEKEEPER, Caller
+from memvault.core.vocabulary.results import ProposalRow
 
 log = logging.getLogger("memvault.import.inbox")
 

@@ -10,10 +10,10 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from memvault.core.drafts import Draft
 from memvault.core.importers.extract import Extracted
 from memvault.core.importers.sensitivity import sensitivity_of
-from memvault.core.model import Explicitness
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import Explicitness
 
 MAX_POINTER = 200
 _PROJECT = re.compile(r"\b(?:the|our|my) ([A-Z][\w-]{1,40}) project\b|\bproject ([A-Z][\w-]{1,40})\b")

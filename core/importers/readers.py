@@ -12,9 +12,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from memvault.core.errors import InvalidArgument
 from memvault.core.importers import chatgpt, claude, codex, generic, jsontext
 from memvault.core.importers.conversation import FORMATS, Conversation, Export, ImportFormatError
+from memvault.core.vocabulary.errors import InvalidArgument
 
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from memvault.core.drafts import int_in, optional_time, required_text
-from memvault.core.errors import InvalidArgument
 from memvault.core.importers.conversation import FORMATS
 from memvault.core.importers.readers import DEFAULT_MAX_BYTES
+from memvault.core.vocabulary.drafts import int_in, optional_time, required_text
+from memvault.core.vocabulary.errors import InvalidArgument
 
 MAX_CHUNK = 1000
 

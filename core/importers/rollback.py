@@ -8,13 +8,13 @@ domains it opened (now empty) go. One transaction: all of it or nothing.
 
 from __future__ import annotations
 
-from memvault.core.context import Context
-from memvault.core.drafts import required_text
-from memvault.core.errors import Conflict, NotFound
 from memvault.core.importers.report import RollbackReport
-from memvault.core.model import Caller
 from memvault.core.store import conversation_rows, events, import_rows
+from memvault.core.store.context import Context
 from memvault.core.store.maintenance import purge_records
+from memvault.core.vocabulary.drafts import required_text
+from memvault.core.vocabulary.errors import Conflict, NotFound
+from memvault.core.vocabulary.model import Caller
 
 
 def rollback(ctx: Context, caller: Caller, batch_id: str) -> RollbackReport:

@@ -14,9 +14,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from memvault.core.access import write_scope
-from memvault.core.context import Context
-from memvault.core.errors import Conflict, MemvaultError
 from memvault.core.importers import extract
 from memvault.core.importers.conversation import Conversation, Export
 from memvault.core.importers.decide import BatchMemory, Decision, decide
@@ -24,15 +21,18 @@ from memvault.core.importers.prepare import Prepared, prepare, text_hash
 from memvault.core.importers.readers import read_export
 from memvault.core.importers.report import ImportReport, Tally
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import Caller, LinkType
 from memvault.core.retrieval.placement import assign_domain
+from memvault.core.security.access import write_scope
 from memvault.core.store import conversation_rows, events, import_rows, memories
 from memvault.core.store.connection import Connection
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.errors import Conflict, MemvaultError
+from memvault.core.vocabulary.model import Caller, LinkType
 from memvault.core.writer.classify import Embed, local_embeddings
 from memvault.core.writer.gate import secret_rejection
 from memvault.core.writer.normalize import normalize_statement
 from memvault.core.writer.similarity import parse
-from memvault.core.writes import apply_correction, commit_draft, confirm
+from memvault.core.writer.writes import apply_correction, commit_draft, confirm
 
 log = logging.getLogger("memvault.import")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from memvault.core.model import Sensitivity
+from memvault.core.vocabulary.model import Sensitivity
 
 _SENSITIVE = re.compile(
     r"\b(?:diagnos\w*|therap\w*|medication|medicine|prescri\w*|depress\w*|anxiety|illness|disease|cancer|"

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from memvault.core.access import check_kill_switch, require_local
-from memvault.core.context import Context
-from memvault.core.drafts import int_in, optional_time, required_text
-from memvault.core.errors import Forbidden, InvalidArgument, ReadOnlyMode
 from memvault.core.importers import rollback as undo
 from memvault.core.importers import run
 from memvault.core.importers.conversation import FORMATS
 from memvault.core.importers.readers import DEFAULT_MAX_BYTES, read_export
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import Caller, WriteMode
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.seam import Retriever
+from memvault.core.security.access import check_kill_switch, require_local
 from memvault.core.store import conversation_rows, import_rows
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.drafts import int_in, optional_time, required_text
+from memvault.core.vocabulary.errors import Forbidden, InvalidArgument, ReadOnlyMode
+from memvault.core.vocabulary.model import Caller, WriteMode
 
 MAX_CONVERSATION_HITS = 50
 

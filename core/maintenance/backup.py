@@ -5,7 +5,7 @@ inside one read transaction (a consistent snapshot), written straight into an
 encrypted file with the store's own key: no plaintext copy ever touches the disk.
 Each backup is recorded in the `backups` table (time, size, sha256, kind), so a
 later purge can reach it. Beside it, `<backup>-keys` carries the store key wrapped
-under the passphrase and the recovery key (see `core/key_backup.py`), never the raw key.
+under the passphrase and the recovery key (see `core/security/key_backup.py`), never the raw key.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memvault.core import key_backup
-from memvault.core.access import require_local
-from memvault.core.context import Context
-from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance.files import create_private, fsync_dir, fsync_file, remove_with_sides, sha256_of
-from memvault.core.model import Caller
-from memvault.core.results import BackupAnswer
+from memvault.core.security import key_backup
+from memvault.core.security.access import require_local
 from memvault.core.store import backup_rows, events
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import DatabaseError, is_encrypted_file
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.results import BackupAnswer
 
 log = logging.getLogger("memvault.maintenance")
 

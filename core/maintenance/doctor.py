@@ -13,18 +13,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from memvault.core import keys
-from memvault.core.clock import Clock, format_time
-from memvault.core.errors import MemvaultError
 from memvault.core.maintenance import purge_reach, stray_backups
 from memvault.core.maintenance.files import side_files, size_of
 from memvault.core.maintenance.restore import STAGED_PREFIX
-from memvault.core.paths import VaultPaths
-from memvault.core.settings import setting
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.runtime.settings import setting
+from memvault.core.security import keys
 from memvault.core.store import backup_rows, migrations, settings_table, tombstone_checks
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError, open_connection
 from memvault.core.store.transactions import transaction
+from memvault.core.vocabulary.clock import Clock, format_time
+from memvault.core.vocabulary.errors import MemvaultError
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700

@@ -25,17 +25,17 @@ import time
 from collections import deque
 from typing import Any
 
-from memvault.core.access import require_local, require_owner
-from memvault.core.context import Context
-from memvault.core.drafts import required_text
-from memvault.core.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.maintenance import purge_reach
-from memvault.core.model import Caller, MemoryId, ProposalId
-from memvault.core.requests import PurgeRequest
-from memvault.core.results import ProposalRow, PurgePreview, PurgeRequested
+from memvault.core.security.access import require_local, require_owner
 from memvault.core.store import events, memories, proposals
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import DatabaseError
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.drafts import required_text
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.vocabulary.model import Caller, MemoryId, ProposalId
+from memvault.core.vocabulary.requests import PurgeRequest
+from memvault.core.vocabulary.results import ProposalRow, PurgePreview, PurgeRequested
 from memvault.core.writer.gate import secret_rejection
 
 log = logging.getLogger("memvault.maintenance")

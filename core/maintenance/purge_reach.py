@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memvault.core.context import Context
 from memvault.core.maintenance import stray_backups
 from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
 from memvault.core.store import backup_rows
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError
+from memvault.core.store.context import Context
 from memvault.core.store.transactions import transaction
 
 log = logging.getLogger("memvault.maintenance")

@@ -19,7 +19,7 @@
 A kill at any point leaves either the old store or the fully settled restored one in place.
 Into an empty home (no store, no key file: a new machine) the key comes from the
 backup's `-keys` sidecar, unwrapped with the recovery key or the passphrase
-(`core/key_backup.py`); the home gets its own key file once the backup verified.
+(`core/security/key_backup.py`); the home gets its own key file once the backup verified.
 """
 
 from __future__ import annotations
@@ -32,9 +32,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from memvault.core import change_signal, key_backup, keys
-from memvault.core.clock import Clock, format_time
-from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.maintenance import purge_reach
 from memvault.core.maintenance.backup import STAMP_FORMAT
 from memvault.core.maintenance.files import (
@@ -46,12 +43,16 @@ from memvault.core.maintenance.files import (
     sha256_of,
     side_files,
 )
-from memvault.core.model import OWNER
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime import change_signal
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import key_backup, keys
 from memvault.core.store import backup_rows, change_rows, events, migrations, tombstone_checks, transactions
 from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
 from memvault.core.store.transactions import transaction
+from memvault.core.vocabulary.clock import Clock, format_time
+from memvault.core.vocabulary.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
+from memvault.core.vocabulary.model import OWNER
 
 log = logging.getLogger("memvault.maintenance")
 STAGED_PREFIX = "memvault.db.restore-"

@@ -14,12 +14,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from memvault.core.clock import format_time, parse_time
-from memvault.core.context import Context
 from memvault.core.maintenance.backup import make_backup
 from memvault.core.maintenance.files import remove_with_sides
-from memvault.core.model import Caller
 from memvault.core.store import backup_rows, events
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.clock import format_time, parse_time
+from memvault.core.vocabulary.model import Caller
 
 log = logging.getLogger("memvault.maintenance")
 

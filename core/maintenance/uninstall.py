@@ -20,12 +20,12 @@ from pathlib import Path
 
 import platformdirs
 
-from memvault.core import keys
-from memvault.core.errors import MemvaultError
 from memvault.core.maintenance.files import side_files
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import keys
 from memvault.core.store import backup_rows
 from memvault.core.store.connection import DatabaseError, open_connection
+from memvault.core.vocabulary.errors import MemvaultError
 
 log = logging.getLogger("memvault.maintenance")
 CONFIRM_WORD = "ERASE"

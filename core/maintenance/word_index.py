@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 from typing import TypedDict
 
-from memvault.core.access import require_owner
-from memvault.core.context import Context
-from memvault.core.model import Caller
+from memvault.core.security.access import require_owner
 from memvault.core.store import word_index_rows
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.model import Caller
 
 log = logging.getLogger("memvault.maintenance")
 

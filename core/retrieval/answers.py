@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import cast
 
-from memvault.core.model import Memory, Status
-from memvault.core.results import MemoryRecord, SearchAnswer, SearchHit, ShadowAnswer
 from memvault.core.retrieval.packet import Packet
 from memvault.core.retrieval.ranking_cache import Ranking
-from memvault.core.search_request import SearchRequest
+from memvault.core.vocabulary.model import Memory, Status
+from memvault.core.vocabulary.results import MemoryRecord, SearchAnswer, SearchHit, ShadowAnswer
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 def shadow_answer(retrieved: int, latency_ms: float) -> ShadowAnswer:

@@ -27,11 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memvault.core.model import Caller
 from memvault.core.retrieval import vocab
+from memvault.core.runtime.text_caches import register
 from memvault.core.store import domain_rows as domain_store
 from memvault.core.store.connection import Connection
-from memvault.core.text_caches import register
+from memvault.core.vocabulary.model import Caller
 
 if TYPE_CHECKING:
     import numpy as np

@@ -21,10 +21,10 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memvault.core.errors import MemvaultError
-from memvault.core.heap import release_freed_memory
 from memvault.core.retrieval import integer_model
-from memvault.core.text_caches import register
+from memvault.core.runtime.heap import release_freed_memory
+from memvault.core.runtime.text_caches import register
+from memvault.core.vocabulary.errors import MemvaultError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -101,7 +101,7 @@ class Embedder:
         import numpy  # noqa: PLC0415 - heavy, only when the model is first used
         from tokenizers import Tokenizer  # noqa: PLC0415
 
-        from memvault.core.no_telemetry import import_onnxruntime  # noqa: PLC0415
+        from memvault.core.runtime.no_telemetry import import_onnxruntime  # noqa: PLC0415
 
         onnxruntime = import_onnxruntime()
 

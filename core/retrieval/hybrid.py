@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memvault.core.model import Caller, Memory
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval import tiers
 from memvault.core.retrieval.query_dates import DateSpan
@@ -25,10 +24,11 @@ from memvault.core.retrieval.ranking import Signals, feedback_value
 from memvault.core.retrieval.tiers import PAST, TierRules, activation
 from memvault.core.retrieval.vectors import VectorIndex
 from memvault.core.retrieval.word_postings import WordPostings
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import neighbour_rows
 from memvault.core.store import search as sql
 from memvault.core.store.connection import Connection
+from memvault.core.vocabulary.model import Caller, Memory
+from memvault.core.vocabulary.search_request import SearchRequest
 
 LINK_TYPE_WEIGHT = {
     "supersedes": 0.5,

@@ -21,8 +21,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from memvault.core.model import Explicitness, Memory, MemoryType, Status
 from memvault.core.retrieval.embeddings import token_counter
+from memvault.core.vocabulary.model import Explicitness, Memory, MemoryType, Status
 
 log = logging.getLogger("memvault.retrieval")
 Counter = Callable[[str], int]

@@ -17,12 +17,6 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from memvault.core import text_caches
-from memvault.core.context import Context
-from memvault.core.errors import MemvaultError
-from memvault.core.later_writes import Write
-from memvault.core.model import Caller, Memory, MemoryId
-from memvault.core.results import SearchAnswer, ShadowAnswer
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval.answers import as_known_at, search_answer, shadow_answer, skipped_answer
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
@@ -52,12 +46,18 @@ from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules, tier_for
 from memvault.core.retrieval.vectors import BackgroundJob, Nearby, VectorIndex, backfill
 from memvault.core.retrieval.word_postings import WordPostings
-from memvault.core.search_request import MAX_QUERY_CHARS, SearchRequest
+from memvault.core.runtime import text_caches
 from memvault.core.store import memories, store_stamps
 from memvault.core.store import search as sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
+from memvault.core.store.context import Context
+from memvault.core.store.later_writes import Write
 from memvault.core.store.store_stamps import StoreStamps
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import Caller, Memory, MemoryId
+from memvault.core.vocabulary.results import SearchAnswer, ShadowAnswer
+from memvault.core.vocabulary.search_request import MAX_QUERY_CHARS, SearchRequest
 
 log = logging.getLogger("memvault.retrieval")
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from memvault.core.model import Caller, Scope, Surface
 from memvault.core.retrieval import vocab
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.router import route
 from memvault.core.store import domain_rows as domain_sql
 from memvault.core.store.connection import Connection
+from memvault.core.vocabulary.model import Caller, Scope, Surface
 
 DEFAULT_DOMAIN = "general"
 NEIGHBOURS = 10

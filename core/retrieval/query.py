@@ -12,7 +12,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from memvault.core.text_caches import keeps_text
+from memvault.core.runtime.text_caches import keeps_text
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOPWORDS = frozenset(

@@ -46,8 +46,8 @@ from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any
 
-from memvault.core.model import Explicitness, Memory, Status
 from memvault.core.retrieval import query as q
+from memvault.core.vocabulary.model import Explicitness, Memory, Status
 
 STATUS_VALUE = {
     Status.CURRENT: 1.0,

@@ -1,6 +1,6 @@
 """The ranking cache: a search's ranking kept per (request, caller, store stamp, embeddings mode).
 
-The stamp is what invalidates: `stamp(stamps)` follows the change feed's cursor (core/changes.py),
+The stamp is what invalidates: `stamp(stamps)` follows the change feed's cursor (core/operations/changes.py),
 which every committed event moves, in any process, so a write anywhere changes every key; and the
 newest stored vector, since embeddings are written after their record's commit, without an event.
 """
@@ -12,9 +12,9 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from memvault.core.model import Caller
-from memvault.core.search_request import SearchRequest
 from memvault.core.store.store_stamps import StoreStamps
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.search_request import SearchRequest
 
 CACHE_ENTRIES = 256
 CACHE_SECONDS = 120.0

@@ -27,7 +27,6 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memvault.core.model import Caller
 from memvault.core.retrieval import vocab
 from memvault.core.retrieval.domain_profiles import (
     Profile,
@@ -39,6 +38,7 @@ from memvault.core.retrieval.domain_profiles import (
     profiles_for,
 )
 from memvault.core.store.connection import Connection
+from memvault.core.vocabulary.model import Caller
 
 if TYPE_CHECKING:
     import numpy as np

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from memvault.core.context import Context
-from memvault.core.model import Caller
-from memvault.core.results import SearchAnswer, ShadowAnswer
-from memvault.core.search_request import SearchRequest
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.results import SearchAnswer, ShadowAnswer
+from memvault.core.vocabulary.search_request import SearchRequest
 
 if TYPE_CHECKING:
     from memvault.core.retrieval.vectors import Nearby

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from memvault.core.model import Explicitness, Memory, MemoryType, Status
+from memvault.core.vocabulary.model import Explicitness, Memory, MemoryType, Status
 
 DURABLE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.CONSTRAINT, MemoryType.GOAL, MemoryType.WORKFLOW})
 DURABLE_IMPORTANCE = 0.8

@@ -85,7 +85,7 @@ class VectorCodes:
 @functools.cache
 def _scan_session() -> Any:
     """One onnxruntime session per process for the scan graph (it holds no weights)."""
-    from memvault.core.no_telemetry import import_onnxruntime  # noqa: PLC0415 - heavy
+    from memvault.core.runtime.no_telemetry import import_onnxruntime  # noqa: PLC0415 - heavy
 
     onnxruntime = import_onnxruntime()
     options = onnxruntime.SessionOptions()

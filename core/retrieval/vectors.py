@@ -16,12 +16,12 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
-from memvault.core.context import Context
-from memvault.core.model import Caller
 from memvault.core.retrieval.vector_codes import VectorCodes
 from memvault.core.store import domain_rows as domain_sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.model import Caller
 
 if TYPE_CHECKING:
     import numpy as np

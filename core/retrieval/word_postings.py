@@ -27,8 +27,8 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from memvault.core import text_caches
-from memvault.core.heap import release_freed_memory
+from memvault.core.runtime import text_caches
+from memvault.core.runtime.heap import release_freed_memory
 from memvault.core.store import memories
 from memvault.core.store import word_index_rows as rows_sql
 from memvault.core.store.connection import Connection

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memvault.core.model import Caller
 from memvault.core.store.connection import Connection
 from memvault.core.store.visibility import visible_clause
+from memvault.core.vocabulary.model import Caller
 
 
 def cursor(conn: Connection) -> int:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import sqlcipher3
 from sqlcipher3 import dbapi2
 
-from memvault.core.errors import StoreUnavailable, WrongPassphrase
+from memvault.core.vocabulary.errors import StoreUnavailable, WrongPassphrase
 
 log = logging.getLogger("memvault.store")
 

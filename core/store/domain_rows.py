@@ -10,10 +10,10 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from memvault.core.model import LIVE_STATUSES, Caller
 from memvault.core.store import store_stamps
 from memvault.core.store.connection import Connection
 from memvault.core.store.visibility import visible_clause
+from memvault.core.vocabulary.model import LIVE_STATUSES, Caller
 
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
 DOMAIN_COLUMNS = (

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from memvault.core.model import Caller
-from memvault.core.results import EventRow
 from memvault.core.store.connection import Connection
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.results import EventRow
 
 
 def record(

@@ -9,7 +9,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from typing import Any
 
-from memvault.core.model import (
+from memvault.core.store.connection import Connection
+from memvault.core.store.visibility import visible_clause
+from memvault.core.vocabulary.model import (
     Caller,
     Explicitness,
     Memory,
@@ -19,8 +21,6 @@ from memvault.core.model import (
     Sensitivity,
     Status,
 )
-from memvault.core.store.connection import Connection
-from memvault.core.store.visibility import visible_clause
 
 MEMORY_COLUMNS = (
     "m.id, m.domain, m.type, m.statement, m.status, m.confidence, m.importance, m.explicitness,"

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from memvault.core.errors import StoreTooNew
 from memvault.core.store.connection import Connection, complete_statement
+from memvault.core.vocabulary.errors import StoreTooNew
 
 log = logging.getLogger("memvault.store")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from memvault.core.model import Caller
-from memvault.core.results import ProposalRow
 from memvault.core.store.connection import Connection
 from memvault.core.store.memories import new_id
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.results import ProposalRow
 
 
 def stage(

@@ -6,8 +6,6 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from memvault.core.model import Caller, Memory
-from memvault.core.search_request import SearchRequest
 from memvault.core.store.connection import Connection
 from memvault.core.store.memories import (
     FROM_MEMORIES,
@@ -19,6 +17,8 @@ from memvault.core.store.memories import (
 )
 from memvault.core.store.visibility import visible_clause
 from memvault.core.store.word_index_rows import vocabulary
+from memvault.core.vocabulary.model import Caller, Memory
+from memvault.core.vocabulary.search_request import SearchRequest
 
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
 WITH_HISTORY = "m.status IN ('current', 'partial', 'disputed', 'superseded', 'historical')"

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memvault.core.model import Caller, Memory, MemoryId
-from memvault.core.results import Edge
 from memvault.core.store.connection import Connection
 from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
 from memvault.core.store.visibility import visible_clause
+from memvault.core.vocabulary.model import Caller, Memory, MemoryId
+from memvault.core.vocabulary.results import Edge
 
 NOT_ARCHIVED = "m.status != 'archived'"
 LIVE = "m.status IN ('current', 'partial', 'disputed')"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memvault.core.model import Caller, Scope, Surface
+from memvault.core.vocabulary.model import Caller, Scope, Surface
 
 
 def visible_clause(caller: Caller, alias: str = "m") -> tuple[str, list[object]]:

@@ -1,7 +1,7 @@
 """The writer's judgement of one candidate against the store: ADD, SUPERSEDE, ARCHIVE or NO_CHANGE.
 
 Shared by the writer pass (core/writer/propose.py), `memory_add`'s near-duplicate check
-(core/writes.py) and imports (core/importers/). It reads the store and writes nothing, so
+(core/writer/writes.py) and imports (core/importers/). It reads the store and writes nothing, so
 `writes` can use it without the two modules importing each other.
 """
 
@@ -12,14 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from memvault.core.context import Context
-from memvault.core.drafts import Draft
-from memvault.core.model import LIVE_STATUSES, Caller, Memory
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
 from memvault.core.store import vectors as vector_sql
 from memvault.core.store.connection import Connection
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import LIVE_STATUSES, Caller, Memory
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.core.writer.normalize import normalize_statement
 from memvault.core.writer.similarity import Judgement, Relation, could_be_same, relate
 

@@ -11,7 +11,7 @@ Per call:
    compared with anything; otherwise the candidate is compared, *as the caller*, with the
    live records it may see near it (exact normalised statement, the word and trigram
    indexes) and classified (core/writer/similarity.py): NO_CHANGE, ARCHIVE, SUPERSEDE or ADD.
-3. The write mode decides what is committed, through the functions of core/writes.py:
+3. The write mode decides what is committed, through the functions of core/writer/writes.py:
    ADD is `memory_add`, SUPERSEDE is `memory_correct` of the target, ARCHIVE is
    `memory_archive` of the target, NO_CHANGE confirms the target (its last_confirmed_at
    moves, as a duplicate `memory_add` does). Assistants' corrections and archives always wait
@@ -26,16 +26,16 @@ import logging
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from memvault.core import writes
-from memvault.core.access import write_scope
-from memvault.core.context import Context
-from memvault.core.drafts import Draft
-from memvault.core.errors import Conflict, InvalidArgument, MemvaultError, NotFound
-from memvault.core.model import Caller
-from memvault.core.requests import ArchiveRequest, CorrectRequest, ProposeRequest
-from memvault.core.results import ProposalVerdict, ProposeResult
+from memvault.core.security.access import write_scope
 from memvault.core.store import memories
 from memvault.core.store.connection import Connection
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument, MemvaultError, NotFound
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ProposeRequest
+from memvault.core.vocabulary.results import ProposalVerdict, ProposeResult
+from memvault.core.writer import writes
 from memvault.core.writer.classify import SAME_STATEMENT, Classified, Embed, classify, local_embeddings
 from memvault.core.writer.gate import rejection, secret_rejection
 

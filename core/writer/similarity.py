@@ -27,7 +27,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memvault.core.retrieval.query import stem
-from memvault.core.text_caches import keeps_text
+from memvault.core.runtime.text_caches import keeps_text
 
 # Near duplicate: the same meaning. With embeddings: cosine >= NEAR_COSINE and term overlap
 # (Dice) >= NEAR_DICE_WITH_COSINE, or very high overlap with a good cosine; without: overlap alone.

@@ -18,11 +18,11 @@ from typing import Any
 from memvault.core.bench.report import latest, report_folder
 from memvault.core.bench.shadow import shadow_report
 from memvault.core.bench.stores import BenchStore
-from memvault.core.errors import EnvironmentProblem, NotFound
-from memvault.core.model import OWNER
-from memvault.core.paths import VaultPaths
-from memvault.core.settings import setting
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.runtime.settings import setting
 from memvault.core.vault import Vault, store_exists
+from memvault.core.vocabulary.errors import EnvironmentProblem, NotFound
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.commands.common import add_command, emit, open_vault
 from memvault.desktop.self_command import this_memvault
 
@@ -100,7 +100,7 @@ def _memory(args: argparse.Namespace) -> int:
 
 def _settings_for_end_to_end(vault: Vault | None) -> Any:
     if vault is None:
-        from memvault.core.errors import StoreUnavailable  # noqa: PLC0415
+        from memvault.core.vocabulary.errors import StoreUnavailable  # noqa: PLC0415
 
         raise StoreUnavailable("the end-to-end mode reads its settings from your store: run `memvault init` first")
     return vault.get_setting

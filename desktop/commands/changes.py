@@ -14,9 +14,9 @@ import sys
 import threading
 from typing import Any
 
-from memvault.core.changes import Change, ChangeBatch
-from memvault.core.model import OWNER
+from memvault.core.operations.changes import Change, ChangeBatch
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.change_listener import ChangeListener
 from memvault.desktop.commands.common import open_vault
 from memvault.desktop.commands.memory import command

@@ -15,8 +15,8 @@ import argparse
 import sys
 from typing import Any
 
-from memvault.core.errors import EnvironmentProblem
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.vocabulary.errors import EnvironmentProblem
 from memvault.desktop.commands.common import add_command, emit
 from memvault.desktop.commands.setup import create_store, recovery_key_lines
 from memvault.mcp_bridge.readiness import memvault_command, store_exists

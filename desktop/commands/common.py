@@ -8,8 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from memvault.core.text_safety import visible
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.text_safety import visible
 
 Handler = Callable[[argparse.Namespace], int | None]
 

@@ -23,15 +23,15 @@ from typing import Any
 
 import platformdirs
 
-from memvault.core.clock import format_time
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument
-from memvault.core.keys import KEYRING_SERVICE
 from memvault.core.maintenance.uninstall import keyring_entry
-from memvault.core.model import OWNER
-from memvault.core.paths import VaultPaths
-from memvault.core.requests import ArchiveRequest, CorrectRequest
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security.keys import KEYRING_SERVICE
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import format_time
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
 from memvault.desktop.commands.common import emit
 from memvault.desktop.commands.memory import command
 

@@ -5,8 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memvault.core.model import OWNER
-from memvault.core.requests import DecisionsRequest, FeedbackRequest, RelatedRequest, TimelineRequest, UnresolvedRequest
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import (
+    DecisionsRequest,
+    FeedbackRequest,
+    RelatedRequest,
+    TimelineRequest,
+    UnresolvedRequest,
+)
 from memvault.desktop.commands.common import emit, open_vault
 from memvault.desktop.commands.memory import command, record_rows, short, table, whole
 

@@ -15,7 +15,7 @@ from typing import Any
 from memvault.core.importers.report import ImportReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks
-from memvault.core.model import OWNER
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
 BAR = 30

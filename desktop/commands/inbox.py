@@ -7,8 +7,8 @@ import json
 import sys
 from typing import Any
 
-from memvault.core.model import OWNER
-from memvault.core.settings import SETTINGS, setting
+from memvault.core.runtime.settings import SETTINGS, setting
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.commands.common import emit, open_vault
 from memvault.desktop.commands.memory import command, short, table
 

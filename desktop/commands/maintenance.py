@@ -11,14 +11,14 @@ import argparse
 import sys
 from typing import Any
 
-from memvault.core.clock import SystemClock
-from memvault.core.errors import InvalidArgument, StoreUnavailable
 from memvault.core.maintenance import doctor, uninstall
-from memvault.core.model import OWNER
-from memvault.core.paths import VaultPaths
-from memvault.core.requests import PurgeRequest
-from memvault.core.text_safety import visible
+from memvault.core.runtime.paths import VaultPaths
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import SystemClock
+from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import PurgeRequest
+from memvault.core.vocabulary.text_safety import visible
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
 EXIT_PROBLEM = 1

@@ -13,11 +13,11 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from memvault.core.drafts import Draft, choice
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import OWNER, Scope
-from memvault.core.requests import ArchiveRequest, CorrectRequest, ExportRequest, ListRequest
-from memvault.core.search_request import SearchRequest
+from memvault.core.vocabulary.drafts import Draft, choice
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import OWNER, Scope
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ExportRequest, ListRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
 MAX_HISTORY_HOPS = 1000

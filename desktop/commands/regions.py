@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memvault.core.model import OWNER
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.commands.common import emit, open_vault
 from memvault.desktop.commands.memory import command, number, short, table
 

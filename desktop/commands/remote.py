@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import OWNER, KillSwitch
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import OWNER, KillSwitch
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
 # What `kill-switch status` prints for each stored position.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memvault.core.model import OWNER
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
 

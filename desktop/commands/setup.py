@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memvault.core import keys
-from memvault.core.model import OWNER, WriteMode
+from memvault.core.security import keys
 from memvault.core.vault import Vault
-from memvault.core.writes import ANY_DOMAIN
+from memvault.core.vocabulary.model import OWNER, WriteMode
+from memvault.core.writer.writes import ANY_DOMAIN
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
 AUTOMATIC = WriteMode.AUTOMATIC.value

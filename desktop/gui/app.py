@@ -28,11 +28,11 @@ from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox, QWidget
 from shiboken6 import Shiboken
 
-from memvault.core import keys
-from memvault.core.errors import EnvironmentProblem, MemvaultError, WrongPassphrase
-from memvault.core.model import OWNER
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import keys
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError, WrongPassphrase
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.gui.collector import GuiThreadCollector
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long

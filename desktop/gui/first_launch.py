@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import subprocess
 
-from memvault.core import keys
-from memvault.core.errors import MemvaultError
-from memvault.core.model import OWNER
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import keys
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop import clients
 from memvault.desktop.gui.windows.first_run import FirstRunChoices, FirstRunWizard
 from memvault.desktop.gui.windows.recovery_key_dialog import RecoveryKeyDialog

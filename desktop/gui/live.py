@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from memvault.core.changes import ChangeBatch, ChangeKind
+from memvault.core.operations.changes import ChangeBatch, ChangeKind
 from memvault.desktop.change_listener import ChangeListener
 from memvault.desktop.gui.operations import Changes, Operations
 

@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memvault.core.errors import MemvaultError
-from memvault.core.model import OWNER, Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import OWNER, Caller
 
 log = logging.getLogger("memvault.gui")
 

@@ -16,8 +16,8 @@ from typing import TypeVar
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from memvault.core.errors import MemvaultError
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.operations import Changes, Operations
 
 T = TypeVar("T")

@@ -14,9 +14,9 @@ from PySide6.QtGui import QAction, QActionGroup, QColor, QFont, QIcon, QPainter,
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from shiboken6 import Shiboken
 
-from memvault.core.errors import MemvaultError
-from memvault.core.model import KillSwitch, WriteMode
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import KillSwitch, WriteMode
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.theme import icon_path
 

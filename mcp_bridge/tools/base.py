@@ -28,16 +28,16 @@ from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_meta
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from memvault.core.access import check_kill_switch, require_local
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import Caller
+from memvault.core.security.access import check_kill_switch, require_local
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge.errors import code_for, ok_result, result_for
 from memvault.mcp_bridge.ratelimit import RateLimiter
 
 log = logging.getLogger("memvault.mcp")
 
-ToolFn = Callable[..., Mapping[str, object]]  # answers are core/results.py types
+ToolFn = Callable[..., Mapping[str, object]]  # answers are core/vocabulary/results.py types
 CallerSource = Callable[[Context | None], Caller]
 INJECTED = ("vault", "caller")
 

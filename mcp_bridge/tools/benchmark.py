@@ -13,8 +13,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from memvault.core.bench.report import report_folder
-from memvault.core.model import Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge.bench_run import BenchOptions, run_memory_benchmark
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
 from memvault.mcp_bridge.tools.schemas import BOOL, NUM, STR, array, obj

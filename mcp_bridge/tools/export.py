@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from memvault.core.model import Caller
-from memvault.core.requests import ExportRequest
-from memvault.core.results import ExportResult
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ExportRequest
+from memvault.core.vocabulary.results import ExportResult
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
 

@@ -11,10 +11,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from memvault.core.errors import InvalidArgument
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating, read_only
 from memvault.mcp_bridge.tools.schemas import BOOL, INT, STR, array, nullable, obj

@@ -7,10 +7,10 @@ from typing import Annotated, Required
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
-from memvault.core.model import Caller
-from memvault.core.requests import ProposeRequest
-from memvault.core.results import ProposeResult
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ProposeRequest
+from memvault.core.vocabulary.results import ProposeResult
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
 from memvault.mcp_bridge.tools.vocabulary import ExplicitnessName, ScopeName, SensitivityName, TypeName

@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from memvault.core.model import Caller
-from memvault.core.requests import ListRequest
-from memvault.core.results import RecordPage, RecordView, StatusAnswer
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ListRequest
+from memvault.core.vocabulary.results import RecordPage, RecordView, StatusAnswer
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, read_only
 from memvault.mcp_bridge.tools.vocabulary import MemoryIdArg, StatusName, TypeName

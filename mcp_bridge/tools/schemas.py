@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvault.core.model import Explicitness, MemoryType, Scope, Sensitivity, Status
+from memvault.core.vocabulary.model import Explicitness, MemoryType, Scope, Sensitivity, Status
 
 Schema = dict[str, Any]
 

@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from memvault.core.model import Caller
-from memvault.core.results import SearchAnswer, ShadowAnswer
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.results import SearchAnswer, ShadowAnswer
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, read_only
 from memvault.mcp_bridge.tools.vocabulary import Time, TypeName

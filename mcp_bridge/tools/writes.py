@@ -7,11 +7,11 @@ from typing import Annotated
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from memvault.core.drafts import Draft
-from memvault.core.model import Caller
-from memvault.core.requests import ArchiveRequest, CorrectRequest
-from memvault.core.results import AddResult, ArchiveResult, CorrectResult, RestoreResult
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
+from memvault.core.vocabulary.results import AddResult, ArchiveResult, CorrectResult, RestoreResult
 from memvault.mcp_bridge.tools import schemas
 from memvault.mcp_bridge.tools.base import ToolSpec, mutating
 from memvault.mcp_bridge.tools.vocabulary import (

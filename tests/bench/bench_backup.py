@@ -35,11 +35,11 @@ os.environ.pop("MEMVAULT_WRITE_MODE", None)
 
 import numpy as np
 
-from memvault.core import keys
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.requests import ListRequest, PurgeRequest
+from memvault.core.security import keys
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ListRequest, PurgeRequest
 
 WORDS = (
     "kettle canal violin harbour sourdough allotment bicycle library ferry lantern orchard tram "

@@ -27,7 +27,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from memvault.core.changes import ChangeBatch, ChangeKind
+from memvault.core.operations.changes import ChangeBatch, ChangeKind
 from memvault.core.vault import Vault
 from memvault.desktop.change_listener import ChangeListener
 from memvault.mcp_bridge import relay
@@ -35,8 +35,8 @@ from memvault.mcp_bridge import relay
 MEMVAULT = str(Path(sys.executable).with_name("memvault"))
 WRITER = """
 import sys, time
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.core.vault import Vault
 with Vault.open(sys.argv[1]) as vault:
     for n in range(int(sys.argv[2])):

@@ -51,11 +51,11 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
 from memvault.core.retrieval.embeddings import shared_embedder
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.desktop.gui.app import App
 from memvault.desktop.gui.windows.graph import GraphView
 from memvault.desktop.gui.windows.memories import MemoriesView

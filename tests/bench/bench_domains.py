@@ -33,10 +33,10 @@ os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 
 import numpy as np
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval.router import route
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Caller, Surface
 
 REPO = Path(__file__).resolve().parents[2]
 REMOTE = Caller(principal="bench-remote", surface=Surface.REMOTE)

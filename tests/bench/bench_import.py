@@ -26,8 +26,8 @@ os.environ.setdefault("MEMVAULT_PASSPHRASE", "bench passphrase (fictional)")
 os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
 
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
 
 
 def run(export: Path, mode: str, root: Path) -> None:

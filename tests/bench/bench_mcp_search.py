@@ -48,11 +48,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_retrieval import DOMAINS, NAMES, WORDS, bulk_write, cpu_model, synthesise_vectors
 
-from memvault.core.model import OWNER
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.vectors import backfill
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.search_request import SearchRequest
 
 MEMVAULT = str(Path(sys.executable).with_name("memvault"))
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")

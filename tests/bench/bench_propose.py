@@ -26,11 +26,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from bench_retrieval import bulk_write, synthesise_vectors  # sets the benchmark's environment
 
-from memvault.core.model import LOCAL_ASSISTANT
-from memvault.core.requests import ProposeRequest
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.vectors import backfill
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT
+from memvault.core.vocabulary.requests import ProposeRequest
 
 
 def _candidates(vault: Vault, count: int, rng: random.Random) -> list[str]:

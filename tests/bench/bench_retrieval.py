@@ -46,16 +46,16 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "retrieval"))
 import evalkit as ek
 import numpy as np
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, MemoryType, Scope
 from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.vectors import backfill, to_blob
-from memvault.core.search_request import SearchRequest, parse_search
 from memvault.core.store import search as search_sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
-from memvault.core.writes import commit_draft
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, MemoryType, Scope
+from memvault.core.vocabulary.search_request import SearchRequest, parse_search
+from memvault.core.writer.writes import commit_draft
 
 WORDS = (
     "invoice garden kettle pipeline choir tomato lisbon ferry budget violin sourdough heat pump bicycle canal "

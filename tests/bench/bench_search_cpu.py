@@ -38,9 +38,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_mcp_search import distinct_queries, load, percentiles
 
-from memvault.core.model import OWNER, Caller, Surface
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER, Caller, Surface
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 def requests(count: int, seed: int, questions: Path | None = None) -> list[SearchRequest]:

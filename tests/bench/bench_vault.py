@@ -30,11 +30,11 @@ os.environ.setdefault("MEMVAULT_PASSPHRASE", "fictional benchmark passphrase")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 os.environ.pop("MEMVAULT_WRITE_MODE", None)
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.requests import ListRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ListRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 PEOPLE = ("Ada", "Bram", "Chidi", "Dana", "Elif", "Femi", "Greta", "Hiro", "Ines", "Jonas", "Kaia", "Luca")
 PLACES = ("the canal", "the old mill", "the market hall", "the north park", "the library", "the harbour", "the depot")

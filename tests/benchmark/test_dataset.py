@@ -6,7 +6,7 @@ import pytest
 
 from memvault.core.bench import dataset
 from memvault.core.bench.dataset import KINDS, parse
-from memvault.core.errors import InvalidArgument
+from memvault.core.vocabulary.errors import InvalidArgument
 
 
 def test_the_shipped_set_holds_every_kind_and_every_trap() -> None:

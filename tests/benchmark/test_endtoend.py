@@ -13,9 +13,9 @@ import pytest
 from memvault.core.bench import dataset
 from memvault.core.bench.endtoend import EndToEnd
 from memvault.core.bench.handover import ContextLine, Handover
-from memvault.core.errors import Forbidden, InvalidArgument, KillSwitchEngaged
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import Forbidden, InvalidArgument, KillSwitchEngaged
+from memvault.core.vocabulary.model import OWNER
 
 
 def configure(vault: Vault) -> None:

@@ -15,8 +15,8 @@ from memvault.core.bench.metrics import leaks, score
 from memvault.core.bench.runner import Arm, conclude, measure
 from memvault.core.bench.stores import BenchStore, loaded_store
 from memvault.core.bench.summary import Summary
-from memvault.core.model import LOCAL_ASSISTANT, Caller, Surface
 from memvault.core.retrieval.packet import estimate_tokens
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, Caller, Surface
 from memvault.mcp_bridge.bench_client import ToolClient
 from memvault.mcp_bridge.server import build_server
 

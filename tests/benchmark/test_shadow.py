@@ -7,12 +7,12 @@ import json
 import pytest
 
 from memvault.core.bench.shadow import shadow_report
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.errors import Forbidden, InvalidArgument
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Forbidden, InvalidArgument
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.search_request import SearchRequest
 
 STATEMENTS = (
     "The Quillmere kiln fires stoneware at 1240 degrees (fictional)",

@@ -10,8 +10,8 @@ import pytest
 from mcp import Client
 from mcp.types import TextContent
 
-from memvault.core.model import LOCAL_ASSISTANT, Caller, Surface
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, Caller, Surface
 from memvault.mcp_bridge.server import build_server
 
 pytestmark = pytest.mark.anyio

@@ -11,12 +11,12 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "importers"))
 
 from importkit import content
 
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.errors import Forbidden
-from memvault.core.model import HOUSEKEEPER, LOCAL_ASSISTANT, OWNER
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Forbidden
+from memvault.core.vocabulary.model import HOUSEKEEPER, LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.search_request import SearchRequest
 
 PEANUTS = [
     ("I can't eat peanuts.", "chat:a#1"),

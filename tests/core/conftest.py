@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from corekit import Adder
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Caller
 
 
 def _adder(vault: Vault) -> Adder:

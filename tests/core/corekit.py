@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
 
 REMOTE = Caller(principal="chatgpt-tunnel", surface=Surface.REMOTE)
 OTHER_REMOTE = Caller(principal="other-remote", surface=Surface.REMOTE)

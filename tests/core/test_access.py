@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 from corekit import ASSISTANT, OTHER_REMOTE, OWNER, REMOTE, WORKSPACE_A, WORKSPACE_B, Adder, dump
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import Forbidden, NotFound
-from memvault.core.model import Caller
-from memvault.core.requests import ArchiveRequest, CorrectRequest, ListRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Forbidden, NotFound
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ListRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 PRIVATE = "Dr Okonkwo adjusted the Velmora dosage after the March checkup"
 SHARED = "The Velmora pharmacy on Quay Street opens at eight"

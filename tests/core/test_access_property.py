@@ -15,12 +15,12 @@ from corekit import ASSISTANT, OTHER_REMOTE, OWNER, REMOTE, WORKSPACE_A, WORKSPA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import NotFound
-from memvault.core.model import Caller, Surface
-from memvault.core.requests import ListRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import NotFound
+from memvault.core.vocabulary.model import Caller, Surface
+from memvault.core.vocabulary.requests import ListRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 CALLERS = [OWNER, ASSISTANT, REMOTE, OTHER_REMOTE, WORKSPACE_A, WORKSPACE_B]
 _counter = itertools.count()

@@ -8,13 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from corekit import OWNER, Adder, count, dump
 
-from memvault.core.clock import FixedClock, format_time, parse_time
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument, NotFound
-from memvault.core.model import Explicitness, Memory, MemoryType, Scope, Sensitivity, Status
-from memvault.core.requests import ArchiveRequest, CorrectRequest, ListRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock, format_time, parse_time
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument, NotFound
+from memvault.core.vocabulary.model import Explicitness, Memory, MemoryType, Scope, Sensitivity, Status
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ListRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 NOW = "2026-03-01T09:30:00.000Z"
 ENUMS = (MemoryType, Status, Explicitness, Sensitivity, Scope)

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder
 
-from memvault.core.drafts import Draft
-from memvault.core.model import Scope
-from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
 from memvault.core.retrieval.vectors import Nearby, VectorIndex, to_blob
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import Scope
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 TARGET = "The team stand-up is at 9:15 on weekdays."
 PARAPHRASE = "Team stand-up happens at 9:15 every weekday."

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from corekit import ASSISTANT, OWNER, Adder, count
 
-from memvault.core.drafts import Draft
-from memvault.core.requests import ProposeRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.requests import ProposeRequest
 
 
 @pytest.mark.parametrize("embeddings", ["local", "off"])

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from corekit import OWNER, Adder, dump
 
-from memvault.core.errors import Conflict, NotFound
-from memvault.core.requests import ArchiveRequest, CorrectRequest, ListRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import Conflict, NotFound
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ListRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 STATEMENT = "The Harrowgate choir rehearses on Wednesday evenings"
 

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from corekit import OWNER, dump
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument, MemvaultError, NotFound
-from memvault.core.requests import ArchiveRequest, CorrectRequest, ExportRequest, ListRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument, MemvaultError, NotFound
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ExportRequest, ListRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 MB = 1_000_000
 OK = "The library returns box is by the side door"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder, dump
 
-from memvault.core.errors import Forbidden, InvalidArgument, NotFound
-from memvault.core.model import Scope
-from memvault.core.requests import CorrectRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import Forbidden, InvalidArgument, NotFound
+from memvault.core.vocabulary.model import Scope
+from memvault.core.vocabulary.requests import CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 def test_sharing_a_record_makes_it_and_its_history_visible_to_remote_callers(vault: Vault, add: Adder) -> None:

@@ -13,16 +13,16 @@ import pytest
 from corekit import OWNER, REMOTE, WORKSPACE_A, WORKSPACE_B, Adder
 from watchdog.observers import Observer
 
-from memvault.core import change_watch
-from memvault.core.change_signal import notify, signal_path
-from memvault.core.changes import ACTION_KINDS, MAX_BATCH, Change, ChangeBatch, ChangeKind
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument, KillSwitchEngaged
-from memvault.core.model import LOCAL_ASSISTANT, Caller, Scope, Surface
-from memvault.core.paths import VaultPaths
-from memvault.core.requests import ArchiveRequest, CorrectRequest, PurgeRequest
-from memvault.core.search_request import SearchRequest
+from memvault.core.operations.changes import ACTION_KINDS, MAX_BATCH, Change, ChangeBatch, ChangeKind
+from memvault.core.runtime import change_watch
+from memvault.core.runtime.change_signal import notify, signal_path
+from memvault.core.runtime.paths import VaultPaths
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument, KillSwitchEngaged
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, Caller, Scope, Surface
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, PurgeRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL_ONLY = "Ingrith keeps the spare Vantablue key under the third flowerpot"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from corekit import ASSISTANT, OWNER, Adder, dump
 
-from memvault.core.clock import FixedClock
-from memvault.core.errors import Conflict, InvalidArgument, NotFound
-from memvault.core.requests import ArchiveRequest, CorrectRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 EVIDENCE = "Tomas said so on the 2026-02-27 call (notes, page 3)"
 

@@ -8,10 +8,10 @@ from corekit import ASSISTANT, OWNER, Adder, count, dump
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
 from memvault.core.writer.normalize import normalize_statement
 
 BASE = "The first floor bathroom tap drips at night"

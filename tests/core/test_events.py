@@ -8,11 +8,11 @@ import logging
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder, actions, events
 
-from memvault.core.drafts import Draft
-from memvault.core.requests import ArchiveRequest, CorrectRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.store.connection import DatabaseError
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 STATEMENTS = {
     "first": "Marisol prefers the Zephyrine notebook for sketching",

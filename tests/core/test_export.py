@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, WORKSPACE_A, Adder, dump
 
-from memvault.core.errors import Forbidden
-from memvault.core.requests import ArchiveRequest, CorrectRequest, ExportRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import Forbidden
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ExportRequest
 
 
 def _mode(path: Path) -> int:

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from corekit import OWNER, REMOTE
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument, KeyUnavailable, NotFound, WrongPassphrase
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument, KeyUnavailable, NotFound, WrongPassphrase
+from memvault.core.vocabulary.search_request import SearchRequest
 
 TOKEN = "ghp_R2d2C3poR2d2C3poR2d2C3poR2d2C3po1234"  # fictional, shaped like a GitHub token
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from corekit import SCRYPT_N, file_digest
 
-from memvault.core import keys
-from memvault.core.errors import KeyUnavailable, StoreUnavailable, WrongPassphrase
-from memvault.core.model import OWNER
+from memvault.core.security import keys
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import KeyUnavailable, StoreUnavailable, WrongPassphrase
+from memvault.core.vocabulary.model import OWNER
 
 
 def _key_file(home: Path) -> Path:

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, WORKSPACE_A, Adder, dump
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import Forbidden, KillSwitchEngaged
-from memvault.core.model import Caller
-from memvault.core.requests import ArchiveRequest, CorrectRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Forbidden, KillSwitchEngaged
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 def _calls(memory_id: str) -> dict[str, Callable[[Vault, Caller], Any]]:

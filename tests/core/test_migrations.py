@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from corekit import SCRYPT_N, file_digest
 
-from memvault.core import keys
-from memvault.core.drafts import Draft
-from memvault.core.errors import StoreTooNew
-from memvault.core.model import OWNER
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import keys
 from memvault.core.store import migrations
 from memvault.core.store.connection import Connection, OperationalError, open_connection
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import StoreTooNew
+from memvault.core.vocabulary.model import OWNER
 
 LATEST = len(migrations.available())
 SEEDED_ID = "m-seeded-0001"

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from corekit import OWNER, REMOTE, Adder
 
-from memvault.core.model import LOCAL_ASSISTANT
-from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.retrieval.query import fts_query
 from memvault.core.store import domain_rows
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
 
 
 def _match(text: str) -> str:

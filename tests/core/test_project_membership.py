@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from corekit import REMOTE, Adder
 
-from memvault.core.model import OWNER
-from memvault.core.requests import DecisionsRequest, UnresolvedRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import DecisionsRequest, UnresolvedRequest
 
 
 def _ids(items: list[dict[str, object]]) -> set[object]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, WORKSPACE_A, Adder, count, dump
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import Conflict, InvalidArgument, NotFound
-from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
 
 
 def test_the_same_pending_statement_is_staged_once(vault: Vault) -> None:

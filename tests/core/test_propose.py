@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from propose_pairs import CONFLICTS, DISTINCT, DUPLICATES, ENDINGS, HELD_OUT
 
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.errors import Forbidden, InvalidArgument, KillSwitchEngaged, NotFound, ReadOnlyMode
-from memvault.core.model import Caller
-from memvault.core.requests import ListRequest, ProposeRequest
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Forbidden, InvalidArgument, KillSwitchEngaged, NotFound, ReadOnlyMode
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ListRequest, ProposeRequest
 from memvault.core.writer.similarity import Relation, relate
 
 AUTO = "automatic-write-within-approved-scope"

@@ -7,13 +7,13 @@ from corekit import OWNER, Adder, count
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument
-from memvault.core.requests import ArchiveRequest, CorrectRequest
-from memvault.core.search_request import SearchRequest
-from memvault.core.text_safety import refused_char
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.core.vocabulary.text_safety import refused_char
 
 NASTY_QUERIES = [
     '"foo* NEAR(',

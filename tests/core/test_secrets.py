@@ -17,11 +17,11 @@ from corekit import ASSISTANT, OWNER, REMOTE, Adder, dump
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import Caller
-from memvault.core.requests import ArchiveRequest, CorrectRequest, ProposeRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ProposeRequest
 from memvault.core.writer import secrets
 from memvault.core.writer.gate import rejection
 from memvault.core.writer.secret_text import fold

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.core.model import OWNER
-from memvault.core.settings import SETTINGS
+from memvault.core.runtime.settings import SETTINGS
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
 
 
 def test_settings_read_at_once_agree_with_one_by_one(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from corekit import SCRYPT_N
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import StoreUnavailable, WrongPassphrase
-from memvault.core.model import OWNER
 from memvault.core.store.connection import PLAINTEXT_HEADER, IntegrityError, is_encrypted_file
 from memvault.core.vault import Vault, store_exists
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import StoreUnavailable, WrongPassphrase
+from memvault.core.vocabulary.model import OWNER
 
 SECRETLESS_MARKER = "Quillfeather orchard keeps the blue ledger in the attic"
 
@@ -142,8 +142,8 @@ def test_a_record_read_back_keeps_every_field_and_tag(vault: Vault) -> None:
     """Rows become records by position: MEMORY_COLUMNS must name Memory's fields in order."""
     from dataclasses import fields  # noqa: PLC0415
 
-    from memvault.core.model import Memory  # noqa: PLC0415
     from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS  # noqa: PLC0415
+    from memvault.core.vocabulary.model import Memory  # noqa: PLC0415
 
     with vault.ctx.reading() as conn:
         described = conn.execute(f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} LIMIT 0").description

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from corekit import OWNER
 
-from memvault.core.drafts import Draft
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
 
 
 def _runs_while_held(held: Vault, other: Vault, call: Callable[[Vault], object]) -> bool:

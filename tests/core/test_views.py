@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 from corekit import REMOTE, WORKSPACE_A, Adder, count, dump
 
-from memvault.core import views
-from memvault.core.clock import FixedClock
-from memvault.core.errors import InvalidArgument, NotFound
-from memvault.core.model import OWNER
-from memvault.core.requests import (
+from memvault.core.operations import views
+from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.errors import InvalidArgument, NotFound
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import (
     ArchiveRequest,
     CorrectRequest,
     DecisionsRequest,
@@ -20,7 +21,6 @@ from memvault.core.requests import (
     TimelineRequest,
     UnresolvedRequest,
 )
-from memvault.core.vault import Vault
 
 SHARED = {"access_scope": "remote_allowed"}
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder, count, dump
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument, ReadOnlyMode
-from memvault.core.requests import ArchiveRequest, CorrectRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument, ReadOnlyMode
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 AUTO = "automatic-write-within-approved-scope"
 

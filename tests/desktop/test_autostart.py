@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memvault.core.maintenance import uninstall
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
 from memvault.desktop import autostart
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from clikit import run, run_json
 
-from memvault.core.drafts import Draft
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
-from memvault.core.settings import SETTINGS
+from memvault.core.runtime.settings import SETTINGS
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from memvault.desktop.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[2]

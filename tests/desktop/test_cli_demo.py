@@ -16,11 +16,11 @@ import keyring.backend
 import pytest
 from clikit import run, run_json
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import OWNER, MemoryType
-from memvault.core.requests import ListRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import OWNER, MemoryType
+from memvault.core.vocabulary.requests import ListRequest
 from memvault.desktop.cli import main
 from memvault.desktop.commands import demo
 

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from clikit import run, run_json
 
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "retrieval"))
 from regions_data import fill
 
-from memvault.core.drafts import Draft
+from memvault.core.vocabulary.drafts import Draft
 
 
 @pytest.fixture

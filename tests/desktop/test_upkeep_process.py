@@ -12,11 +12,11 @@ from pathlib import Path
 import anyio
 import pytest
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
 from memvault.core.store import word_index_rows
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.self_command import this_memvault
 from memvault.desktop.upkeep_process import STOP_SIGNALS, STOPPED, UPKEEP_FLAG, StopSignals, run_upkeep
 

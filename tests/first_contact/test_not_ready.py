@@ -20,10 +20,10 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
 from memvault.core.store import migrations
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop import clients, launch_check
 
 pytestmark = pytest.mark.anyio

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memvault.core.drafts import Draft
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
-from memvault.core.requests import ArchiveRequest, CorrectRequest, PurgeRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, PurgeRequest
 
 
 @dataclass

@@ -12,12 +12,12 @@ import pytest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from memvault.core import recovery_key
-from memvault.core.drafts import Draft
-from memvault.core.errors import NotFound
-from memvault.core.model import OWNER, WriteMode
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import recovery_key
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import NotFound
+from memvault.core.vocabulary.model import OWNER, WriteMode
 from memvault.desktop.daemon import running_pid
 from memvault.desktop.gui import app as app_module
 from memvault.desktop.gui import first_launch

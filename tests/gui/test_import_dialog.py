@@ -16,9 +16,9 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
 from fake_export import write_export
 from importkit import FIXTURES, content, copy_fixture
 
-from memvault.core.model import OWNER
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.desktop.gui.main_window import MainWindow
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.tray import Tray

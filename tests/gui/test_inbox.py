@@ -7,10 +7,10 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from shellkit import Seeded
 
-from memvault.core.errors import NotFound
-from memvault.core.model import OWNER
-from memvault.core.requests import ListRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import NotFound
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ListRequest
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.windows.inbox import InboxView
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 from shellkit import Seeded
 
-from memvault.core.changes import ChangeBatch
-from memvault.core.drafts import Draft
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.operations.changes import ChangeBatch
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from memvault.desktop.gui.live import LiveFeed, changes_of
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.inbox import InboxView

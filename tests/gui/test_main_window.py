@@ -8,9 +8,9 @@ from PySide6.QtWidgets import QSystemTrayIcon
 from pytestqt.qtbot import QtBot
 from shellkit import Seeded
 
-from memvault.core.drafts import Draft
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from memvault.desktop.gui.main_window import NO_TRAY, PAGES, MainWindow
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.tray import Tray

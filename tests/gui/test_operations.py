@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from shellkit import Seeded
 
-from memvault.core.errors import MemvaultError, NotFound
-from memvault.core.model import OWNER
-from memvault.core.requests import ArchiveRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError, NotFound
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ArchiveRequest
 from memvault.desktop.gui.operations import Changes, Operations
 
 

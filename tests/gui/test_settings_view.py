@@ -1,4 +1,4 @@
-"""Settings rendered from core/settings.py: every declared setting has an editor that writes the store;
+"""Settings rendered from core/runtime/settings.py: every declared setting has an editor that writes the store;
 tokens are shown once and revoked; a backup is taken; the doctor's findings are listed; autostart
 writes and removes its entry; domains are renamed, pinned and merged."""
 
@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox
 from pytestqt.qtbot import QtBot
 from shellkit import Seeded
 
-from memvault.core.model import OWNER
-from memvault.core.settings import SETTINGS
+from memvault.core.runtime.settings import SETTINGS
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop import autostart
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.windows.domains import DomainsView

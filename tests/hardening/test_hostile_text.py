@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
-from memvault.core.requests import ProposeRequest
-from memvault.core.text_safety import visible
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.requests import ProposeRequest
+from memvault.core.vocabulary.text_safety import visible
 from memvault.desktop.cli import main
 
 HOSTILE = {

@@ -23,10 +23,10 @@ from typing import Any
 import httpx2
 import pytest
 
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
-from memvault.core.requests import ListRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.requests import ListRequest
 from memvault.mcp_bridge import relay
 from tests.mcp_bridge.helpers import call, connect
 

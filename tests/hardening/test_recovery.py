@@ -19,10 +19,10 @@ import keyring
 import pytest
 from memory_keyring import MemoryKeyring
 
-from memvault.core import keys
-from memvault.core.errors import WrongPassphrase
-from memvault.core.model import OWNER
+from memvault.core.security import keys
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import WrongPassphrase
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.cli import main
 
 STATEMENT = "The spare bike key hangs behind the hall mirror"

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from secret_set import rows, score
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
-from memvault.core.requests import CorrectRequest, ProposeRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.requests import CorrectRequest, ProposeRequest
 
 ASSISTANT = LOCAL_ASSISTANT
 

@@ -11,12 +11,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from importkit import SOURCES, chatgpt_zip, content, copy_fixture, digest
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import Conflict, Forbidden, NotFound
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Conflict, Forbidden, NotFound
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 @pytest.fixture(autouse=True)

@@ -15,11 +15,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from importkit import FIXTURES, content
 
-from memvault.core.errors import Conflict
 from memvault.core.importers.inbox import InboxWatcher
-from memvault.core.model import OWNER
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import Conflict
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 @pytest.fixture(autouse=True)

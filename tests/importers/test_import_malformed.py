@@ -14,11 +14,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from importkit import FIXTURES, content
 
-from memvault.core.errors import InvalidArgument
 from memvault.core.importers.conversation import ImportFormatError
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import OWNER
 
 
 def _truncated(name: str) -> bytes:

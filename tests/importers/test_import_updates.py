@@ -13,10 +13,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from importkit import content
 
-from memvault.core.drafts import Draft
 from memvault.core.importers.request import ImportRequest
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 
 SAID = {
     "I switched from Vim to Helix for editing.": "I use Vim for editing.",

@@ -12,10 +12,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from maintkit import SECRET_STATEMENT
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
 
 
 def added(vault: Vault, statement: str, **fields: Any) -> str:

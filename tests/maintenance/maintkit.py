@@ -17,8 +17,8 @@ from typing import Any
 import sqlcipher3
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from memvault.core import keys
-from memvault.core.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import keys
 
 # A fictional, distinctive marker. FTS leaves compress term prefixes, so tests look for its tail.
 MARKER = "Quuxzorbmarker"

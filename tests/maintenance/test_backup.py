@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from maintkit import dump_db, integrity_ok, open_db, run_python, store_key
 
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.errors import Forbidden, InvalidArgument
 from memvault.core.maintenance.files import sha256_of
-from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.store.connection import PLAINTEXT_HEADER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Forbidden, InvalidArgument
+from memvault.core.vocabulary.model import OWNER, Caller, Surface
 from memvault.desktop.cli import main
 
 
@@ -63,11 +63,11 @@ def test_remote_callers_cannot_back_up(vault: Vault) -> None:
 
 WRITER = """
 import sys, time
-from memvault.core.model import OWNER
+from memvault.core.vocabulary.model import OWNER
 from memvault.core.vault import Vault
 home, stop = sys.argv[1], sys.argv[2]
 from pathlib import Path
-from memvault.core.drafts import Draft
+from memvault.core.vocabulary.drafts import Draft
 with Vault.open(home) as vault:
     n = 0
     while not Path(stop).exists() and n < 400:

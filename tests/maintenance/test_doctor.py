@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from maintkit import open_db, store_key
 
-from memvault.core.clock import SystemClock
-from memvault.core.drafts import Draft
 from memvault.core.maintenance import doctor
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import SystemClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.cli import main
 
 

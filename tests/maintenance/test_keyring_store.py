@@ -14,11 +14,11 @@ import keyring
 import pytest
 from memory_keyring import MemoryKeyring
 
-from memvault.core import keys
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.requests import ArchiveRequest
+from memvault.core.security import keys
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ArchiveRequest
 from memvault.desktop.cli import main
 
 

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 from maintkit import MARKER, SECRET_STATEMENT, integrity_ok, run_python, store_key, where_found
 
-from memvault.core.clock import SystemClock
-from memvault.core.drafts import Draft
 from memvault.core.maintenance import doctor
-from memvault.core.model import OWNER
-from memvault.core.requests import PurgeRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import SystemClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import PurgeRequest
 
 ROUNDS = 5
 RECORDS = 250
@@ -31,7 +31,7 @@ CHILD = """
 import sys
 from pathlib import Path
 from memvault.core.maintenance import doctor
-from memvault.core.model import OWNER
+from memvault.core.vocabulary.model import OWNER
 from memvault.core.vault import Vault
 home, ready, op, arg = sys.argv[1:5]
 if op == "restore":

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from maintkit import MARKER, SECRET_STATEMENT, dump_db, open_db, store_key, vocabulary, where_found
 
-from memvault.core.drafts import Draft, parse_draft
-from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
-from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
-from memvault.core.requests import CorrectRequest, ExportRequest, FeedbackRequest, PurgeRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
-from memvault.core.writes import commit_draft
+from memvault.core.vocabulary.drafts import Draft, parse_draft
+from memvault.core.vocabulary.errors import Conflict, Forbidden, InvalidArgument, NotFound
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.vocabulary.requests import CorrectRequest, ExportRequest, FeedbackRequest, PurgeRequest
+from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.core.writer.writes import commit_draft
 from memvault.desktop.cli import main
 
 REMOTE = Caller("chatgpt-tunnel", Surface.REMOTE)

@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from maintkit import digests, dump_db, open_db, store_key
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument, StoreTooNew, StoreUnavailable
-from memvault.core.model import OWNER
-from memvault.core.requests import ArchiveRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import migrations
 from memvault.core.store.connection import open_connection
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument, StoreTooNew, StoreUnavailable
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ArchiveRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.desktop.cli import main
 from memvault.desktop.daemon import status as daemon_status
 

@@ -17,13 +17,13 @@ from pathlib import Path
 
 from maintkit import NEEDLE, SECRET_STATEMENT, as_bytes, dump_db, run_python, store_key
 
-from memvault.core.clock import SystemClock
-from memvault.core.drafts import Draft
-from memvault.core.errors import NotFound
 from memvault.core.maintenance import doctor
-from memvault.core.model import OWNER
-from memvault.core.requests import PurgeRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import SystemClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import NotFound
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import PurgeRequest
 
 KILLED_AFTER_SWAP = """
 import os, signal, sys

@@ -9,9 +9,9 @@ import platformdirs
 import pytest
 from maintkit import digests
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop import clients
 from memvault.desktop.cli import main
 

@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import Forbidden
 from memvault.core.maintenance import word_index
-from memvault.core.model import HOUSEKEEPER, OWNER, Caller, Surface
 from memvault.core.retrieval import query as q
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import search as sql
 from memvault.core.store import store_stamps, word_index_rows
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Forbidden
+from memvault.core.vocabulary.model import HOUSEKEEPER, OWNER, Caller, Surface
+from memvault.core.vocabulary.search_request import SearchRequest
 
 TOPICS = ("kitchen tiles", "garden shed", "violin lessons", "tax return", "bike repair", "sourdough starter")
 QUERIES = ("kitchen tiles", "when is the violin lesson", "garden or bike", "Ada sourdough", "tax repairs")

@@ -22,9 +22,9 @@ from typing import Any
 
 from mcp import StdioServerParameters
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.daemon import running_pid
 from memvault.mcp_bridge import relay
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from memvault.core.drafts import Draft
-from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
-from memvault.core.requests import ArchiveRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.vocabulary.requests import ArchiveRequest
 
 REMOTE = Caller(principal="chatgpt", surface=Surface.REMOTE)
 WORKSPACE_A = Caller(principal="team-a-bot", surface=Surface.WORKSPACE, workspace_id="ws-a")

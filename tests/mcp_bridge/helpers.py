@@ -17,8 +17,8 @@ from mcp import Client
 from mcp.shared.memory import create_client_server_memory_streams
 from mcp.types import CallToolResult, TextContent
 
-from memvault.core.model import Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge.server import serve_streams, tool_specs
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Caller
 from tests.mcp_bridge.conftest import REMOTE, WORKSPACE_A, WORKSPACE_B, Seeded
 from tests.mcp_bridge.helpers import Answer, call, connect
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from tests.mcp_bridge.conftest import REMOTE, owner_add
 from tests.mcp_bridge.helpers import call, connect
 

@@ -25,10 +25,10 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 
-from memvault.core.changes import Change, ChangeBatch, ChangeKind
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
+from memvault.core.operations.changes import Change, ChangeBatch, ChangeKind
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.change_listener import ChangeListener
 from memvault.desktop.change_push import SUBSCRIBE, encode
 from memvault.mcp_bridge import relay
@@ -38,8 +38,8 @@ from .bridgekit import MEMVAULT, address, bridge_params, env_for, run_cli, runni
 BOUND_S = 2.0
 WRITER = """
 import sys, time
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.core.vault import Vault
 with Vault.open(sys.argv[1]) as vault:
     for n in range(int(sys.argv[2])):

@@ -24,8 +24,8 @@ from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
 
 from .bridgekit import bridge_params, make_domains, running_daemon
 

@@ -18,8 +18,16 @@ from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.types import Tool
 
-from memvault.core.model import LOCAL_ASSISTANT, Explicitness, LinkType, MemoryType, Scope, Sensitivity, Status
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import (
+    LOCAL_ASSISTANT,
+    Explicitness,
+    LinkType,
+    MemoryType,
+    Scope,
+    Sensitivity,
+    Status,
+)
 from memvault.mcp_bridge.server import build_server
 from memvault.mcp_bridge.tools import schemas, vocabulary
 from tests.mcp_bridge.conftest import Seeded

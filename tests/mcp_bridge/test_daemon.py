@@ -21,10 +21,10 @@ from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
-from memvault.core.context import Context
-from memvault.core.model import OWNER, Caller
 from memvault.core.retrieval.pipeline import HybridRetriever
+from memvault.core.store.context import Context
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER, Caller
 from memvault.desktop.daemon import Daemon, DaemonLock, running_pid
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.server import serve_streams

@@ -15,8 +15,8 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memvault.core.model import LOCAL_ASSISTANT, Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, Caller
 from memvault.mcp_bridge.server import tool_specs
 from memvault.mcp_bridge.tools.base import make_tool
 from tests.mcp_bridge.conftest import REMOTE, Seeded

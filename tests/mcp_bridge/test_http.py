@@ -21,9 +21,9 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from memvault.core.errors import InvalidArgument, RateLimited
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import InvalidArgument, RateLimited
+from memvault.core.vocabulary.model import OWNER
 from memvault.mcp_bridge.http import check_bind_address
 from memvault.mcp_bridge.ratelimit import RateLimiter
 from tests.mcp_bridge.conftest import Seeded, owner_add

@@ -8,7 +8,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from memvault.core.model import Caller, Surface
+from memvault.core.vocabulary.model import Caller, Surface
 from memvault.mcp_bridge.http import CALLER_KEY, BearerGate
 from memvault.mcp_bridge.ratelimit import RateLimiter
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from memvault.mcp_bridge.server import tool_specs
 from tests.mcp_bridge.conftest import REMOTE, WORKSPACE_A, Seeded
 from tests.mcp_bridge.helpers import call, connect

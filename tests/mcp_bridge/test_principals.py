@@ -1,4 +1,4 @@
-"""Principals and tokens (core/principals.py) and their commands (`memvault token ...`, `memvault kill-switch ...`)."""
+"""Principals and tokens (core/operations/principals.py) and their commands (`memvault token`, `kill-switch`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from clikit import run
 
-from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
-from memvault.core.model import LOCAL_ASSISTANT, OWNER, Surface
-from memvault.core.principals import token_hash
+from memvault.core.operations.principals import token_hash
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import Conflict, Forbidden, InvalidArgument, NotFound
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Surface
 
 
 def stored_token_rows(vault: Vault) -> list[dict[str, object]]:

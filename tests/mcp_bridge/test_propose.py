@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from tests.mcp_bridge.conftest import REMOTE, Seeded
 from tests.mcp_bridge.helpers import call, connect
 

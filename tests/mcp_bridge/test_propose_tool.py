@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from tests.core.corekit import dump
 from tests.mcp_bridge.conftest import REMOTE, owner_add
 from tests.mcp_bridge.helpers import call, connect

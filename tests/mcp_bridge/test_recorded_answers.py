@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from memvault.core.clock import FixedClock
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 
 from .helpers import call, connect
 

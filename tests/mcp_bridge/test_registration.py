@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memvault.core.errors import Conflict
+from memvault.core.vocabulary.errors import Conflict
 from memvault.desktop import clients
 
 from .bridgekit import MEMVAULT, run_cli

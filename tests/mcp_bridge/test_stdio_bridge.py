@@ -21,10 +21,10 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
-from memvault.core.model import OWNER
 from memvault.core.retrieval.embeddings import MODEL_ID
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
 from memvault.mcp_bridge import relay
 
 from .bridgekit import INIT, MEMVAULT, bridge_params, raw_session, running_daemon
@@ -222,7 +222,7 @@ def test_a_server_loads_the_secret_detectors_before_the_first_write(home: Path) 
     that the session's first memory_add paid before); nothing is scanned or stored meanwhile."""
     probe = (
         "import sys, threading\n"
-        "from memvault.core.model import LOCAL_ASSISTANT\n"
+        "from memvault.core.vocabulary.model import LOCAL_ASSISTANT\n"
         "from memvault.core.vault import Vault\n"
         "from memvault.mcp_bridge.server import build_server\n"
         f"vault = Vault.open({str(home)!r})\n"

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from memvault.core.context import Context
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.retrieval.embeddings import MODEL_ID
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import vectors as vector_sql
+from memvault.core.store.context import Context
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.mcp_bridge.errors import INTERNAL_MESSAGE
 from memvault.mcp_bridge.ratelimit import RateLimiter
 from memvault.mcp_bridge.server import create_server

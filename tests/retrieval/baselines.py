@@ -11,14 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from memvault.core.model import OWNER, Caller
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.vectors import VectorIndex
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import search as search_sql
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER, Caller
+from memvault.core.vocabulary.search_request import SearchRequest
 
 RRF_K = 60
 RRF_DEPTH = 100

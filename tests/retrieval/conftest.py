@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import evalkit
 
-from memvault.core.clock import FixedClock
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
 
 
 @pytest.fixture(scope="session")

@@ -52,13 +52,13 @@ import baselines as bl
 import evalkit as ek
 import locomo
 
-from memvault.core.clock import SystemClock
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
 from memvault.core.retrieval.query import request_names, speaker_of
-from memvault.core.search_request import SearchRequest, parse_search
 from memvault.core.store import memories
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import SystemClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.search_request import SearchRequest, parse_search
 
 SYSTEMS = ("ours", "bm25", "rrf")
 NOT_STORED: Counter[str] = Counter()  # turns memory_add answered duplicate or rejected (--mcp), by outcome

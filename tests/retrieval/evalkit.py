@@ -20,14 +20,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memvault.core.clock import FixedClock, parse_time
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Caller, Surface
-from memvault.core.requests import CorrectRequest
 from memvault.core.retrieval.query import fts_query
-from memvault.core.search_request import SearchRequest, parse_search
 from memvault.core.store import memories, search
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock, parse_time
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Caller, Surface
+from memvault.core.vocabulary.requests import CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest, parse_search
 
 DATA = Path(__file__).parent / "eval_set.json"
 REMOTE = Caller("eval-remote", Surface.REMOTE)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Caller
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Caller
 
 GARDEN = [
     "The tomato seedlings in the greenhouse need watering every second morning",

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval import ranking
 from memvault.core.retrieval.hybrid import Gathered, gather_neighbours
 from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, rank
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 def _add(vault: Vault, statement: str, **fields: Any) -> str:

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from regions_data import FINANCE, GARDEN, HEALTH, REGIONS, SOFTWARE, fill
 
-from memvault.core import domain_upkeep as upkeep_module
-from memvault.core.drafts import Draft
-from memvault.core.errors import Conflict, Forbidden, InvalidArgument, NotFound
-from memvault.core.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
-from memvault.core.requests import CorrectRequest, ListRequest
+from memvault.core.operations import domain_upkeep as upkeep_module
 from memvault.core.retrieval.router import route
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Conflict, Forbidden, InvalidArgument, NotFound
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
+from memvault.core.vocabulary.requests import CorrectRequest, ListRequest
 
 REMOTE = Caller(principal="remote-bot", surface=Surface.REMOTE)
 TRUTH = {statement: region for region, statements in REGIONS.items() for statement in statements}

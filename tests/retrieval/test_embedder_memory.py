@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memvault.core.heap import release_freed_memory
+from memvault.core.runtime.heap import release_freed_memory
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc, trims glibc's heap")
 
@@ -23,7 +23,7 @@ MEASURE = textwrap.dedent(
     from pathlib import Path
     def rss():
         return int(re.search(r"VmRSS:\\s+(\\d+)", Path("/proc/self/status").read_text()).group(1)) / 1024
-    from memvault.core.no_telemetry import import_onnxruntime
+    from memvault.core.runtime.no_telemetry import import_onnxruntime
     import numpy, tokenizers
     import_onnxruntime()
     from memvault.core.retrieval.embeddings import Embedder, session_model

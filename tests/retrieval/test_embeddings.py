@@ -15,17 +15,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memvault.core import writes
-from memvault.core.drafts import Draft
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
-from memvault.core.requests import CorrectRequest
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.vectors import BackgroundJob, VectorIndex, to_blob
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.requests import CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.core.writer import writes
 
 
 def test_vectors_are_normalised_and_meaningful() -> None:

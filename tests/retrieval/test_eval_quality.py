@@ -12,9 +12,9 @@ from typing import Any
 
 import evalkit as ek
 
-from memvault.core.clock import FixedClock
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.model import OWNER
 
 EvalVault = tuple[Vault, FixedClock, dict[str, str]]
 

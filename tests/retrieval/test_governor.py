@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Caller, Surface
-from memvault.core.requests import ArchiveRequest
 from memvault.core.retrieval.governor import skip_reason
 from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Caller, Surface
+from memvault.core.vocabulary.requests import ArchiveRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.requests import ArchiveRequest
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import search as sql
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import ArchiveRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 LIMIT = 4  # a first look of 5 matches, a larger one of 16
 MATCH = '"tulip"'

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
 from memvault.core.retrieval.embeddings import token_counter
 from memvault.core.retrieval.packet import compile_packet, default_counter, line_for
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.vocabulary.search_request import SearchRequest
 
 
 def _memory(n: int, *, domain: str = "food", type_: MemoryType = MemoryType.FACT, **fields: object) -> Memory:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.requests import PurgeRequest
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval.embeddings import token_counter
 from memvault.core.retrieval.packet import line_for
 from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import memories
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import PurgeRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.core.writer import similarity
 
 SECRET = "Fictional: the lighthouse door code is zorbmarker"

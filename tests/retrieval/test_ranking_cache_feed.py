@@ -8,19 +8,19 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Scope
-from memvault.core.requests import ArchiveRequest, CorrectRequest, FeedbackRequest
 from memvault.core.retrieval.ranking_cache import stamp
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import store_stamps
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Scope
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, FeedbackRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 WRITER = """
 import sys
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
 from memvault.core.vault import Vault
 with Vault.open(sys.argv[1]) as vault:
     print(vault.add(OWNER, Draft.of(statement="Pernilla bakes Wrenfield rye bread on Fridays", domain="food"))["id"])

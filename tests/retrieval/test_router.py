@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from regions_data import fill
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.router import RouteDecision, likely_depth, route
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import domain_rows as domain_store
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Caller, Surface
+from memvault.core.vocabulary.search_request import SearchRequest
 
 REMOTE = Caller(principal="remote-bot", surface=Surface.REMOTE)
 

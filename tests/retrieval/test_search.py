@@ -9,10 +9,13 @@ from typing import Any
 
 import pytest
 
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.errors import InvalidArgument
-from memvault.core.model import (
+from memvault.core.retrieval.hybrid import Deadline
+from memvault.core.retrieval.ranking import Signals, Weights, rank
+from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.vocabulary.model import (
     OWNER,
     Caller,
     Explicitness,
@@ -24,11 +27,8 @@ from memvault.core.model import (
     Status,
     Surface,
 )
-from memvault.core.requests import ArchiveRequest, CorrectRequest, FeedbackRequest
-from memvault.core.retrieval.hybrid import Deadline
-from memvault.core.retrieval.ranking import Signals, Weights, rank
-from memvault.core.search_request import SearchRequest
-from memvault.core.vault import Vault
+from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, FeedbackRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 REMOTE = Caller("remote-bot", Surface.REMOTE)
 RECORD_FIELDS = {

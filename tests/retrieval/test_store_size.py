@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, MemoryType, Scope
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
-from memvault.core.writes import commit_draft
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, MemoryType, Scope
+from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.core.writer.writes import commit_draft
 
 FILLERS = 3000
 WORDS = "spare key shed allotment boiler garden bike door lamp notebook drawer hallway cellar".split()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memvault.core.clock import FixedClock
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
-from memvault.core.requests import CorrectRequest
 from memvault.core.retrieval.tiers import COLD, HOT, WARM, TierRules, activation, tier_of
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import FixedClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.vocabulary.requests import CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 RULES = TierRules()

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 from evalkit import open_eval_vault
 
-from memvault.core import later_writes
-from memvault.core.drafts import Draft
-from memvault.core.later_writes import writer_thread
-from memvault.core.model import OWNER
-from memvault.core.requests import PurgeRequest
-from memvault.core.search_request import SearchRequest
+from memvault.core.store import later_writes
+from memvault.core.store.later_writes import writer_thread
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import PurgeRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 FAIL_LOG_INSERT = (
     "CREATE TEMP TRIGGER no_log BEFORE INSERT ON main.retrieval_log BEGIN SELECT RAISE(ABORT, 'refused'); END"

@@ -7,13 +7,13 @@ import time
 
 import pytest
 
-from memvault.core.drafts import Draft
-from memvault.core.errors import KillSwitchEngaged
-from memvault.core.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import KillSwitchEngaged
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from memvault.mcp_bridge.server import build_server
 
 STATEMENTS = ("The garden hose hangs in the shed.", "Greta renews the home insurance in May.")

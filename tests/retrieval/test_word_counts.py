@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Caller, Surface
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval.hybrid import Gathered, WordCounts, gather_lexical
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.ranking_cache import stamp
-from memvault.core.search_request import SearchRequest
 from memvault.core.store import search as sql
 from memvault.core.store import store_stamps
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Caller, Surface
+from memvault.core.vocabulary.search_request import SearchRequest
 
 REMOTE = Caller("remote-bot", Surface.REMOTE)
 

@@ -11,20 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from memvault.core import text_caches
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.requests import PurgeRequest
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval import word_postings
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.ranking_cache import stamp
 from memvault.core.retrieval.word_postings import WordPostings
-from memvault.core.search_request import SearchRequest
+from memvault.core.runtime import text_caches
 from memvault.core.store import search as sql
 from memvault.core.store import store_stamps
 from memvault.core.store.word_index_rows import WORD_TOKENIZER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import PurgeRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 # Fictional words sharing prefixes (a prefix term covers several), some short enough to be exact terms.
 WORDS = (

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
-from memvault.core.results import SearchAnswer
 from memvault.core.retrieval import query as q
 from memvault.core.retrieval.ranking import Signals, hold_back
-from memvault.core.search_request import SearchRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER, Explicitness, Memory, MemoryId, MemoryType, Scope, Sensitivity, Status
+from memvault.core.vocabulary.results import SearchAnswer
+from memvault.core.vocabulary.search_request import SearchRequest
 
 WHEN = "2023-05-08T13:56:00Z"
 CONVERSATION = (

@@ -8,7 +8,7 @@ and keeps whatever raises the objective
     recall@10 + recall@5 + MRR + 0.5 * temporal correctness - 0.5 * irrelevant-hit rate.
 Graph seeds are chosen with the default weights during capture, so the result is then
 checked end to end by re-running the real search with the tuned weights.
-The tuned values become the defaults in core/settings.py (RETRIEVAL_SETTINGS).
+The tuned values become the defaults in core/runtime/settings.py (RETRIEVAL_SETTINGS).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import evalkit as ek
 
 from memvault.core.retrieval import pipeline
 from memvault.core.retrieval.ranking import Signals, Weights, rank
-from memvault.core.search_request import SearchRequest
+from memvault.core.vocabulary.search_request import SearchRequest
 
 GRID: dict[str, list[float]] = {
     "lexical": [0.2, 0.35, 0.5, 0.65, 0.8, 1.0],

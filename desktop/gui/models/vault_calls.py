@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from memvault.core.model import Caller, Scope
-from memvault.core.requests import (
+from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import Caller, Scope
+from memvault.core.vocabulary.requests import (
     ArchiveRequest,
     CorrectRequest,
     ListRequest,
@@ -18,9 +19,8 @@ from memvault.core.requests import (
     RelatedRequest,
     TimelineRequest,
 )
-from memvault.core.results import Provenance, RecordView, SearchAnswer
-from memvault.core.search_request import SearchRequest
-from memvault.core.vault import Vault
+from memvault.core.vocabulary.results import Provenance, RecordView, SearchAnswer
+from memvault.core.vocabulary.search_request import SearchRequest
 
 Row = dict[str, Any]  # a record as the contract returns it (a search hit adds score, why, tier)
 

@@ -15,7 +15,7 @@ from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from memvault.core.bench.report import latest, report_folder
-from memvault.core.errors import MemvaultError
+from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.progress import run_long
 

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.errors import MemvaultError
-from memvault.core.results import DomainSummary
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.results import DomainSummary
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from memvault.core.model import WriteMode
+from memvault.core.vocabulary.model import WriteMode
 from memvault.desktop.clients import CLIENTS
 from memvault.desktop.gui.theme import app_icon
 

@@ -43,8 +43,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.errors import MemvaultError
-from memvault.core.model import LinkType
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import LinkType
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.vault_calls import GraphData
 from memvault.desktop.gui.operations import Operations

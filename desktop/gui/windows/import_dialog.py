@@ -36,11 +36,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.errors import MemvaultError
 from memvault.core.importers.conversation import FORMATS
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks, Stopped
+from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.import_report import format_name, report_html, summary_text

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.errors import MemvaultError
+from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.inbox_items import (

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memvault.core.errors import MemvaultError
-from memvault.core.model import Caller
-from memvault.core.results import ProposalRow
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.results import ProposalRow
 
 # The writer's classifications (mcp-contract memory_propose) by the kind of proposal they stage.
 CLASSIFICATION = {"add": "ADD", "correct": "SUPERSEDE", "archive": "ARCHIVE", "restore": "RESTORE", "purge": "PURGE"}

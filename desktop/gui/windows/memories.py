@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.errors import MemvaultError
-from memvault.core.model import MemoryType, Scope, Status
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import MemoryType, Scope, Status
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.record_table import RecordFilterModel, RecordTableModel, RowFilter
 from memvault.desktop.gui.models.vault_calls import RecordDetail, RecordPage, RecordQuery

@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.errors import MemvaultError
-from memvault.core.model import Scope
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.model import Scope
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.record_page import RECORD_SCHEME, record_html
 from memvault.desktop.gui.models.vault_calls import RecordDetail, Row

@@ -1,4 +1,4 @@
-"""Settings, rendered from the one declaration in core/settings.py, and the panels beside them.
+"""Settings, rendered from the one declaration in core/runtime/settings.py, and the panels beside them.
 
 Each declared setting becomes an editor chosen by its type (a choice list, a number within its
 bounds, a set of allowed items, a comma list); its description is shown under it. A change is
@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.errors import MemvaultError
-from memvault.core.settings import RETRIEVAL_SETTINGS, SETTINGS, Setting
+from memvault.core.runtime.settings import RETRIEVAL_SETTINGS, SETTINGS, Setting
+from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.settings_panels import (
     BackupsPanel,

@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memvault.core.errors import MemvaultError
 from memvault.core.maintenance import doctor
-from memvault.core.results import BackupAnswer, TokenCreated
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.results import BackupAnswer, TokenCreated
 from memvault.desktop import autostart, clients
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations

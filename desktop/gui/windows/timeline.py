@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.errors import MemvaultError
+from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.timeline_lanes import Lane, build_lanes, span, ticks
 from memvault.desktop.gui.operations import Operations

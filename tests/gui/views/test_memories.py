@@ -9,8 +9,8 @@ from PySide6.QtCore import QDateTime, Qt
 from pytestqt.qtbot import QtBot
 from viewkit import BUDGET_EVIDENCE, correct, shown
 
-from memvault.core.model import OWNER
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.windows.memories import MemoriesView
 

@@ -9,10 +9,10 @@ from typing import TypeVar
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from memvault.core.drafts import Draft
-from memvault.core.model import OWNER
-from memvault.core.requests import CorrectRequest
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import CorrectRequest
 from memvault.desktop.gui.operations import Operations
 
 View = TypeVar("View", bound=QWidget)

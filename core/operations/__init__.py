@@ -1,0 +1,1 @@
+"""What the `Vault` facade does, one module per area: reads, views, the inbox, domains, feedback."""

@@ -1,0 +1,120 @@
+"""Reading memories: one record with its history, pages of records, and the store's counts."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Any
+
+from memvault.core.store import memories, proposals
+from memvault.core.store.connection import Connection
+from memvault.core.store.context import Context
+from memvault.core.vocabulary.errors import InvalidArgument, NotFound
+from memvault.core.vocabulary.model import Caller, Memory, MemoryId, Status
+from memvault.core.vocabulary.requests import ListRequest
+from memvault.core.vocabulary.results import LinkRef, Provenance, RecordPage, RecordView
+
+
+def history_of(conn: Connection, caller: Caller, record: Memory) -> list[Memory]:
+    """Older versions of a record, newest first, following `supersedes` back (visible ones only)."""
+    older: list[Memory] = []
+    seen = {record.id}
+    cursor = record.supersedes_id
+    while cursor and cursor not in seen:
+        seen.add(cursor)
+        previous = memories.fetch(conn, caller, cursor)
+        if previous is None:
+            break
+        older.append(previous)
+        cursor = previous.supersedes_id
+    return older
+
+
+def get(ctx: Context, caller: Caller, memory_id: MemoryId) -> RecordView:
+    with ctx.reading() as conn:
+        record = memories.fetch(conn, caller, memory_id)
+        if record is None:
+            raise NotFound("no such memory")
+        return {
+            "memory": record.to_dict(),
+            "history": [older.to_dict() for older in history_of(conn, caller, record)],
+            "links": [
+                LinkRef(type=link["type"], target_id=link["target_id"])
+                for link in memories.links_from(conn, caller, record.id)
+                if link["direction"] == "out"
+            ],
+            "entities": memories.entity_names(conn, record.id),
+        }
+
+
+def provenance(ctx: Context, caller: Caller, memory_id: MemoryId) -> Provenance:
+    with ctx.reading() as conn:
+        record = memories.fetch(conn, caller, memory_id)
+        extra = memories.provenance_row(conn, memory_id) if record is not None else None
+    if record is None or extra is None:
+        raise NotFound("no such memory")
+    stored_hash = extra["evidence_hash"]
+    intact = None
+    if record.evidence is not None and stored_hash is not None:
+        intact = hashlib.sha256(record.evidence.encode()).hexdigest() == stored_hash
+    return {
+        "memory_id": record.id,
+        "source": record.source,
+        "source_reference": record.source_reference,
+        "evidence": record.evidence,
+        "evidence_hash": stored_hash,
+        "evidence_intact": intact,
+        "created_by": extra["created_by"],
+        "import_batch_id": extra["import_batch_id"],
+        "learned_at": record.learned_at,
+        "event_time": record.event_time,
+    }
+
+
+MAX_CURSOR_CHARS = 200  # a timestamp and an id, base64: far less
+
+
+def _encode_cursor(record: Memory) -> str:
+    return base64.urlsafe_b64encode(json.dumps([record.created_at, record.id]).encode()).decode()
+
+
+def _decode_cursor(cursor: Any) -> tuple[str, str]:
+    refused = InvalidArgument("cursor: not a cursor this store gave out")
+    if not isinstance(cursor, str) or len(cursor) > MAX_CURSOR_CHARS:
+        raise refused
+    try:
+        created_at, memory_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+    except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested thousands deep
+        raise refused from None
+    if not isinstance(created_at, str) or not isinstance(memory_id, str):
+        raise refused
+    return created_at, memory_id
+
+
+def list_memories(ctx: Context, caller: Caller, request: ListRequest) -> RecordPage:
+    limit = request.limit
+    with ctx.reading() as conn:
+        page = memories.page(
+            conn,
+            caller,
+            domain=request.domain,
+            type_=request.type.value if request.type else None,
+            status=request.status.value,
+            before=_decode_cursor(request.cursor) if request.cursor else None,
+            limit=limit + 1,
+        )
+    more = len(page) > limit
+    page = page[:limit]
+    return {"items": [r.to_dict() for r in page], "next_cursor": _encode_cursor(page[-1]) if more else None}
+
+
+def counts(conn: Connection, caller: Caller) -> dict[str, object]:
+    by_status, by_domain = memories.counts(conn, caller)
+    every_status = {status.value: by_status.get(status.value, 0) for status in Status}
+    return {**every_status, "total": sum(every_status.values()), "by_domain": by_domain}
+
+
+def pending_count(conn: Connection, caller: Caller) -> int:
+    """Local callers see the whole inbox; others only what they proposed themselves."""
+    return proposals.count_pending(conn, None if caller.is_local else caller.principal)

@@ -1,0 +1,1 @@
+"""Run-time plumbing that knows no store: folders, settings, caches, heap, the change signal."""

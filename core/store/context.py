@@ -1,0 +1,96 @@
+"""What every core operation works with: the open store, the clock, the folders, the settings."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from memvault.core.runtime import change_signal
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.runtime.settings import setting
+from memvault.core.store import change_rows, later_writes, settings_table
+from memvault.core.store.connection import Connection, read_snapshot, write_transaction
+from memvault.core.store.later_writes import LaterWrites, Write
+from memvault.core.vocabulary.clock import Clock, format_time
+
+
+@dataclass
+class Context:
+    conn: Connection
+    paths: VaultPaths
+    clock: Clock
+    # One writer per connection: SQLite serialises writers anyway; this keeps threads polite.
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    # The store key, for a second connection (`Vault.for_upkeep`); SQLCipher holds it in this
+    # process's memory for `conn` anyway. Never logged, never shown.
+    key: bytes = field(default=b"", repr=False)
+    # Writes queued to follow an answer (`later`): written before the next use of `conn`.
+    queued: LaterWrites = field(default_factory=LaterWrites, repr=False)
+
+    def now(self) -> str:
+        return format_time(self.clock.now())
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A short write transaction (one writer per process; SQLite serialises processes).
+
+        When it wrote events, the change signal tells other processes after the commit.
+        """
+        with self.lock:
+            self._write_queued()
+            with write_transaction(self.conn) as conn:
+                before = change_rows.cursor(conn)
+                yield conn
+                after = change_rows.cursor(conn)
+            if after != before:
+                change_signal.notify(self.paths, after)
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A consistent read: one snapshot for the whole operation."""
+        with self.lock:
+            self._write_queued()
+            with read_snapshot(self.conn) as conn:
+                yield conn
+
+    @contextmanager
+    def holding(self) -> Iterator[Connection]:
+        """The connection itself, for work outside a snapshot or a transaction (a backup's copy,
+        closing the store), with the queued writes written first."""
+        with self.lock:
+            self._write_queued()
+            yield self.conn
+
+    def later(self, write: Write, records: int) -> None:
+        """Queue a write that need not hold up the answer it follows (a search's usage, touching
+        `records` records): a thread writes it soon (under a `later_writes.Hold`, once released),
+        and the next use of the store first."""
+        if self.queued.add(write, records):
+            later_writes.start(self.write_queued)
+
+    def write_queued(self) -> None:
+        with self.lock:
+            self._write_queued()
+
+    def _write_queued(self) -> None:
+        # Inside a transaction (a read nested in a write) the queue was written when it began.
+        if self.queued and not self.conn.in_transaction:
+            self.queued.write_all(self.conn)
+
+    def setting(self, name: str) -> Any:
+        declared = setting(name)
+        from_env = declared.from_env()
+        if from_env is not None:  # the store is not read
+            return from_env
+        with self.lock:
+            return declared.value(settings_table.read(self.conn, name))
+
+    def settings(self) -> Callable[[str], Any]:
+        """Every setting as stored now, read at once: `setting` for an operation that asks for many
+        (a search reads ~20; in a snapshot, the values of that snapshot)."""
+        with self.lock:
+            stored = settings_table.read_all(self.conn)
+        return lambda name: setting(name).value(stored.get(name))

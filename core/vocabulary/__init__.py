@@ -1,0 +1,1 @@
+"""The vocabulary every layer speaks: records, drafts, requests, answers, errors and time."""
