@@ -24,8 +24,9 @@ from memvault.core.maintenance import schedule as maintenance_schedule
 from memvault.core.operations import domain_upkeep, domains, feedback, inbox, principals, reads, views
 from memvault.core.operations.changes import MAX_BATCH, ChangeBatch, changes_since
 from memvault.core.operations.export import export_markdown
+from memvault.core.operations.serving import Serving
 from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.retrieval.seam import Retriever
+from memvault.core.retrieval.seam import Engine
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import SETTINGS, setting
 from memvault.core.security import keys
@@ -33,10 +34,11 @@ from memvault.core.security.access import check_kill_switch, require_owner
 from memvault.core.store import events, migrations, settings_table
 from memvault.core.store.connection import open_connection
 from memvault.core.store.context import Context
+from memvault.core.store.shadow_log import ShadowRow, shadow_rows
 from memvault.core.vocabulary.clock import Clock, SystemClock
-from memvault.core.vocabulary.drafts import MAX_STATEMENT_CHARS, Draft, required_text
-from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
-from memvault.core.vocabulary.model import Caller, KillSwitch, MemoryId, ProposalId, Scope
+from memvault.core.vocabulary.drafts import Draft, required_text
+from memvault.core.vocabulary.errors import StoreUnavailable
+from memvault.core.vocabulary.model import Caller, KillSwitch, MemoryId, MemoryRecord, ProposalId, Scope
 from memvault.core.vocabulary.requests import (
     ArchiveRequest,
     CorrectRequest,
@@ -54,46 +56,59 @@ from memvault.core.vocabulary.results import (
     AddResult,
     ArchiveResult,
     BackupAnswer,
+    BackupRow,
     CorrectResult,
     Decision,
+    DiscoveryReport,
+    DiscoveryUpkeep,
     DomainChange,
     DomainList,
+    DomainsRefreshed,
     DomainSummary,
+    DomainUpkeep,
     EventRow,
     ExportResult,
     Graph,
     Items,
-    MemoryRecord,
     Ok,
+    PrincipalRevoked,
+    PrincipalRow,
     ProjectHistory,
     ProposalRow,
     ProposeResult,
     Provenance,
     PurgePreview,
+    PurgeRejected,
+    PurgeReport,
     PurgeRequested,
+    PurgeRequestRow,
     RecordPage,
     RecordView,
-    Report,
+    ReindexReport,
+    RestoreReport,
     RestoreResult,
+    ScheduledBackup,
     SearchAnswer,
     SettingValue,
     ShadowAnswer,
     StatusAnswer,
+    SweepReport,
     Timeline,
     TokenCreated,
 )
 from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.core.writer import propose, writes
-from memvault.core.writer.gate import rejection
 
 log = logging.getLogger("memvault.vault")
 W = TypeVar("W")
 
 
 class Vault:
-    def __init__(self, ctx: Context, retriever: Retriever | None = None) -> None:
+    def __init__(self, ctx: Context, retriever: Engine | None = None) -> None:
         self.ctx = ctx
-        self.retriever: Retriever = retriever or HybridRetriever()
+        self.retriever: Engine = retriever or HybridRetriever()
+        # What a long-lived server does for speed: its transport calls `serving.start()` once.
+        self.serving = Serving(ctx, self.retriever, self._guard)
 
     # -- lifecycle ---------------------------------------------------------------------------
     @classmethod
@@ -158,6 +173,21 @@ class Vault:
         return self.ctx.paths
 
     @property
+    def clock(self) -> Clock:
+        return self.ctx.clock
+
+    def key_for_child(self) -> bytes:
+        """The raw store key, for a child process of this one that opens the same store (the daemon's
+        upkeep, which gets it over a pipe): it never derives the key again, nor asks the keyring."""
+        return self.ctx.key
+
+    def shadow_log(self, caller: Caller, since: str) -> list[ShadowRow]:
+        """What shadow searches retrieved since `since` (ids, scores, latency: never text); the owner's."""
+        require_owner(caller, "reading the shadow log")
+        with self.ctx.reading() as conn:
+            return shadow_rows(conn, since)
+
+    @property
     def imports(self) -> Imports:
         """Importing a person's history and searching its conversations (core/importers/service.py)."""
         return Imports(self.ctx, self.retriever)
@@ -175,7 +205,7 @@ class Vault:
         self.retriever.after_write(self.ctx)
         return result
 
-    def reindex(self, caller: Caller) -> Report:
+    def reindex(self, caller: Caller) -> ReindexReport:
         require_owner(caller, "reindexing")
         return self.retriever.reindex(self.ctx)
 
@@ -203,30 +233,6 @@ class Vault:
     def search(self, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer:
         self._guard(caller)
         return self.retriever.search(self.ctx, caller, request)
-
-    def expect_search(self, query: object) -> None:
-        """A search for `query` (a tool's argument, not checked yet) is coming: its vector may start
-        while the call's checks run. Reads nothing of the store; a search that never comes costs
-        only the vector."""
-        if isinstance(query, str):
-            self.retriever.expect(query)
-
-    def warm_search(self, caller: Caller) -> None:
-        """Set up what `caller`'s searches need now (a server, as a session starts), so that the
-        first search does not pay for it: the model, the indexes, the domain profiles. Writes nothing."""
-        self._guard(caller)
-        self.retriever.warm(self.ctx, caller)
-
-    def expect_add(self, statement: object) -> None:
-        """An add of `statement` (a tool's argument, not checked yet) is coming from an assistant:
-        unless it would be refused (a secret is never embedded), its vector may start while the
-        call's checks run. Reads nothing of the store."""
-        try:  # the statement as the draft will hold it; one the draft would refuse starts nothing
-            text = required_text(statement, "statement", max_chars=MAX_STATEMENT_CHARS)
-        except InvalidArgument:
-            return
-        if rejection(text) is None:
-            self.retriever.expect_write(text)
 
     def correct(self, caller: Caller, request: CorrectRequest) -> CorrectResult:
         self._guard(caller)
@@ -335,15 +341,15 @@ class Vault:
         }
         return domains.update(self.ctx, caller, name, **given)
 
-    def discover_domains(self, caller: Caller, dry_run: bool = True) -> Report:
+    def discover_domains(self, caller: Caller, dry_run: bool = True) -> DiscoveryReport:
         self._guard(caller)
         return domain_upkeep.discover(self.ctx, caller, dry_run=dry_run)
 
-    def maintain_domains(self, caller: Caller) -> Report:
+    def maintain_domains(self, caller: Caller) -> DomainUpkeep | DiscoveryUpkeep:
         self._guard(caller)
         return domain_upkeep.maintain(self.ctx, caller)
 
-    def refresh_domains(self, caller: Caller) -> Report:
+    def refresh_domains(self, caller: Caller) -> DomainsRefreshed:
         self._guard(caller)
         return {"refreshed": domain_upkeep.refresh(self.ctx, caller)}
 
@@ -407,10 +413,10 @@ class Vault:
     def create_token(self, caller: Caller, principal: str, surface: str, workspace: str | None = None) -> TokenCreated:
         return principals.create_token(self.ctx, caller, principal, surface, workspace)
 
-    def revoke_principal(self, caller: Caller, principal: str) -> Report:
+    def revoke_principal(self, caller: Caller, principal: str) -> PrincipalRevoked:
         return principals.revoke(self.ctx, caller, principal)
 
-    def list_principals(self, caller: Caller) -> list[Report]:
+    def list_principals(self, caller: Caller) -> list[PrincipalRow]:
         return list(principals.list_principals(self.ctx, caller))
 
     def authenticate(self, token: str) -> Caller | None:
@@ -422,7 +428,7 @@ class Vault:
         self._guard(caller)
         return maintenance_backup.make_backup(self.ctx, caller, to=to).to_dict()
 
-    def scheduled_backup(self, caller: Caller) -> Report:
+    def scheduled_backup(self, caller: Caller) -> ScheduledBackup:
         """The daemon's daily backup with retention (7 daily, 4 weekly); cheap when already done today."""
         return maintenance_schedule.run_scheduled(self.ctx, caller)
 
@@ -430,7 +436,7 @@ class Vault:
         """Merge the word index's segments (the daemon's hourly upkeep; `memvault reindex`)."""
         return word_index.tidy(self.ctx, caller)
 
-    def list_backups(self, caller: Caller) -> list[Report]:
+    def list_backups(self, caller: Caller) -> list[BackupRow]:
         return list(maintenance_backup.list_backups(self.ctx, caller))
 
     @staticmethod
@@ -440,7 +446,7 @@ class Vault:
         *,
         secret: str | None = None,
         new_passphrase: str | None = None,
-    ) -> Report:
+    ) -> RestoreReport:
         """Replace the store in `home` by a verified backup (no Vault may be open on it in this process).
 
         `secret` unlocks it: this store's passphrase, or (into an empty home) the backup's passphrase
@@ -458,18 +464,18 @@ class Vault:
     def preview_purge(self, caller: Caller, request_id: str) -> PurgePreview:
         return purge.preview(self.ctx, caller, request_id)
 
-    def confirm_purge(self, caller: Caller, request_id: str) -> Report:
+    def confirm_purge(self, caller: Caller, request_id: str) -> PurgeReport:
         report = purge.confirm(self.ctx, caller, request_id)
         self.retriever.forget_text()  # at once; other processes forget at their next search
         return report
 
-    def reject_purge(self, caller: Caller, request_id: str) -> Report:
+    def reject_purge(self, caller: Caller, request_id: str) -> PurgeRejected:
         return purge.reject(self.ctx, caller, request_id)
 
-    def list_purge_requests(self, caller: Caller, status: str | None = "pending") -> list[Report]:
+    def list_purge_requests(self, caller: Caller, status: str | None = "pending") -> list[PurgeRequestRow]:
         return list(purge.list_requests(self.ctx, caller, status))
 
-    def sweep_purged(self, caller: Caller) -> Report:
+    def sweep_purged(self, caller: Caller) -> SweepReport:
         """Apply every tombstone again to the store, exports and backups (finishes an interrupted purge)."""
         return purge.sweep(self.ctx, caller)
 

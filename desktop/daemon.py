@@ -212,7 +212,7 @@ class Daemon:
                 self.address.socket.unlink()
             # An add answered just before the stop is still embedding on its thread: it lands before
             # the store closes, or that record would have no vector until a later catch-up.
-            self.vault.retriever.settle()
+            self.vault.serving.settle()
             log.info("daemon: stopped after %d sessions", self.sessions_started)
 
     def request_stop(self) -> None:
@@ -239,7 +239,7 @@ class Daemon:
         first sessions, so no assistant's call pays for it."""
         import anyio  # noqa: PLC0415
 
-        from memvault.mcp_bridge.server import warm_search  # noqa: PLC0415
+        from memvault.mcp_bridge.tool_server import warm_search  # noqa: PLC0415
 
         started = time.monotonic()
         if await anyio.to_thread.run_sync(warm_search, self.vault, self.caller):
@@ -254,7 +254,7 @@ class Daemon:
         import anyio  # noqa: PLC0415
 
         while True:
-            code = await upkeep_process.run_upkeep(self.vault.paths, self.vault.ctx.key)
+            code = await upkeep_process.run_upkeep(self.vault.paths, self.vault.key_for_child())
             if code == 0:
                 self.upkeep_passes += 1
             else:
@@ -329,7 +329,6 @@ def run(home: str | os.PathLike[str] | None = None, *, headless: bool = True, ve
     """`memvault daemon`: serve until stopped. Returns the process exit code."""
     import anyio  # noqa: PLC0415
 
-    from memvault.core.importers.inbox import InboxWatcher  # noqa: PLC0415
     from memvault.core.vault import Vault  # noqa: PLC0415
 
     paths = VaultPaths.from_env(home)
@@ -342,7 +341,7 @@ def run(home: str | os.PathLike[str] | None = None, *, headless: bool = True, ve
     try:
         with Vault.open(paths.home) as vault:  # the one unlock of the daemon's life
             daemon = Daemon(vault, address, default_server())
-            inbox = InboxWatcher(vault.ctx)  # imports/inbox: dropped exports wait, dry-run, in the approval inbox
+            inbox = vault.imports.inbox_watcher()  # imports/inbox: dropped exports wait, dry-run, in the approval inbox
             inbox.start()
             anyio.run(daemon.run, _announce(paths))
             inbox.stop()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,6 +29,8 @@ from memvault.core.retrieval.packet import default_counter
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Caller, Surface
 from memvault.mcp_bridge.bench_client import HttpTarget, ToolClient
+from memvault.mcp_bridge.tool_gate import ToolSpec
+from memvault.mcp_bridge.tool_server import build_server
 
 BENCH_REMOTE = Caller(principal="bench-remote", surface=Surface.REMOTE)
 LocalServer = Callable[[BenchStore], StdioServerParameters]
@@ -39,6 +41,7 @@ WARM_UP_QUERY = "warm-up: load the model"
 @dataclass(frozen=True)
 class BenchOptions:
     out_dir: Path
+    tools: Sequence[ToolSpec]  # what the memvault arm serves: the search it measures
     suite: str = "full"
     seed: int = 12
     native_budget_tokens: int = 800
@@ -107,12 +110,10 @@ def run_memory_benchmark(options: BenchOptions) -> dict[str, Any]:
 def _memvault_arm(
     stack: ExitStack, store: BenchStore, count: Counter, options: BenchOptions
 ) -> tuple[Arm, float, Callable[[], float]]:
-    from memvault.mcp_bridge.server import build_server  # noqa: PLC0415 (the server imports the benchmark tool)
-
     vault = stack.enter_context(store.open())
     before = _children_cpu_ms()
     server: MCPServer | StdioServerParameters = (
-        options.stdio(store) if options.stdio else build_server(vault, LOCAL_ASSISTANT)
+        options.stdio(store) if options.stdio else build_server(vault, LOCAL_ASSISTANT, options.tools)
     )
     local = stack.enter_context(ToolClient(server))
     remote = stack.enter_context(ToolClient(_remote_target(stack, store, vault, options)))
@@ -127,10 +128,8 @@ def _memvault_arm(
 
 
 def _remote_target(stack: ExitStack, store: BenchStore, vault: Vault, options: BenchOptions) -> MCPServer | HttpTarget:
-    from memvault.mcp_bridge.server import build_server  # noqa: PLC0415 (the server imports the benchmark tool)
-
     if options.http is None:
-        return build_server(vault, BENCH_REMOTE)
+        return build_server(vault, BENCH_REMOTE, options.tools)
     token = vault.create_token(OWNER, BENCH_REMOTE.principal, BENCH_REMOTE.surface.value)["token"]
     return HttpTarget(stack.enter_context(options.http(store)), token)
 

@@ -35,9 +35,10 @@ from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.errors import error_result, log_unexpected, ok_result
 from memvault.mcp_bridge.readiness import NotReady, diagnose
-from memvault.mcp_bridge.server import run_session, server_for
+from memvault.mcp_bridge.server import server_for
 from memvault.mcp_bridge.stdio_transport import serve_stdio
-from memvault.mcp_bridge.tools.base import ContractTool, Gate
+from memvault.mcp_bridge.tool_gate import ContractTool, Gate
+from memvault.mcp_bridge.tool_server import run_session
 
 log = logging.getLogger("memvault.bridge")
 MAX_LINE_BYTES = 64 * 1024 * 1024

@@ -80,6 +80,6 @@ def run_embedded(home: Path) -> int:
         return serve_not_ready(home, LOCAL_ASSISTANT, opened)
     with opened:
         run_stdio(opened, LOCAL_ASSISTANT)
-        opened.retriever.settle()  # the last add's embedding, still on its thread, lands before the store closes
+        opened.serving.settle()  # the last add's embedding, still on its thread, lands before the store closes
     log.info("bridge: session ended")
     return 0

@@ -36,9 +36,10 @@ from mcp_types.methods import serialize_server_result, validate_client_request
 from pydantic import ValidationError
 
 from memvault.core.store import later_writes
+from memvault.mcp_bridge import sdk_private
 from memvault.mcp_bridge.answer_line import CALL, answer_line, keeps_structured
 from memvault.mcp_bridge.errors import JsonResult
-from memvault.mcp_bridge.tools.base import ContractTool
+from memvault.mcp_bridge.tool_gate import ContractTool
 
 log = logging.getLogger("memvault.mcp")
 
@@ -109,7 +110,7 @@ class ToolLane:
             validate_client_request(CALL, self._version, params)
         except Exception:  # whatever it is, the SDK answers it its own way
             return None
-        tool = self._server._tool_manager.get_tool(params["name"])  # private in the SDK (2.3)
+        tool = sdk_private.registered_tool(self._server, params["name"])
         return tool if isinstance(tool, ContractTool) else None
 
     def _start(self, request: mcp_types.JSONRPCRequest, tool: ContractTool) -> None:

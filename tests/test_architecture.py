@@ -1,4 +1,5 @@
-"""Layer boundaries, checked by parsing imports: core knows no Qt and no MCP; mcp_bridge knows no desktop."""
+"""Layer boundaries, checked by parsing imports: core knows no Qt and no MCP; mcp_bridge knows no desktop; core's rooms
+sit on floors; no module or room imports itself back through others."""
 
 from __future__ import annotations
 
@@ -136,3 +137,161 @@ def test_the_gui_never_reaches_the_store_directly() -> None:
             if module.startswith(("memvault.core.store", "memvault.core.store.context")):
                 offences.append(f"{path.relative_to(ROOT)} imports {module}")
     assert offences == []
+
+
+# Every import of our own modules, function-local and type-only ones included, resolved to the module
+# it names (`from memvault.core import writes` names memvault.core.writes).
+def module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(["memvault", *(parts[:-1] if parts[-1] == "__init__" else parts)])
+
+
+OUR_MODULES = {module_of(p): p for layer in ("core", "mcp_bridge", "desktop") for p in sources(layer)}
+
+
+def our_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name in OUR_MODULES}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            named = {f"{node.module}.{alias.name}" for alias in node.names} & OUR_MODULES.keys()
+            found |= named or ({node.module} & OUR_MODULES.keys())
+    return found - {module_of(path)}
+
+
+IMPORTS = {module: our_imports(path) for module, path in OUR_MODULES.items()}
+
+# The floors of core, lowest first. A room imports only from its own floor and the floors below.
+CORE_FLOORS = (
+    ("vocabulary",),
+    ("runtime",),
+    ("security",),
+    ("store",),
+    ("retrieval",),
+    ("writer",),
+    ("importers", "consolidate", "maintenance"),
+    ("operations",),
+    ("vault",),
+    ("bench",),
+)
+FLOOR_OF = {room: level for level, rooms in enumerate(CORE_FLOORS) for room in rooms}
+
+
+def core_room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "core" else None
+
+
+def upward_imports(imports: dict[str, set[str]]) -> list[str]:
+    offences = []
+    for module, targets in sorted(imports.items()):
+        room = core_room(module)
+        for target in sorted(targets):
+            other = core_room(target)
+            if room and other and FLOOR_OF[other] > FLOOR_OF[room]:
+                offences.append(f"{module} ({room}) imports {target} ({other}, a higher floor)")
+    return offences
+
+
+def test_every_core_room_has_a_floor() -> None:
+    rooms = {core_room(module) for module in OUR_MODULES} - {None}
+    assert rooms == set(FLOOR_OF)
+
+
+def test_core_imports_only_its_own_floor_and_below() -> None:
+    assert upward_imports(IMPORTS) == []
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one node (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def room_of(module: str) -> str:
+    """A package below a layer is a room; a module directly in a layer's folder is one of its own."""
+    return ".".join(module.split(".")[:3])
+
+
+def test_no_import_cycles_between_modules() -> None:
+    assert cycles(IMPORTS) == []
+
+
+def test_no_import_cycles_between_rooms() -> None:
+    rooms: dict[str, set[str]] = {}
+    for module, targets in IMPORTS.items():
+        rooms.setdefault(room_of(module), set()).update(room_of(t) for t in targets if room_of(t) != room_of(module))
+    assert cycles(rooms) == []
+
+
+def test_the_checks_see_a_cycle_and_an_upward_import() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert upward_imports({"memvault.core.store.rows": {"memvault.core.writer.writes"}}) == [
+        "memvault.core.store.rows (store) imports memvault.core.writer.writes (writer, a higher floor)"
+    ]
+
+
+FACADE_INSIDES = {"ctx", "retriever"}
+
+
+def reaches_through(path: Path, root: Path = ROOT) -> list[str]:
+    """Attribute reads of the facade's insides (`vault.ctx`, `vault.retriever`) in a module above it."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return [
+        f"{path.relative_to(root)}:{node.lineno} reaches .{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in FACADE_INSIDES
+    ]
+
+
+def test_nothing_above_the_facade_reaches_its_insides() -> None:
+    """The bridge and the desktop use `Vault` and its sub-APIs (`serving`, `imports`, ...), never its
+    store context or its retrieval engine."""
+    offences = [hit for layer in ("mcp_bridge", "desktop") for path in sources(layer) for hit in reaches_through(path)]
+    assert offences == []
+
+
+def test_the_facade_check_sees_a_reach_through(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("key = vault.ctx.key\nvault.retriever.settle()\n")
+    assert sorted(hit.split(" ", 1)[1] for hit in reaches_through(bad, tmp_path)) == [
+        "reaches .ctx",
+        "reaches .retriever",
+    ]

@@ -13,9 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from memvault.core.bench.metrics import mean, percentile
-from memvault.core.security.access import require_owner
-from memvault.core.store.context import Context
-from memvault.core.store.shadow_log import shadow_rows
+from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import format_time
 from memvault.core.vocabulary.errors import InvalidArgument
 from memvault.core.vocabulary.model import Caller
@@ -23,13 +21,11 @@ from memvault.core.vocabulary.model import Caller
 TOP = 10
 
 
-def shadow_report(ctx: Context, caller: Caller, hours: float = 24.0) -> dict[str, Any]:
-    require_owner(caller, "reading the shadow log")
+def shadow_report(vault: Vault, caller: Caller, hours: float = 24.0) -> dict[str, Any]:
     if not 0 < hours <= 24 * 366:
         raise InvalidArgument("hours: expected more than 0 and at most a year")
-    since = format_time(ctx.clock.now() - timedelta(hours=hours))
-    with ctx.reading() as conn:
-        rows = shadow_rows(conn, since)
+    since = format_time(vault.clock.now() - timedelta(hours=hours))
+    rows = vault.shadow_log(caller, since)
     latencies = [r.latency_ms for r in rows]
     retrieved = Counter(memory_id for r in rows for memory_id in r.ids)
     scores: dict[str, list[float]] = {}

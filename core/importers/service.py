@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 from memvault.core.importers import rollback as undo
 from memvault.core.importers import run
 from memvault.core.importers.conversation import FORMATS
+from memvault.core.importers.inbox import InboxWatcher
 from memvault.core.importers.readers import DEFAULT_MAX_BYTES, read_export
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
@@ -45,6 +46,11 @@ class Imports:
                 raise ReadOnlyMode("memvault is in retrieval-only mode: assistants cannot write")
             if mode is not WriteMode.AUTOMATIC:
                 raise Forbidden(f"{operation} waits for the person: `memvault import PATH --commit` (or --rollback)")
+
+    def inbox_watcher(self) -> InboxWatcher:
+        """A watcher of this store's imports/inbox folder (the daemon runs one): dropped exports wait,
+        read as a dry run, in the approval inbox."""
+        return InboxWatcher(self.ctx)
 
     def run(self, caller: Caller, request: ImportRequest, hooks: run.Hooks | None = None) -> ImportReport:
         """A dry run (the default) or, with `request.commit`, the import itself (resumable; a stop

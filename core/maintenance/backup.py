@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from memvault.core.maintenance.files import create_private, fsync_dir, fsync_file, remove_with_sides, sha256_of
 from memvault.core.security import key_backup
@@ -24,7 +24,7 @@ from memvault.core.store.connection import DatabaseError, is_encrypted_file
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
 from memvault.core.vocabulary.model import Caller
-from memvault.core.vocabulary.results import BackupAnswer
+from memvault.core.vocabulary.results import BackupAnswer, BackupRow
 
 log = logging.getLogger("memvault.maintenance")
 
@@ -108,10 +108,10 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
     return info
 
 
-def list_backups(ctx: Context, caller: Caller, *, include_removed: bool = False) -> list[dict[str, Any]]:
+def list_backups(ctx: Context, caller: Caller, *, include_removed: bool = False) -> list[BackupRow]:
     require_local(caller, "listing backups")
     with ctx.reading() as conn:
         rows = backup_rows.known(conn, ctx.paths.home, include_removed=include_removed)
     for row in rows:
         row["exists"] = Path(row["path"]).exists()
-    return rows
+    return cast(list[BackupRow], rows)

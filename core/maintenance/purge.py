@@ -23,7 +23,7 @@ import json
 import logging
 import time
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from memvault.core.maintenance import purge_reach
 from memvault.core.security.access import require_local, require_owner
@@ -35,7 +35,17 @@ from memvault.core.vocabulary.drafts import required_text
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller, MemoryId, ProposalId
 from memvault.core.vocabulary.requests import PurgeRequest
-from memvault.core.vocabulary.results import ProposalRow, PurgePreview, PurgeRequested
+from memvault.core.vocabulary.results import (
+    ProposalRow,
+    PurgedStore,
+    PurgePreview,
+    PurgeRejected,
+    PurgeReport,
+    PurgeRequested,
+    PurgeRequestRow,
+    StoreFlush,
+    SweepReport,
+)
 from memvault.core.writer.gate import secret_rejection
 
 log = logging.getLogger("memvault.maintenance")
@@ -84,12 +94,12 @@ def request(ctx: Context, caller: Caller, asked: PurgeRequest) -> PurgeRequested
     return {"outcome": "confirmation_required", "request_id": ProposalId(request_id)}
 
 
-def list_requests(ctx: Context, caller: Caller, status: str | None = "pending") -> list[dict[str, Any]]:
+def list_requests(ctx: Context, caller: Caller, status: str | None = "pending") -> list[PurgeRequestRow]:
     require_owner(caller, "reading purge requests")
     if status not in (None, "pending", "approved", "rejected"):
         raise InvalidArgument("status: expected pending, approved or rejected")
     with ctx.reading() as conn:
-        return sql.purge_requests(conn, status)
+        return cast(list[PurgeRequestRow], sql.purge_requests(conn, status))
 
 
 def _pending_request(conn: Any, request_id: Any) -> ProposalRow:
@@ -133,7 +143,7 @@ def preview(ctx: Context, caller: Caller, request_id: str) -> PurgePreview:
     }
 
 
-def reject(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
+def reject(ctx: Context, caller: Caller, request_id: str) -> PurgeRejected:
     require_owner(caller, "rejecting a purge request")
     with ctx.transaction() as conn:
         found = _pending_request(conn, request_id)
@@ -143,7 +153,7 @@ def reject(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
     return {"request_id": found["id"], "outcome": "rejected"}
 
 
-def confirm(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
+def confirm(ctx: Context, caller: Caller, request_id: str) -> PurgeReport:
     """Carry out a pending purge request; the answer says what was cleaned and what could not be."""
     require_owner(caller, "confirming a purge")
     with ctx.transaction() as conn:
@@ -166,7 +176,7 @@ def confirm(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
         if not ids:
             events.record(conn, caller, "purged", now, None, request_id=found["id"], count=0)
         sql.optimize_text_indexes(conn)
-    store = {"removed_rows": {k: v for k, v in counts.items() if v}, **flush(ctx)}
+    store: PurgedStore = {"removed_rows": {k: v for k, v in counts.items() if v}, **flush(ctx)}
     log.info("purge %s removed %d records", found["id"], len(ids))
     reach = purge_reach.reach_everywhere(ctx, ids, texts, payload.get("batch_id"), category)
     with ctx.lock:  # the backups' new digests went through the WAL: leave it empty again
@@ -174,11 +184,11 @@ def confirm(ctx: Context, caller: Caller, request_id: str) -> dict[str, Any]:
     return {
         "request_id": found["id"],
         "outcome": "purged",
-        "purged_ids": ids,
+        "purged_ids": [MemoryId(i) for i in ids],
         "tombstones": len(ids),
         "store": store,
         **reach,
-        "not_cleaned": purge_reach.not_cleaned(recipients) + reach.pop("plaintext_copies"),
+        "not_cleaned": purge_reach.not_cleaned(recipients) + reach["plaintext_copies"],
     }
 
 
@@ -190,7 +200,7 @@ def _close_duplicates(conn: Any, ids: list[str], request_id: str, now: str, cate
             sql.close_purge_request(conn, other["id"], now, category, payload)
 
 
-def flush(ctx: Context) -> dict[str, Any]:
+def flush(ctx: Context) -> StoreFlush:
     """Make freed pages leave the files: checkpoint and truncate the WAL, VACUUM, truncate again."""
     with ctx.lock:
         checkpointed = _checkpoint(ctx)
@@ -215,7 +225,7 @@ def _checkpoint(ctx: Context) -> bool:
     return False
 
 
-def sweep(ctx: Context, caller: Caller) -> dict[str, Any]:
+def sweep(ctx: Context, caller: Caller) -> SweepReport:
     """Apply every tombstone again: to the store, the exports and every known backup.
 
     Finishes a purge that was interrupted after the store was cleaned (a killed

@@ -18,7 +18,6 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from memvault.core.maintenance import stray_backups
 from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
@@ -27,6 +26,7 @@ from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError
 from memvault.core.store.context import Context
 from memvault.core.store.transactions import transaction
+from memvault.core.vocabulary.results import BackupsCleaned, PurgeReach
 
 log = logging.getLogger("memvault.maintenance")
 SCAN_LIMIT_BYTES = 256 * 1024 * 1024
@@ -108,8 +108,8 @@ def _rewrite_backup(
 
 def clean_backups(
     ctx: Context, ids: Sequence[str], texts: Sequence[str], batch_id: str | None, category: str
-) -> dict[str, list[str]]:
-    result: dict[str, list[str]] = {"rewritten": [], "deleted": [], "missing": [], "failed": []}
+) -> BackupsCleaned:
+    result: BackupsCleaned = {"rewritten": [], "deleted": [], "missing": [], "failed": []}
     now = ctx.now()
     with ctx.lock:  # a backup written but never recorded (its writer was killed) holds the text too
         result["failed"] += stray_backups.adopt(ctx.conn, ctx.paths, now).busy  # `purge --sweep` finishes them
@@ -158,7 +158,7 @@ def scan_plaintext(ctx: Context, texts: Sequence[str], skip: set[Path]) -> list[
 
 def reach_everywhere(
     ctx: Context, ids: Sequence[str], texts: Sequence[str], batch_id: str | None, category: str
-) -> dict[str, Any]:
+) -> PurgeReach:
     exports = clean_exports(ctx.paths.exports, ids, texts)
     backups = clean_backups(ctx, ids, texts, batch_id, category)
     skip = {ctx.paths.store, *side_files(ctx.paths.store)}

@@ -53,6 +53,7 @@ from memvault.core.store.transactions import transaction
 from memvault.core.vocabulary.clock import Clock, format_time
 from memvault.core.vocabulary.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.results import RestoreReport
 
 log = logging.getLogger("memvault.maintenance")
 STAGED_PREFIX = "memvault.db.restore-"
@@ -264,7 +265,7 @@ def restore_backup(
     clock: Clock,
     secret: str | None = None,
     new_passphrase: str | None = None,
-) -> dict[str, Any]:
+) -> RestoreReport:
     paths = VaultPaths.from_env(home)
     chosen = Path(source).expanduser().resolve()
     if not chosen.is_file():

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from memvault.core.maintenance.backup import make_backup
 from memvault.core.maintenance.files import remove_with_sides
@@ -20,19 +19,20 @@ from memvault.core.store import backup_rows, events
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.clock import format_time, parse_time
 from memvault.core.vocabulary.model import Caller
+from memvault.core.vocabulary.results import BackupAnswer, ScheduledBackup
 
 log = logging.getLogger("memvault.maintenance")
 
 KEEP = {"daily": 7, "weekly": 4}
 
 
-def run_scheduled(ctx: Context, caller: Caller) -> dict[str, Any]:
+def run_scheduled(ctx: Context, caller: Caller) -> ScheduledBackup:
     """Make today's scheduled backup if it is not made yet, then apply retention."""
     now = ctx.clock.now()
     with ctx.reading() as conn:
         rows = [r for r in backup_rows.known(conn, ctx.paths.home) if r["kind"] in KEEP]
     today = now.date()
-    made = None
+    made: BackupAnswer | None = None
     if not any(parse_time(r["created_at"], "created_at").date() == today for r in rows):
         week_ago = format_time(now - timedelta(days=7))
         weekly_due = not any(r["kind"] == "weekly" and r["created_at"] > week_ago for r in rows)

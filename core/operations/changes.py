@@ -107,6 +107,8 @@ _KIND_VALUES = frozenset(kind.value for kind in ChangeKind)
 PROPOSAL_KINDS = frozenset(
     {ChangeKind.PROPOSAL_STAGED, ChangeKind.PROPOSAL_DECIDED, ChangeKind.PURGE_REQUESTED, ChangeKind.PURGE_REJECTED}
 )
+# What a view of records refreshes on: every change to a record, a purge included (the desktop's views).
+MEMORY_KINDS = RECORD_KINDS | {ChangeKind.PURGED}
 
 
 class ChangeDict(TypedDict):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from memvault.core.operations import domains
 from memvault.core.retrieval import discovery
@@ -24,7 +24,7 @@ from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.errors import InvalidArgument
 from memvault.core.vocabulary.model import Caller
-from memvault.core.vocabulary.results import Report
+from memvault.core.vocabulary.results import DiscoveryReport, DiscoveryUpkeep, DomainUpkeep
 
 log = logging.getLogger("memvault.domains")
 
@@ -54,7 +54,9 @@ def _snapshot(ctx: Context) -> _Snapshot:
     return _Snapshot(rows, records, movable, sizes, frozenset(named_by_memvault - shared))
 
 
-def discover(ctx: Context, caller: Caller, *, dry_run: bool = True, min_records: int = discovery.MIN_RECORDS) -> Report:
+def discover(
+    ctx: Context, caller: Caller, *, dry_run: bool = True, min_records: int = discovery.MIN_RECORDS
+) -> DiscoveryReport:
     """Find regions in the records; with `dry_run` only say what would change.
 
     The clustering runs outside any lock or transaction (it can take seconds on a large
@@ -70,7 +72,7 @@ def discover(ctx: Context, caller: Caller, *, dry_run: bool = True, min_records:
     plan = discovery.plan_discovery(
         records, snap.movable, pinned, snap.sizes, min_records=min_records, private_names=snap.private_names
     )
-    answer = {**plan.summary(), "dry_run": dry_run}
+    answer = cast(DiscoveryReport, {**plan.summary(), "dry_run": dry_run})  # summary(): every other key
     if dry_run or not plan.regions:
         return answer
     projected = [{**r, "domain": plan.moves[r["id"]][1] if r["id"] in plan.moves else r["domain"]} for r in records]
@@ -232,7 +234,9 @@ def _settling_target(record: dict[str, Any], scores: dict[str, float], private_n
     return name
 
 
-def maintain(ctx: Context, caller: Caller, *, min_records: int = discovery.MIN_RECORDS) -> Report:
+def maintain(
+    ctx: Context, caller: Caller, *, min_records: int = discovery.MIN_RECORDS
+) -> DomainUpkeep | DiscoveryUpkeep:
     """For the daemon: re-discover once the store has grown enough since the last discovery,
     else refresh the domains' statistics and place the records waiting in `general`. Safe to
     call often. The `domain_upkeep` setting limits it to refreshing (`refresh`) or to nothing

@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from typing import Any
+from typing import Any, cast
 
 from memvault.core.security.access import require_owner
 from memvault.core.store import events
@@ -21,7 +21,7 @@ from memvault.core.store.context import Context
 from memvault.core.vocabulary.drafts import required_text, text
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller, Surface
-from memvault.core.vocabulary.results import TokenCreated
+from memvault.core.vocabulary.results import PrincipalRevoked, PrincipalRow, TokenCreated
 
 TOKEN_PREFIX = "mvt_"  # noqa: S105 (a marker that helps secret scanners, not a secret)
 TOKEN_BYTES = 32
@@ -74,7 +74,7 @@ def create_token(ctx: Context, caller: Caller, principal: Any, surface: Any, wor
     return {"principal": name, "surface": surface, "workspace_id": workspace_id, "token": token}
 
 
-def revoke(ctx: Context, caller: Caller, principal: Any) -> dict[str, Any]:
+def revoke(ctx: Context, caller: Caller, principal: Any) -> PrincipalRevoked:
     require_owner(caller, "revoking access tokens")
     name = required_text(principal, "principal", max_chars=64).lower()
     with ctx.transaction() as conn:
@@ -87,10 +87,10 @@ def revoke(ctx: Context, caller: Caller, principal: Any) -> dict[str, Any]:
     return {"principal": name, "revoked_tokens": revoked}
 
 
-def list_principals(ctx: Context, caller: Caller) -> list[dict[str, Any]]:
+def list_principals(ctx: Context, caller: Caller) -> list[PrincipalRow]:
     require_owner(caller, "listing principals")
     with ctx.reading() as conn:
-        return store.list_all(conn)
+        return cast(list[PrincipalRow], store.list_all(conn))
 
 
 def authenticate(ctx: Context, token: Any) -> Caller | None:

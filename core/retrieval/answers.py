@@ -9,8 +9,8 @@ from typing import cast
 
 from memvault.core.retrieval.packet import Packet
 from memvault.core.retrieval.ranking_cache import Ranking
-from memvault.core.vocabulary.model import Memory, Status
-from memvault.core.vocabulary.results import MemoryRecord, SearchAnswer, SearchHit, ShadowAnswer
+from memvault.core.vocabulary.model import Memory, MemoryRecord, Status
+from memvault.core.vocabulary.results import SearchAnswer, SearchHit, ShadowAnswer
 from memvault.core.vocabulary.search_request import SearchRequest
 
 

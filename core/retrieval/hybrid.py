@@ -22,7 +22,7 @@ from memvault.core.retrieval import tiers
 from memvault.core.retrieval.query_dates import DateSpan
 from memvault.core.retrieval.ranking import Signals, feedback_value
 from memvault.core.retrieval.tiers import PAST, TierRules, activation
-from memvault.core.retrieval.vectors import VectorIndex
+from memvault.core.retrieval.vectors import Nearest, VectorIndex
 from memvault.core.retrieval.word_postings import WordPostings
 from memvault.core.store import neighbour_rows
 from memvault.core.store import search as sql
@@ -211,9 +211,17 @@ def _as_looked_up(term: tuple[str, bool], found: dict[str, sql.TermCount]) -> tu
 
 
 def gather_semantic(
-    conn: Connection, caller: Caller, request: SearchRequest, index: VectorIndex, vector: Any, pool: int, out: Gathered
+    conn: Connection,
+    caller: Caller,
+    request: SearchRequest,
+    index: VectorIndex,
+    vector: Any,
+    pool: int,
+    out: Gathered,
+    ahead: Nearest | None = None,
 ) -> None:
-    hits = index.search(vector, pool)
+    """`ahead`: the vector's nearest records, found on the query-vector thread while words were gathered."""
+    hits = index.search(vector, pool, ahead)
     allowed = _allowed(conn, caller, request, hits, out)
     if len(allowed) < pool // 4 and len(index) > pool:  # narrow filters: look further down the list
         hits = index.search(vector, pool * 8)

@@ -8,7 +8,6 @@ the reply. Usage and the retrieval log are written after the answer is chosen.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import threading
@@ -44,7 +43,7 @@ from memvault.core.retrieval.ranking import Signals, Weights, hold_back, rank, r
 from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
 from memvault.core.retrieval.router import likely_depth, route
 from memvault.core.retrieval.tiers import TierRules, tier_for
-from memvault.core.retrieval.vectors import BackgroundJob, Nearby, VectorIndex, backfill
+from memvault.core.retrieval.vectors import BackgroundJob, Made, Nearby, Nearest, VectorIndex, backfill
 from memvault.core.retrieval.word_postings import WordPostings
 from memvault.core.runtime import text_caches
 from memvault.core.store import memories, store_stamps
@@ -56,7 +55,7 @@ from memvault.core.store.later_writes import Write
 from memvault.core.store.store_stamps import StoreStamps
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import Caller, Memory, MemoryId
-from memvault.core.vocabulary.results import SearchAnswer, ShadowAnswer
+from memvault.core.vocabulary.results import ReindexReport, SearchAnswer, ShadowAnswer
 from memvault.core.vocabulary.search_request import MAX_QUERY_CHARS, SearchRequest
 
 log = logging.getLogger("memvault.retrieval")
@@ -86,8 +85,11 @@ class HybridRetriever:
         self._background: BackgroundJob | None = None
         self._counter: Counter | None = None
         self._usage_later = False
-        # An assistant's add coming (`expect_write`): its statement and the vector being made for it.
-        self._write_ahead: tuple[str, Future[Any]] | None = None
+        # An assistant's add coming (`expect_write`): its statement and what is being made for it.
+        self._write_ahead: tuple[str, Made] | None = None
+        # Searches coming (`expect`): each request's vector being made, taken by its search.
+        self._search_ahead: dict[str, Future[Any]] = {}
+        self._ahead_lock = threading.Lock()
         self._warmed: set[Caller] = set()  # the callers whose searches `warm` has set up
 
     # -- embeddings ----------------------------------------------------------------------------
@@ -97,14 +99,23 @@ class HybridRetriever:
     def expect(self, query: str) -> None:
         """A search for `query` is coming while its caller's checks still run: with the model loaded,
         its vector starts now on the query-vector thread, ahead of the search's own job there, which
-        then finds it made (the embedder keeps the vectors of texts run alone). Never loads the model."""
+        takes it (`_taken_search_ahead`). Never loads the model."""
         text = query.strip()
         if not (embeddings_loaded() and 0 < len(text) <= MAX_QUERY_CHARS):
             return
         try:
-            _query_vector_thread().submit(shared_embedder().embed_one, text)
+            made = _query_vector_thread().submit(shared_embedder().embed_one, text)
         except RuntimeError:  # the interpreter is shutting down: a head start only, the search embeds anyway
             log.debug("no head start for a search: the query-vector thread is gone")
+            return
+        with self._ahead_lock:
+            self._search_ahead[text] = made
+            while len(self._search_ahead) > SEARCHES_AHEAD:  # a search that never came (skipped, refused)
+                del self._search_ahead[next(iter(self._search_ahead))]
+
+    def _taken_search_ahead(self, query: str) -> Future[Any] | None:
+        with self._ahead_lock:
+            return self._search_ahead.pop(query.strip(), None)
 
     def warm(self, ctx: Context, caller: Caller) -> None:
         """Set up what `caller`'s searches need before the first one comes (a server, as a session
@@ -130,8 +141,8 @@ class HybridRetriever:
             index = self._index_for(shared_embedder())
             self._write_ahead = (statement, _vector_soon(statement, index, Nearby.POOL))
 
-    def _written_ahead(self, statement: str) -> Future[Any] | None:
-        """The vector made ahead for an add of `statement`, taken (once); None when none was."""
+    def _written_ahead(self, statement: str) -> Made | None:
+        """What was made ahead for an add of `statement`, taken (once); None when nothing was."""
         ahead, self._write_ahead = self._write_ahead, None
         return ahead[1] if ahead is not None and ahead[0] == statement else None
 
@@ -139,6 +150,8 @@ class HybridRetriever:
         """Forget cached rankings and request vectors (benchmarks measure uncached searches)."""
         self.cache.clear()
         self._write_ahead = None
+        with self._ahead_lock:
+            self._search_ahead.clear()
         if embeddings_loaded():
             shared_embedder().forget_recent()
 
@@ -203,7 +216,7 @@ class HybridRetriever:
             log.warning("embedding after a write failed (%s): run `memvault reindex`", type(exc).__name__)
         return 0
 
-    def reindex(self, ctx: Context) -> dict[str, Any]:
+    def reindex(self, ctx: Context) -> ReindexReport:
         """Embed every record still without a vector (e.g. written while embeddings were off)."""
         if not self.embeddings_on(ctx):
             return {"embedded": 0, "missing": self._missing(ctx), "embeddings": "off"}
@@ -321,7 +334,7 @@ class HybridRetriever:
             float(setting("tier_half_life_days")), float(setting("tier_hot")), float(setting("tier_cold"))
         )
         now = ctx.clock.now()
-        gathered, guess, vector, index = self._words_and_vector(
+        gathered, guess, vector, index, ahead = self._words_and_vector(
             conn, caller, request, stamps, semantic, deadline, words
         )
         semantic = index is not None
@@ -337,7 +350,7 @@ class HybridRetriever:
                 gathered.truncated = True
                 semantic = False  # rank what the lexical stage found on its own terms
             else:
-                gather_semantic(conn, caller, request, index, vector, pool, gathered)
+                gather_semantic(conn, caller, request, index, vector, pool, gathered, ahead)
         weights_by_domain = decision.weights
 
         def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, Signals]:
@@ -383,7 +396,7 @@ class HybridRetriever:
         semantic: bool,
         deadline: Deadline,
         words: str | None,
-    ) -> tuple[Gathered, int, Any, VectorIndex | None]:
+    ) -> tuple[Gathered, int, Any, VectorIndex | None, Nearest | None]:
         """The request's vector and the index; meanwhile, the word matches for the pool the route
         will likely choose (the pool depends on the route, the route on the vector: the words stage
         runs again when the guess was wrong) and their lexical signal. Guess 0: no words gathered yet."""
@@ -395,7 +408,7 @@ class HybridRetriever:
             guess = pool_for(_depth_for(request, likely), request.limit)
             ahead = self._index_for(shared_embedder())
             ahead.refresh(conn, version)  # read in this snapshot, before the thread searches it
-            pending = _vector_soon(request.query, ahead, guess)
+            pending = _vector_soon(request.query, ahead, guess, self._taken_search_ahead(request.query))
             counts = (self._word_counts, version)
             gather_lexical(conn, caller, request, guess, gathered, counts, alone=False, postings=self._postings)
             lexical_signal(request, gathered)  # kept in `gathered`: words only, done while the model runs
@@ -403,17 +416,18 @@ class HybridRetriever:
         vector, index = self._semantic_setup(conn, request, version, pending) if semantic else (None, None)
         if not warm:  # loading the model is the process's warm-up, not this search's latency
             deadline.started += time.perf_counter() - setup
-        return gathered, guess, vector, index
+        nearest = pending.found() if pending is not None and index is not None else None
+        return gathered, guess, vector, index, nearest
 
     def _semantic_setup(
-        self, conn: Connection, request: SearchRequest, version: int, pending: Future[Any] | None
+        self, conn: Connection, request: SearchRequest, version: int, pending: Made | None
     ) -> tuple[Any, VectorIndex | None]:
         """The request's vector and the index brought up to date; (None, None) without a model."""
         try:
             embedder = shared_embedder()
             index = self._index_for(embedder)
             if pending is not None:  # the index was brought up to date before the thread searches it
-                return pending.result(), index
+                return pending.vector.result(), index
             vector = embedder.embed_one(request.query)
             index.refresh(conn, version)
             return vector, index
@@ -481,6 +495,9 @@ def _usage(
     return write
 
 
+# Searches whose vector `expect` started, kept until their search takes it: a few calls in flight.
+SEARCHES_AHEAD = 8
+
 WARM_QUERY = "what matters most to me right now"  # any request the governor would not skip
 
 
@@ -490,24 +507,27 @@ def _query_vector_thread() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(1, thread_name_prefix="memvault-query-vector")
 
 
-def _vector_soon(text: str, index: VectorIndex, pool: int) -> Future[Any]:
-    """The request's vector, on a thread of its own (the model and the matrix product release the
-    GIL); the thread goes on to find its `pool` nearest records, which the index remembers for the
-    semantic stage, while the search routes the request with the vector."""
-    vector: Future[Any] = Future()
-    _query_vector_thread().submit(_vector_and_nearest, text, index, pool, vector)
-    return vector
+def _vector_soon(text: str, index: VectorIndex, pool: int, started: Future[Any] | None = None) -> Made:
+    """The request's vector (`started` ahead, or made now), on a thread of its own (the model and the
+    matrix product release the GIL); the thread goes on to find its `pool` nearest records, handed
+    on in the same value, while the search routes the request with the vector."""
+    made = Made(Future(), Future())
+    _query_vector_thread().submit(_vector_and_nearest, text, index, pool, started, made)
+    return made
 
 
-def _vector_and_nearest(text: str, index: VectorIndex, pool: int, vector: Future[Any]) -> None:
-    try:
-        found = shared_embedder().embed_one(text)
+def _vector_and_nearest(text: str, index: VectorIndex, pool: int, started: Future[Any] | None, made: Made) -> None:
+    try:  # `started` ran on this thread before this job: it is done
+        vector = started.result() if started is not None else shared_embedder().embed_one(text)
     except BaseException as exc:  # the search's own thread raises it
-        vector.set_exception(exc)
+        made.vector.set_exception(exc)
+        made.nearest.set_result(None)
         return
-    vector.set_result(found)
-    with contextlib.suppress(Exception):  # should it fail here, the semantic stage's own search raises
-        index.search(found, pool)
+    made.vector.set_result(vector)
+    try:
+        made.nearest.set_result(index.nearest(vector, pool))
+    except Exception:  # should it fail here, the semantic stage's own search raises
+        made.nearest.set_result(None)
 
 
 def _embeddings_local(setting: Callable[[str], Any]) -> bool:

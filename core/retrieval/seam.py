@@ -1,12 +1,19 @@
-"""The `Retriever` seam: what `Vault` asks of a retrieval engine (the hybrid one lives in pipeline.py)."""
+"""What `Vault` asks of a retrieval engine (the hybrid one lives in pipeline.py), in two parts.
+
+- `Retriever`: searching, and keeping the indexes in step with the store (after a write, a
+  reindex, a purge). Every front end needs it.
+- `ServingHooks`: what a long-lived server does for speed (work started ahead of a call, a
+  warm-up, embedding and usage writes off the answer's path). Only `Serving`
+  (core/operations/serving.py) calls these; nothing above the facade does.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.model import Caller
-from memvault.core.vocabulary.results import SearchAnswer, ShadowAnswer
+from memvault.core.vocabulary.results import ReindexReport, SearchAnswer, ShadowAnswer
 from memvault.core.vocabulary.search_request import SearchRequest
 
 if TYPE_CHECKING:
@@ -16,12 +23,26 @@ if TYPE_CHECKING:
 class Retriever(Protocol):
     def search(self, ctx: Context, caller: Caller, request: SearchRequest) -> SearchAnswer | ShadowAnswer: ...
 
-    def expect(self, query: str) -> None:
-        """A search for `query` is coming: its vector may start now (never loading a model)."""
+    def nearby(self, ctx: Context) -> Nearby | None:
+        """The statement vector and nearest stored records for a write's duplicate check (None: lexical)."""
         ...
 
-    def warm(self, ctx: Context, caller: Caller) -> None:
-        """Set up what `caller`'s searches need (a model, indexes) before the first one comes; writes nothing."""
+    def after_write(self, ctx: Context) -> int:
+        """Called after every committed write (embed what is new); answers how many were embedded."""
+        ...
+
+    def forget_text(self) -> None:
+        """Empty the caches of this process that keep memory text (after a purge)."""
+        ...
+
+    def reindex(self, ctx: Context) -> ReindexReport:
+        """Embed every record that has no vector yet (written while embeddings were off)."""
+        ...
+
+
+class ServingHooks(Protocol):
+    def expect(self, query: str) -> None:
+        """A search for `query` is coming: its vector may start now (never loading a model)."""
         ...
 
     def expect_write(self, statement: str) -> None:
@@ -29,12 +50,8 @@ class Retriever(Protocol):
         records may start now, for `nearby` to take (never loading a model)."""
         ...
 
-    def nearby(self, ctx: Context) -> Nearby | None:
-        """The statement vector and nearest stored records for a write's duplicate check (None: lexical)."""
-        ...
-
-    def after_write(self, ctx: Context) -> int:
-        """Called after every committed write (embed what is new); answers how many were embedded."""
+    def warm(self, ctx: Context, caller: Caller) -> None:
+        """Set up what `caller`'s searches need (a model, indexes) before the first one comes; writes nothing."""
         ...
 
     def embed_in_background(self) -> None:
@@ -50,10 +67,6 @@ class Retriever(Protocol):
         """Wait for the background embedding asked for so far (nothing to wait for without it)."""
         ...
 
-    def forget_text(self) -> None:
-        """Empty the caches of this process that keep memory text (after a purge)."""
-        ...
 
-    def reindex(self, ctx: Context) -> dict[str, Any]:
-        """Embed every record that has no vector yet (written while embeddings were off)."""
-        ...
+class Engine(Retriever, ServingHooks, Protocol):
+    """A retrieval engine: both parts (pipeline.HybridRetriever)."""

@@ -14,6 +14,7 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memvault.core.retrieval.vector_codes import VectorCodes
@@ -48,6 +49,17 @@ def to_blob(vector: Matrix) -> bytes:
     return bytes(np.asarray(vector, dtype="<f4").tobytes())
 
 
+@dataclass(frozen=True)
+class Nearest:
+    """The `k` records nearest one vector, found ahead (on the query-vector thread) and handed, with
+    that vector, to the search or write that asked for them. Good while the index still holds what
+    it held then (`generation`): `VectorIndex.search` answers from it only in that case."""
+
+    k: int
+    hits: list[tuple[str, float]]
+    generation: int
+
+
 class VectorIndex:
     """Exact cosine search over every stored vector of one model (vectors are L2-normalised)."""
 
@@ -66,7 +78,7 @@ class VectorIndex:
         self._seen_version = -1
         self._removals = -1  # vector_removals when the matrix was loaded: a change means reload
         self._lock = threading.Lock()
-        self._last: tuple[Matrix, int, list[tuple[str, float]]] | None = None  # query, k, its answer
+        self._generation = 0  # counts the changes of what the index holds: a `Nearest` names one
 
     def __len__(self) -> int:
         return self._size
@@ -95,7 +107,7 @@ class VectorIndex:
                 self._append([(rowid, memory_id, blob)])
 
     def _reset(self) -> None:
-        self._last = None
+        self._generation += 1
         self._matrix = self._np.zeros((0, self.dimensions), dtype=self._np.float32)
         self._codes = VectorCodes(self.dimensions)
         self._size = 0
@@ -129,35 +141,38 @@ class VectorIndex:
         if written:
             self._codes.put(np.array(written), self._matrix[written])
         self._last_rowid = rows[-1][0]
-        self._last = None
+        self._generation += 1
 
-    def search(self, query: Matrix, k: int) -> list[tuple[str, float]]:
-        """The k most similar stored records (id, cosine), best first.
-
-        The last answer is remembered: asked again with the same query (object) for as many or
-        fewer, it is not computed twice (the pipeline searches ahead on another thread)."""
-        np = self._np
+    def search(self, query: Matrix, k: int, ahead: Nearest | None = None) -> list[tuple[str, float]]:
+        """The k most similar stored records (id, cosine), best first. `ahead`: what was found for
+        this same query ahead of the call; its answer stands while the index has not changed since."""
         with self._lock:
-            last = self._last
-            if last is not None and last[0] is query and k <= last[1]:
-                return last[2][:k]
-            if self._size == 0 or k <= 0:
-                return []
-            vector = np.asarray(query, dtype=np.float32)
-            wanted = min(k, self._size)
-            if self._size > RESCORE * wanted + RESCORE_EXTRA:
-                approx = self._codes.scan(vector, self._size)
-                rows = _largest(np, approx, RESCORE * wanted + RESCORE_EXTRA)
-                sims = _cosines(np, self._matrix[rows], vector)
-            else:
-                rows = np.arange(self._size)
-                sims = _cosines(np, self._matrix[: self._size], vector)
-            best = _largest(np, sims, wanted)
-            best = best[np.lexsort((rows[best], -sims[best]))]  # ties go by row: the same order every time
-            ids = self._ids
-            found = [(ids[i], s) for i, s in zip(rows[best].tolist(), sims[best].tolist(), strict=True)]
-            self._last = (query, k, found)
-            return found
+            if ahead is not None and ahead.generation == self._generation and k <= ahead.k:
+                return ahead.hits[:k]
+            return self._search(query, k)
+
+    def nearest(self, query: Matrix, k: int) -> Nearest:
+        """`search`, as a value to hand on with the query (the pipeline searches ahead on a thread)."""
+        with self._lock:
+            return Nearest(k, self._search(query, k), self._generation)
+
+    def _search(self, query: Matrix, k: int) -> list[tuple[str, float]]:
+        np = self._np
+        if self._size == 0 or k <= 0:
+            return []
+        vector = np.asarray(query, dtype=np.float32)
+        wanted = min(k, self._size)
+        if self._size > RESCORE * wanted + RESCORE_EXTRA:
+            approx = self._codes.scan(vector, self._size)
+            rows = _largest(np, approx, RESCORE * wanted + RESCORE_EXTRA)
+            sims = _cosines(np, self._matrix[rows], vector)
+        else:
+            rows = np.arange(self._size)
+            sims = _cosines(np, self._matrix[: self._size], vector)
+        best = _largest(np, sims, wanted)
+        best = best[np.lexsort((rows[best], -sims[best]))]  # ties go by row: the same order every time
+        ids = self._ids
+        return [(ids[i], s) for i, s in zip(rows[best].tolist(), sims[best].tolist(), strict=True)]
 
     def similarity(self, query: Matrix, ids: list[str]) -> dict[str, float]:
         """Cosine of the query with specific records (those that have a vector)."""
@@ -189,6 +204,28 @@ def _largest(np: Any, values: Matrix, k: int) -> Any:
     return np.argpartition(values, cut)[cut:]
 
 
+@dataclass(frozen=True)
+class Made:
+    """A text's vector, and the records nearest it, as values: being made on the query-vector thread
+    for a call that has not reached its search or write yet (`ahead`), or made at once. Whoever
+    takes it is its only user: nothing else keeps or finds it."""
+
+    vector: Future[Matrix]
+    nearest: Future[Nearest | None]  # set once `vector` is (None: not searched, or it failed)
+    ahead: bool = True
+
+    @classmethod
+    def now(cls, vector: Matrix) -> Made:
+        made: Made = cls(Future(), Future(), ahead=False)
+        made.vector.set_result(vector)
+        made.nearest.set_result(None)
+        return made
+
+    def found(self) -> Nearest | None:
+        """The nearest records found with the vector (waits for the thread that searches them)."""
+        return self.nearest.result()
+
+
 class Nearby:
     """What a write asks of meaning: its statement's vector and the stored records closest to it.
 
@@ -202,36 +239,35 @@ class Nearby:
     LOOK_FURTHER = 4  # a placement's neighbours are looked for among this many times as many records
 
     def __init__(
-        self, embedder: Embedder, index: VectorIndex, ahead: Callable[[str], Future[Matrix] | None] = lambda _: None
+        self, embedder: Embedder, index: VectorIndex, ahead: Callable[[str], Made | None] = lambda _: None
     ) -> None:
         self.embedder = embedder
         self._index = index
-        self._ahead = ahead  # the vector of a statement made ahead of its write, if one was
+        self._ahead = ahead  # what was made ahead for a statement's write, taken once
 
-    def ahead(self, text: str) -> Future[Matrix] | None:
-        """The vector of `text` when another thread is making it already (taken: asked once)."""
-        return self._ahead(text)
+    def made(self, text: str) -> Made:
+        """The one source of a write's vector: what another thread is making for `text` already
+        (taken), else the vector made now."""
+        ahead = self._ahead(text)
+        return ahead if ahead is not None else Made.now(self.embedder.embed_one(text))
 
-    def vector(self, text: str) -> Matrix:
-        made = self.ahead(text)  # the object the index searched with: `nearest` finds its answer kept
-        return made.result() if made is not None else self.embedder.embed_one(text)
-
-    def nearest(self, conn: Connection, vector: Matrix, floor: float) -> dict[str, float]:
+    def nearest(self, conn: Connection, made: Made, floor: float) -> dict[str, float]:
         """Every stored record (any status, visible or not: the caller filters) with cosine >= floor."""
-        return self._nearest(conn, vector_sql.store_version(conn), vector, floor)
+        return self._nearest(conn, vector_sql.store_version(conn), made, floor)
 
-    def nearest_as_stored(self, conn: Connection, floor: float) -> Callable[[Matrix], dict[str, float]]:
+    def nearest_as_stored(self, conn: Connection, floor: float) -> Callable[[Made], dict[str, float]]:
         """`nearest` among the records as the store holds them now, for a write that asks after
         writing rows of its own (under a savepoint it may undo): the index is not marked as having
         seen a store version that may never be committed."""
         version = vector_sql.store_version(conn)
-        return lambda vector: self._nearest(conn, version, vector, floor)
+        return lambda made: self._nearest(conn, version, made, floor)
 
-    def _nearest(self, conn: Connection, version: int, vector: Matrix, floor: float) -> dict[str, float]:
-        self._index.refresh(conn, version)
+    def _nearest(self, conn: Connection, version: int, made: Made, floor: float) -> dict[str, float]:
+        self._index.refresh(conn, version)  # new rows read here void what was found ahead
+        vector, ahead = made.vector.result(), made.found()
         k = self.POOL
         while True:
-            hits = self._index.search(vector, k)
+            hits = self._index.search(vector, k, ahead)
             if len(hits) < k or hits[-1][1] < floor:
                 return {memory_id: cosine for memory_id, cosine in hits if cosine >= floor}
             k *= 4

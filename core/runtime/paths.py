@@ -17,6 +17,11 @@ def default_home() -> Path:
     return Path(platformdirs.user_data_dir("memvault")).expanduser().resolve()
 
 
+def demo_home() -> Path:
+    """Where `memvault demo` (and the app's "try the demo") keeps the fictional demo store."""
+    return Path(platformdirs.user_data_dir("memvault-demo"))
+
+
 @dataclass(frozen=True)
 class VaultPaths:
     home: Path

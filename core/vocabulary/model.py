@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NewType, cast
-
-if TYPE_CHECKING:
-    from memvault.core.vocabulary.results import MemoryRecord
+from typing import Any, NewType, TypedDict, cast
 
 MemoryId = NewType("MemoryId", str)
 ProposalId = NewType("ProposalId", str)
@@ -120,6 +117,40 @@ LOCAL_ASSISTANT = Caller(principal="local", surface=Surface.LOCAL)
 HOUSEKEEPER = Caller(principal="housekeeping", surface=Surface.LOCAL, owner=True)
 
 
+class MemoryRecord(TypedDict):
+    """One memory record, as the contract returns it (`Memory.to_dict`)."""
+
+    id: MemoryId
+    domain: str
+    type: str
+    statement: str
+    status: str
+    confidence: float
+    importance: float
+    explicitness: str
+    sensitivity: str
+    access_scope: str
+    tags: list[str]
+    source: str | None
+    source_reference: str | None
+    evidence: str | None
+    event_time: str | None
+    learned_at: str | None
+    observed_at: str | None
+    valid_from: str | None
+    valid_until: str | None
+    last_confirmed_at: str | None
+    created_at: str | None
+    updated_at: str | None
+    supersedes_id: MemoryId | None
+    superseded_by_id: MemoryId | None
+    archived_reason: str | None
+    retrieval_count: int
+    last_retrieved_at: str | None
+    revision: int
+    due_at: str | None
+
+
 @dataclass
 class Memory:
     """One memory record, as the contract returns it."""
@@ -157,37 +188,8 @@ class Memory:
     authorized_principal_id: str | None = None
     authorized_workspace_id: str | None = None
 
-    CONTRACT_FIELDS = (
-        "id",
-        "domain",
-        "type",
-        "statement",
-        "status",
-        "confidence",
-        "importance",
-        "explicitness",
-        "sensitivity",
-        "access_scope",
-        "tags",
-        "source",
-        "source_reference",
-        "evidence",
-        "event_time",
-        "learned_at",
-        "observed_at",
-        "valid_from",
-        "valid_until",
-        "last_confirmed_at",
-        "created_at",
-        "updated_at",
-        "supersedes_id",
-        "superseded_by_id",
-        "archived_reason",
-        "retrieval_count",
-        "last_retrieved_at",
-        "revision",
-        "due_at",
-    )
+    # The contract's fields, in the contract's order: declared once, by `MemoryRecord`.
+    CONTRACT_FIELDS = tuple(MemoryRecord.__annotations__)
 
     ENUM_FIELDS = ("type", "status", "explicitness", "sensitivity", "access_scope")  # given as their values
 

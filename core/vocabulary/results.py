@@ -10,41 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-from memvault.core.vocabulary.model import MemoryId, ProposalId
-
-
-class MemoryRecord(TypedDict):
-    """One memory record, as the contract returns it (`Memory.to_dict`)."""
-
-    id: MemoryId
-    domain: str
-    type: str
-    statement: str
-    status: str
-    confidence: float
-    importance: float
-    explicitness: str
-    sensitivity: str
-    access_scope: str
-    tags: list[str]
-    source: str | None
-    source_reference: str | None
-    evidence: str | None
-    event_time: str | None
-    learned_at: str | None
-    observed_at: str | None
-    valid_from: str | None
-    valid_until: str | None
-    last_confirmed_at: str | None
-    created_at: str | None
-    updated_at: str | None
-    supersedes_id: MemoryId | None
-    superseded_by_id: MemoryId | None
-    archived_reason: str | None
-    retrieval_count: int
-    last_retrieved_at: str | None
-    revision: int
-    due_at: str | None
+from memvault.core.vocabulary.model import MemoryId, MemoryRecord, ProposalId
 
 
 class Provenance(TypedDict):
@@ -296,9 +262,47 @@ class DomainChange(TypedDict, total=False):
     changed: list[str]
 
 
-# A report of long-running upkeep (discovery, domain upkeep, backups, purge): its keys are
-# documented with the operation (docs/domains.md, docs/maintenance.md); front ends show it whole.
-Report = dict[str, object]
+class DiscoveredRegion(TypedDict):
+    """A region discovery found: records an existing domain takes, or a new domain."""
+
+    name: str
+    existing: bool
+    size: int
+    keywords: list[str]
+    description: str
+
+
+class DiscoveryReport(TypedDict):
+    """`discover_domains`: the regions found and the moves made (with `dry_run`, that would be made)."""
+
+    records: int
+    method: str  # "vectors", "terms" or "none"
+    reason: str
+    regions: list[DiscoveredRegion]
+    new_domains: list[str]
+    moves: int
+    flows: dict[str, int]  # "from -> to": records moved
+    emptied: list[str]
+    dry_run: bool
+
+
+class DomainUpkeep(TypedDict):
+    """`maintain_domains` when it refreshed (or upkeep is off): domains updated, records placed."""
+
+    action: Literal["none", "refreshed"]
+    domains: int
+    settled: int
+
+
+class DiscoveryUpkeep(DiscoveryReport):
+    """`maintain_domains` when the store had grown enough to discover the regions again."""
+
+    action: Literal["discovered"]
+
+
+class DomainsRefreshed(TypedDict):
+    refreshed: int  # domains whose statistics changed
+
 
 # A setting's value, as declared in core/runtime/settings.py.
 SettingValue = str | int | float | bool | list[str]
@@ -333,3 +337,123 @@ class TokenCreated(TypedDict):
     surface: str
     workspace_id: str | None
     token: str
+
+
+class PrincipalRevoked(TypedDict):
+    principal: str
+    revoked_tokens: int
+
+
+class PrincipalRow(TypedDict):
+    """`list_principals`: a remote or workspace caller and its live tokens (never a token itself)."""
+
+    name: str
+    surface: str
+    workspace_id: str | None
+    created_at: str
+    revoked_at: str | None
+    live_tokens: int
+
+
+class ReindexReport(TypedDict):
+    """`reindex`: records embedded now, records still without a vector, and the embeddings setting."""
+
+    embedded: int
+    missing: int
+    embeddings: Literal["off", "local"]
+
+
+class BackupRow(TypedDict):
+    """`list_backups`: a recorded backup, and whether its file is still there."""
+
+    path: str
+    created_at: str
+    bytes: int
+    sha256: str
+    kind: str
+    removed_at: str | None
+    exists: bool
+
+
+class ScheduledBackup(TypedDict):
+    """`scheduled_backup`: today's backup (None: already made) and the backups retention removed."""
+
+    made: BackupAnswer | None
+    removed: list[str]
+
+
+class RestoreReport(TypedDict):
+    """`restore_backup`: what the restored store holds, and where the replaced one was kept."""
+
+    restored_from: str
+    records: int
+    schema_version: int
+    previous_store_kept_as: str | None
+    purged_again: int  # records purged after the backup was taken, purged again
+
+
+class StoreFlush(TypedDict):
+    """What a purge or sweep did to the store's files (False: the store was busy; sweep again)."""
+
+    secure_delete: bool
+    vacuumed: bool
+    wal_truncated: bool
+
+
+class PurgedStore(StoreFlush):
+    removed_rows: dict[str, int]  # rows removed, by table (tables that lost none are left out)
+
+
+class BackupsCleaned(TypedDict):
+    """The known backups a purge reached: rewritten, deleted (unreadable), missing, failed (busy)."""
+
+    rewritten: list[str]
+    deleted: list[str]
+    missing: list[str]
+    failed: list[str]
+
+
+class PurgeReach(TypedDict):
+    """A purge beyond the store: exports deleted, backups cleaned, plaintext copies memvault did not make."""
+
+    exports_removed: list[str]
+    backups: BackupsCleaned
+    plaintext_copies: list[str]
+
+
+class PurgeReport(PurgeReach):
+    """`confirm_purge`: what was removed, and what memvault could not clean."""
+
+    request_id: ProposalId
+    outcome: Literal["purged"]
+    purged_ids: list[MemoryId]
+    tombstones: int
+    store: PurgedStore
+    not_cleaned: list[str]
+
+
+class SweepReport(PurgeReach):
+    """`sweep_purged`: every tombstone applied again to the store, the exports and the backups."""
+
+    tombstones: int
+    store_records_removed: int
+    store: StoreFlush
+
+
+class PurgeRejected(TypedDict):
+    request_id: ProposalId
+    outcome: Literal["rejected"]
+
+
+class PurgeRequestRow(TypedDict):
+    """`list_purge_requests`: a purge request and its state (its payload holds ids, never text)."""
+
+    id: ProposalId
+    status: str
+    target_id: MemoryId | None
+    payload: dict[str, Any]
+    principal: str
+    surface: str
+    reason: str | None
+    created_at: str
+    decided_at: str | None

@@ -3,7 +3,7 @@
 Per call:
 
 1. Validation, all or nothing: `candidates` is a list of 1..50 objects, each a valid
-   `memory_add` (core/requests.ProposeRequest) in a scope the caller may write, linking only to
+   `memory_add` (core/vocabulary/requests.ProposeRequest) in a scope the caller may write, linking only to
    records it may see; `conversation_ref` is a short pointer. Any fault is one
    InvalidArgument (Forbidden, NotFound) naming the candidate, and nothing is written.
    Retrieval-only mode refuses the whole call before anything is read.
@@ -14,8 +14,8 @@ Per call:
 3. The write mode decides what is committed, through the functions of core/writer/writes.py:
    ADD is `memory_add`, SUPERSEDE is `memory_correct` of the target, ARCHIVE is
    `memory_archive` of the target, NO_CHANGE confirms the target (its last_confirmed_at
-   moves, as a duplicate `memory_add` does). Assistants' corrections and archives always wait
-   in the approval inbox.
+   moves, as a duplicate `memory_add` does). A correction follows the write mode as
+   `memory_correct` does; an archive always waits in the approval inbox.
 
 Later candidates see what earlier ones committed. Logs carry counts, never text.
 """

@@ -138,8 +138,9 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
     # duplicate judgement (their vector is made behind the commit). When another thread is making the
     # vector already (an MCP call's head start), a draft whose domain is given and that links nothing
     # is written meanwhile instead, and undone should it prove a near duplicate.
-    ahead = judged.ahead(draft.statement) if judged and draft.domain and not draft.links else None
-    vector = judged.vector(draft.statement) if judged and ahead is None else None
+    made = judged.made(draft.statement) if judged else None  # the add's one source of its vector
+    ahead = made if made is not None and made.ahead and draft.domain and not draft.links else None
+    vector = made.vector.result() if made is not None and ahead is None else None
     with ctx.transaction() as conn:
         assigned = draft.domain is None  # memvault chooses the domain: discovery may move the record later
         by_meaning = partial(judged.closest, conn, vector) if judged and vector is not None else None
@@ -149,7 +150,7 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
         norm = normalize_statement(draft.statement)
         duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)
         if duplicate is None and not caller.owner and ahead is None:  # a paraphrase: memory_propose's judgement
-            close = judged.nearest(conn, vector, SAME_COSINE_FLOOR) if judged and vector is not None else None
+            close = judged.nearest(conn, made, SAME_COSINE_FLOOR) if judged and made is not None else None
             duplicate = near_duplicate(ctx, conn, caller, draft, close)
         now = ctx.now()
         store = partial(_store, ctx, conn, caller, draft, mode, scope, workspace, norm, assigned, now)
@@ -158,8 +159,8 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
             nearest = judged.nearest_as_stored(conn, SAME_COSINE_FLOOR)  # before this add's own rows
             with savepoint(conn) as undo:
                 stored = store()
-                vector = ahead.result()
-                duplicate = near_duplicate(ctx, conn, caller, draft, nearest(vector), written=stored["id"])
+                vector = ahead.vector.result()
+                duplicate = near_duplicate(ctx, conn, caller, draft, nearest(ahead), written=stored["id"])
                 if duplicate is not None:
                     undo()
         if duplicate is not None:

@@ -75,6 +75,7 @@ def _served_url(log: Path, process: subprocess.Popen[bytes]) -> str:
 
 def _memory(args: argparse.Namespace) -> int:
     from memvault.mcp_bridge.bench_run import BenchOptions, run_memory_benchmark  # noqa: PLC0415
+    from memvault.mcp_bridge.tools import search  # noqa: PLC0415
 
     home = VaultPaths.from_env(args.home).home
     with ExitStack() as stack:
@@ -85,6 +86,7 @@ def _memory(args: argparse.Namespace) -> int:
             else setting("bench_native_budget_tokens").default
         )
         options = BenchOptions(
+            tools=search.TOOLS,
             out_dir=Path(args.out) if args.out else report_folder(home),
             suite=args.suite,
             seed=args.seed,
@@ -135,7 +137,7 @@ def _last(args: argparse.Namespace) -> int:
 
 def _shadow(args: argparse.Namespace) -> int:
     with open_vault(args) as vault:
-        report = shadow_report(vault.ctx, OWNER, args.hours)
+        report = shadow_report(vault, OWNER, args.hours)
     emit(args, report, _shadow_text)
     return 0
 

@@ -21,10 +21,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from memvault.core.maintenance.uninstall import keyring_entry
-from memvault.core.runtime.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths, demo_home
 from memvault.core.security.keys import KEYRING_SERVICE
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import format_time
@@ -40,10 +38,6 @@ MARKER_TEXT = "This folder holds the fictional memvault demo store; `memvault de
 TIME_FIELDS = ("event_time", "valid_from", "valid_until", "due_at")
 _RELATIVE = re.compile(r"^([+-])(\d{1,5})d$")
 Progress = Callable[[int, int], None]
-
-
-def default_home() -> Path:
-    return Path(platformdirs.user_data_dir("memvault-demo"))
 
 
 def demo_files() -> list[tuple[str, str]]:
@@ -232,7 +226,7 @@ def _summary_text(data: dict[str, Any]) -> str:
 
 def _demo(args: argparse.Namespace) -> int:
     chosen = args.demo_home or args.home  # never $MEMVAULT_HOME: that is the person's own store
-    home = Path(chosen).expanduser() if chosen else default_home()
+    home = Path(chosen).expanduser() if chosen else demo_home()
     paths, fresh = _prepare(home, args.reset)
     started = datetime.now(UTC)
     with Vault.open(paths.home, create=fresh) as vault:

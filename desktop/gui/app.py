@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
@@ -33,6 +33,7 @@ from memvault.core.security import keys
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError, WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.results import RestoreReport
 from memvault.desktop.gui.collector import GuiThreadCollector
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
@@ -257,7 +258,7 @@ class App(QObject):
         if self.live is not None:
             self.live.stop()
 
-        def work(vault: Vault) -> tuple[dict[str, Any] | None, MemvaultError | None, Vault]:
+        def work(vault: Vault) -> tuple[RestoreReport | None, MemvaultError | None, Vault]:
             vault.close()
             try:
                 result, problem = Vault.restore_backup(backup, home, secret=secret), None
@@ -267,7 +268,7 @@ class App(QObject):
             self.ops.vault = reopened  # on the worker: the work queued after this one uses the new store
             return result, problem, reopened
 
-        def done(answer: tuple[dict[str, Any] | None, MemvaultError | None, Vault]) -> None:
+        def done(answer: tuple[RestoreReport | None, MemvaultError | None, Vault]) -> None:
             result, problem, reopened = answer
             if self.host is not None:  # else serving begins later, as after any launch
                 self.host = type(self.host)(reopened)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import subprocess
 
-from memvault.core.runtime.paths import VaultPaths
+from memvault.core.runtime.paths import VaultPaths, demo_home
 from memvault.core.security import keys
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
@@ -54,9 +54,7 @@ def apply_choices(vault: Vault, choices: FirstRunChoices) -> list[str]:
 
 def open_demo() -> Vault:
     """The fictional demo store, loaded first if needed (the same code as `memvault demo`)."""
-    from memvault.desktop.commands.demo import default_home  # noqa: PLC0415 - only on this path
-
-    home = default_home()
+    home = demo_home()
     subprocess.run(
         [*this_memvault(), "demo", "--home", str(home)],  # a desktop bundle is its own executable
         check=True,

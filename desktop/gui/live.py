@@ -1,9 +1,10 @@
 """Live refresh: the change feed as a Qt signal.
 
 Writes made by other processes (an assistant through `memvault mcp`, the CLI) and by the daemon
-serving inside this app reach the open window as `Operations.changed`, with the kinds and ids the
-feed names. The app is the daemon itself, so it follows the feed by the store's change signal
-(desktop/change_listener.py, file mode): every committing process rewrites it, no polling.
+serving inside this app reach the open window as `Operations.changed`: the same `Changes` the app's
+own writes announce, with the kinds (`ChangeKind`) and ids the feed names. The app is the daemon
+itself, so it follows the feed by the store's change signal (desktop/change_listener.py, file
+mode): every committing process rewrites it, no polling.
 """
 
 from __future__ import annotations
@@ -14,39 +15,21 @@ from memvault.core.operations.changes import ChangeBatch, ChangeKind
 from memvault.desktop.change_listener import ChangeListener
 from memvault.desktop.gui.operations import Changes, Operations
 
-# The feed's kinds -> the kinds views refresh on (operations.Changes).
-VIEW_KINDS: dict[ChangeKind, tuple[str, ...]] = {
-    ChangeKind.MEMORY_ADDED: ("memory",),
-    ChangeKind.MEMORY_CORRECTED: ("memory",),
-    ChangeKind.MEMORY_ARCHIVED: ("memory",),
-    ChangeKind.MEMORY_RESTORED: ("memory",),
-    ChangeKind.MEMORY_CONFIRMED: ("memory",),
-    ChangeKind.MEMORY_MOVED: ("memory", "domain"),
-    ChangeKind.FEEDBACK_RECORDED: ("memory",),
-    ChangeKind.PROPOSAL_STAGED: ("proposal",),
-    ChangeKind.PROPOSAL_DECIDED: ("proposal",),
-    ChangeKind.PURGE_REQUESTED: ("proposal", "purge"),
-    ChangeKind.PURGE_REJECTED: ("proposal", "purge"),
-    ChangeKind.PURGED: ("memory", "proposal", "purge"),
-    ChangeKind.DOMAIN_CHANGED: ("domain",),
-    ChangeKind.SETTING_CHANGED: ("setting",),
-    ChangeKind.PRINCIPAL_CHANGED: ("principal",),
-    ChangeKind.BACKUP_CHANGED: ("backup",),
-}
+# Kinds that refresh every view: a restored store, a kind this build does not know, and a record's
+# new scope (no view has a narrower refresh for it).
+RELOADS = frozenset({ChangeKind.STORE_RESTORED, ChangeKind.OTHER, ChangeKind.MEMORY_RESCOPED})
 
 
 def changes_of(batch: ChangeBatch) -> Changes:
-    """What a batch of the feed touched; a reset, a restore or an unknown kind means everything."""
+    """What a batch of the feed touched: its kinds and ids; a reset or a kind in RELOADS means everything."""
     if batch.reset:
         return Changes.all()
-    kinds: set[str] = set()
     ids: list[str] = []
     for change in batch.changes:
-        if change.kind not in VIEW_KINDS:
+        if change.kind in RELOADS:
             return Changes.all()
-        kinds.update(VIEW_KINDS[change.kind])
         ids += [*change.memory_ids, *([change.proposal_id] if change.proposal_id else [])]
-    return Changes.of(kinds, ids)
+    return Changes.of((change.kind for change in batch.changes), ids)
 
 
 class LiveFeed(QObject):

@@ -8,7 +8,7 @@ first time it is shown: the window's first paint waits only for Memories.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memvault.core.vocabulary.results import RestoreReport
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.theme import app_icon
 from memvault.desktop.gui.tray import Tray
@@ -164,7 +165,7 @@ class MainWindow(QMainWindow):
         self.nav.item([n for n, _ in PAGES].index("Inbox")).setText(f"Inbox ({pending})" if pending > 0 else "Inbox")
         self.state.setText(self.tray.summary() if pending >= 0 else "")
 
-    def restored(self, result: dict[str, Any]) -> None:
+    def restored(self, result: RestoreReport) -> None:
         settings = cast("SettingsView", self.page("Settings"))
         settings.backups.restored(result)
         self.show_page("Settings")

@@ -1,8 +1,9 @@
 """`Operations`: how every window reaches the `Vault`, off the GUI thread.
 
 Work runs on one worker thread (the store serialises writers anyway); its answer comes back on the
-GUI thread. After a write, `changed` carries a `Changes` value so each view decides whether to
-redraw; writes made by other processes arrive the same way (see `live.py`).
+GUI thread. After a write, `changed` carries a `Changes` value (the change feed's kinds,
+`ChangeKind`, and ids) so each view decides whether to redraw; writes made by other processes
+arrive the same way (see `live.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, ChangeKind
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import OWNER, Caller
@@ -28,25 +30,26 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Changes:
-    """What a write touched: kinds of things (e.g. "memory", "proposal", "setting") and ids, when known.
+    """What a write touched: the kinds of change (the change feed's `ChangeKind`) and ids, when known.
 
     `everything=True` means "unknown: refresh whatever you show" (e.g. after a restore).
     """
 
-    kinds: frozenset[str] = frozenset()
+    kinds: frozenset[ChangeKind] = frozenset()
     ids: frozenset[str] = frozenset()
     everything: bool = False
 
     @classmethod
-    def of(cls, kinds: Iterable[str] = (), ids: Iterable[str] = ()) -> Changes:
+    def of(cls, kinds: Iterable[ChangeKind] = (), ids: Iterable[str] = ()) -> Changes:
         return cls(frozenset(kinds), frozenset(i for i in ids if i))
 
     @classmethod
     def all(cls) -> Changes:
         return cls(everything=True)
 
-    def touches(self, kind: str) -> bool:
-        return self.everything or kind in self.kinds
+    def touches(self, *kinds: ChangeKind) -> bool:
+        """True when any of `kinds` changed (or anything may have)."""
+        return self.everything or not self.kinds.isdisjoint(kinds)
 
     def merged(self, other: Changes) -> Changes:
         return Changes(self.kinds | other.kinds, self.ids | other.ids, self.everything or other.everything)
@@ -165,9 +168,10 @@ def _answer(callback: Callable[[Any], None], value: Any) -> None:
 
 
 def changes_from_result(result: object) -> Changes:
-    """Best guess at what a write's result touched: its ids when it names them, else everything."""
+    """Best guess at what a write's result touched: when it names ids, those records and proposals
+    (any record or proposal kind: the answer does not say which), else everything."""
     if isinstance(result, dict):
         ids = [str(result[key]) for key in ("id", "memory_id", "proposal_id", "request_id") if result.get(key)]
         if ids:
-            return Changes.of(("memory", "proposal"), ids)
+            return Changes.of(MEMORY_KINDS | PROPOSAL_KINDS, ids)
     return Changes.all()

@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QActionGroup, QColor, QFont, QIcon, QPainter,
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from shiboken6 import Shiboken
 
+from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, ChangeKind
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import KillSwitch, WriteMode
@@ -121,7 +122,7 @@ class Tray(QObject):
             lambda _: None,
             self._refused,
             writes=True,
-            changes=Changes.of(("setting",), ("kill_switch",)),
+            changes=Changes.of((ChangeKind.SETTING_CHANGED,), ("kill_switch",)),
         )
 
     def _pause_toggled(self, paused: bool) -> None:
@@ -131,7 +132,7 @@ class Tray(QObject):
             lambda _: None,
             self._refused,
             writes=True,
-            changes=Changes.of(("setting",), ("write_mode",)),
+            changes=Changes.of((ChangeKind.SETTING_CHANGED,), ("write_mode",)),
         )
 
     def _refused(self, error: MemvaultError) -> None:
@@ -139,7 +140,7 @@ class Tray(QObject):
         self.refresh()
 
     def _on_changed(self, changes: Changes) -> None:
-        if changes.touches("proposal") or changes.touches("setting") or changes.touches("memory"):
+        if changes.touches(*MEMORY_KINDS, *PROPOSAL_KINDS, ChangeKind.SETTING_CHANGED):
             self.refresh()
 
     def refresh(self) -> None:

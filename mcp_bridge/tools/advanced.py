@@ -10,8 +10,8 @@ from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.requests import DecisionsRequest, RelatedRequest, TimelineRequest, UnresolvedRequest
 from memvault.core.vocabulary.results import Graph, Items, ProjectHistory, Timeline
+from memvault.mcp_bridge.tool_gate import ToolSpec, read_only
 from memvault.mcp_bridge.tools import schemas
-from memvault.mcp_bridge.tools.base import ToolSpec, read_only
 from memvault.mcp_bridge.tools.vocabulary import LinkName, MemoryIdArg, Time
 
 Project = Annotated[str, Field(description="a project's name (records tagged project:NAME)")]

@@ -16,7 +16,8 @@ from memvault.core.bench.report import report_folder
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge.bench_run import BenchOptions, run_memory_benchmark
-from memvault.mcp_bridge.tools.base import ToolSpec, mutating
+from memvault.mcp_bridge.tool_gate import ToolSpec, mutating
+from memvault.mcp_bridge.tools import search
 from memvault.mcp_bridge.tools.schemas import BOOL, NUM, STR, array, obj
 
 BENCHMARK = obj(
@@ -40,6 +41,7 @@ def memory_benchmark(
     ] = "full",
 ) -> dict[str, Any]:
     options = BenchOptions(
+        tools=search.TOOLS,
         out_dir=report_folder(vault.paths.home),
         suite=suite,
         native_budget_tokens=int(vault.number_setting("bench_native_budget_tokens")),

@@ -10,8 +10,8 @@ from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.requests import FeedbackRequest
 from memvault.core.vocabulary.results import Ok
+from memvault.mcp_bridge.tool_gate import ToolSpec, mutating
 from memvault.mcp_bridge.tools import schemas
-from memvault.mcp_bridge.tools.base import ToolSpec, mutating
 from memvault.mcp_bridge.tools.vocabulary import MemoryIdArg
 
 

@@ -15,8 +15,8 @@ from memvault.core.importers.request import ImportRequest
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import InvalidArgument
 from memvault.core.vocabulary.model import Caller
+from memvault.mcp_bridge.tool_gate import ToolSpec, mutating, read_only
 from memvault.mcp_bridge.tools import schemas
-from memvault.mcp_bridge.tools.base import ToolSpec, mutating, read_only
 from memvault.mcp_bridge.tools.schemas import BOOL, INT, STR, array, nullable, obj
 
 Format = Literal["auto", "chatgpt", "claude", "codex", "jsonl", "markdown"]

@@ -10,8 +10,8 @@ from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.requests import PurgeRequest
 from memvault.core.vocabulary.results import BackupAnswer, PurgeRequested
+from memvault.mcp_bridge.tool_gate import ToolSpec, mutating
 from memvault.mcp_bridge.tools import schemas
-from memvault.mcp_bridge.tools.base import ToolSpec, mutating
 
 
 def memory_backup(vault: Vault, caller: Caller) -> BackupAnswer:

@@ -10,8 +10,8 @@ from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.requests import ListRequest
 from memvault.core.vocabulary.results import RecordPage, RecordView, StatusAnswer
+from memvault.mcp_bridge.tool_gate import ToolSpec, read_only
 from memvault.mcp_bridge.tools import schemas
-from memvault.mcp_bridge.tools.base import ToolSpec, read_only
 from memvault.mcp_bridge.tools.vocabulary import MemoryIdArg, StatusName, TypeName
 
 

@@ -10,8 +10,8 @@ from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.results import SearchAnswer, ShadowAnswer
 from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.mcp_bridge.tool_gate import ToolSpec, read_only
 from memvault.mcp_bridge.tools import schemas
-from memvault.mcp_bridge.tools.base import ToolSpec, read_only
 from memvault.mcp_bridge.tools.vocabulary import Time, TypeName
 
 
@@ -58,6 +58,6 @@ TOOLS = [
         ),
         annotations=read_only(),
         output_schema=schemas.SEARCH,
-        ahead=lambda vault, arguments: vault.expect_search(arguments.get("query")),
+        ahead=lambda serving, arguments: serving.expect_search(arguments.get("query")),
     )
 ]

@@ -12,8 +12,8 @@ from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vocabulary.results import AddResult, ArchiveResult, CorrectResult, RestoreResult
+from memvault.mcp_bridge.tool_gate import ToolSpec, mutating
 from memvault.mcp_bridge.tools import schemas
-from memvault.mcp_bridge.tools.base import ToolSpec, mutating
 from memvault.mcp_bridge.tools.vocabulary import (
     ExplicitnessName,
     MemoryIdArg,
@@ -120,7 +120,7 @@ TOOLS = [
         ),
         annotations=mutating(destructive=False, idempotent=False),
         output_schema=schemas.ADD,
-        ahead=lambda vault, arguments: vault.expect_add(arguments.get("statement")),
+        ahead=lambda serving, arguments: serving.expect_add(arguments.get("statement")),
     ),
     ToolSpec(
         name="memory_correct",

@@ -27,18 +27,18 @@ def test_the_report_counts_shadow_searches_only_and_shows_no_text(clocked_vault:
     for query in ("kiln temperature", "glaze day", "kiln glaze"):
         assert vault.search(LOCAL_ASSISTANT, SearchRequest.of(query=query, shadow=True))["shadow"] is True
     vault.search(LOCAL_ASSISTANT, SearchRequest.of(query="kiln temperature"))  # a normal search is not shadow
-    report = shadow_report(vault.ctx, OWNER, hours=24)
+    report = shadow_report(vault, OWNER, hours=24)
     assert report["queries"] == 3
     assert {r["id"] for r in report["top_records"]} <= set(ids) and report["distinct_records"] >= 1
     assert report["latency_ms"]["p95"] >= report["latency_ms"]["p50"] >= 0
     text = json.dumps(report)
     assert "Quillmere" not in text and "kiln" not in text
     clock.advance(hours=30)
-    assert shadow_report(vault.ctx, OWNER, hours=24)["queries"] == 0
+    assert shadow_report(vault, OWNER, hours=24)["queries"] == 0
 
 
 def test_only_the_person_reads_it(vault: Vault) -> None:
     with pytest.raises(Forbidden):
-        shadow_report(vault.ctx, LOCAL_ASSISTANT)
+        shadow_report(vault, LOCAL_ASSISTANT)
     with pytest.raises(InvalidArgument):
-        shadow_report(vault.ctx, OWNER, hours=0)
+        shadow_report(vault, OWNER, hours=0)

@@ -9,7 +9,7 @@ import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder
 
 from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
-from memvault.core.retrieval.vectors import Nearby, VectorIndex, to_blob
+from memvault.core.retrieval.vectors import Made, Nearby, VectorIndex, to_blob
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
@@ -79,7 +79,7 @@ def test_nearest_finds_every_record_above_the_floor_however_many(vault: Vault, a
         vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids, close + far, strict=True)])
     nearby = Nearby(shared_embedder(), VectorIndex("test-model", 384))
     with vault.ctx.reading() as conn:
-        found = nearby.nearest(conn, query, 0.8)
+        found = nearby.nearest(conn, Made.now(query), 0.8)
     assert set(found) == set(ids[:70])
     assert all(abs(found[i] - float(v @ query)) < 1e-5 for i, v in zip(ids, close, strict=False))
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from shellkit import Seeded
 
+from memvault.core.operations.changes import MEMORY_KINDS, ChangeKind
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError, NotFound
 from memvault.core.vocabulary.model import OWNER
@@ -41,6 +42,7 @@ def test_a_write_announces_what_it_touched_and_lands_in_the_store(
         ops.run(lambda v: v.archive(OWNER, ArchiveRequest.parse({"id": memory_id})), lambda _: None, writes=True)
     assert isinstance(announced.args[0], Changes)
     assert memory_id in announced.args[0].ids
+    assert announced.args[0].touches(*MEMORY_KINDS) and not announced.args[0].touches(ChangeKind.SETTING_CHANGED)
     assert vault.get(OWNER, memory_id)["memory"]["status"] == "archived"
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, Caller
 from memvault.mcp_bridge.server import tool_specs
-from memvault.mcp_bridge.tools.base import make_tool
+from memvault.mcp_bridge.tool_gate import make_tool
 from tests.mcp_bridge.conftest import REMOTE, Seeded
 from tests.mcp_bridge.helpers import Answer, call, connect
 

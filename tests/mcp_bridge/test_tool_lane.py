@@ -26,8 +26,9 @@ from mcp.shared.message import SessionMessage
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from memvault.mcp_bridge.answer_line import message_json
-from memvault.mcp_bridge.server import build_server, serve_streams, settle_heap
+from memvault.mcp_bridge.server import build_server, serve_streams
 from memvault.mcp_bridge.tool_lane import ToolLane
+from memvault.mcp_bridge.tool_server import settle_heap
 
 from .conftest import Seeded
 

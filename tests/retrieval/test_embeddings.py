@@ -18,7 +18,7 @@ import pytest
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
 from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.retrieval.vectors import BackgroundJob, VectorIndex, to_blob
+from memvault.core.retrieval.vectors import BackgroundJob, Nearest, VectorIndex, to_blob
 from memvault.core.store import vectors as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
@@ -170,6 +170,21 @@ def test_the_coded_first_pass_answers_the_exact_nearest_and_their_exact_cosines(
     assert {m for m, _ in index.search(vectors[0], 2)} == {ids[0], ids[1]}
 
 
+def test_what_was_found_ahead_answers_only_while_the_index_holds_what_it_held(vault: Vault) -> None:
+    """A `Nearest` is a value handed on with its query: the index answers from it for as many records
+    or fewer, and not once what the index holds has changed."""
+    vectors = _unit_vectors(7, 12)
+    ids, index = _indexed(vault, vectors, 10, "lantern")
+    found = index.nearest(vectors[3], 4)
+    assert found.hits == index.search(vectors[3], 4) and found.hits[0][0] == ids[3]
+    planted = Nearest(found.k, [("planted", 1.0)] * found.k, found.generation)  # not what a search finds
+    assert index.search(vectors[3], 2, planted) == [("planted", 1.0)] * 2  # answered from the value
+    assert index.search(vectors[3], 5, planted)[0][0] == ids[3]  # more than was found ahead: searched
+    _store_vectors(vault, ids[10:], vectors[10:])
+    _refresh(vault, index)  # the index changed: what was found before no longer stands
+    assert index.search(vectors[3], 2, planted)[0][0] == ids[3]
+
+
 def test_records_are_embedded_when_written(vault: Vault) -> None:
     added = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))
     corrected = vault.correct(OWNER, CorrectRequest.of(id=added["id"], statement="I prefer black tea in the morning"))
@@ -309,8 +324,8 @@ def test_an_expected_search_finds_its_vector_made(vault: Vault, monkeypatch: pyt
     ran: list[list[str]] = []
     real = embedder._run
     monkeypatch.setattr(embedder, "_run", lambda texts: ran.append(list(texts)) or real(texts))
-    vault.expect_search(["not", "text"])  # an argument the call will refuse: nothing starts
-    vault.expect_search("  where does the garden hose hang?  ")
+    vault.serving.expect_search(["not", "text"])  # an argument the call will refuse: nothing starts
+    vault.serving.expect_search("  where does the garden hose hang?  ")
     waited = time.monotonic() + 30
     while not ran and time.monotonic() < waited:  # it runs on the query-vector thread
         time.sleep(0.005)
@@ -335,9 +350,9 @@ def test_an_expected_add_takes_its_vector_made_and_a_secret_is_never_embedded_ah
     real = embedder._run
     monkeypatch.setattr(embedder, "_run", lambda texts: ran.append(list(texts)) or real(texts))
     rake = "The rake hangs beside the garden hose."
-    vault.expect_add("the deploy key is AKIAIOSFODNN7EXAMPLE for staging")  # to be refused: never embedded
-    vault.expect_add(["not", "text"])  # an argument the call will refuse: nothing starts
-    vault.expect_add(f"  {rake}  ")
+    vault.serving.expect_add("the deploy key is AKIAIOSFODNN7EXAMPLE for staging")  # to be refused: never embedded
+    vault.serving.expect_add(["not", "text"])  # an argument the call will refuse: nothing starts
+    vault.serving.expect_add(f"  {rake}  ")
     waited = time.monotonic() + 30
     while not ran and time.monotonic() < waited:  # it runs on the query-vector thread
         time.sleep(0.005)
@@ -349,7 +364,7 @@ def test_an_expected_add_takes_its_vector_made_and_a_secret_is_never_embedded_ah
     assert np.array_equal(np.frombuffer(stored[added["id"]], dtype="<f4"), embedder.embed_one(rake))
     refused = vault.add(LOCAL_ASSISTANT, Draft.of(statement="the deploy key is AKIAIOSFODNN7EXAMPLE for staging"))
     assert refused["outcome"] == "rejected" and ran == [[rake]]
-    vault.expect_add("The wheelbarrow leans on the fence.")  # expected, then another statement added
+    vault.serving.expect_add("The wheelbarrow leans on the fence.")  # expected, then another statement added
     can = "The watering can sits under the potting bench."
     vault.add(LOCAL_ASSISTANT, Draft.of(statement=can, domain="garden", confidence=0.9))
     assert [can] in ran  # embedded for itself, not given the vector made for the other one
@@ -372,7 +387,7 @@ def test_an_expected_add_written_meanwhile_and_found_a_near_duplicate_leaves_not
     rows = "SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM proposals), (SELECT count(*) FROM events)"
     with vault.ctx.reading() as conn:
         before = tuple(conn.execute(rows).fetchone())
-    vault.expect_add("The garden hose hangs inside the shed.")
+    vault.serving.expect_add("The garden hose hangs inside the shed.")
     again = Draft.of(statement="The garden hose hangs inside the shed.", domain="garden", entities=["hose", "shed"])
     answer = vault.add(LOCAL_ASSISTANT, again)  # its entities move the store's version further than confirming
     assert answer["outcome"] == "duplicate" and answer["duplicate_of"] == hose

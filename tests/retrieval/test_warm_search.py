@@ -1,4 +1,4 @@
-"""A server's warm-up (`Vault.warm_search`): what a search needs is set up before the first search
+"""A server's warm-up (`Serving.warm`): what a search needs is set up before the first search
 comes, and nothing is written; a caller the kill switch stops gets no warm-up."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_warming_sets_up_the_index_and_writes_nothing(vault: Vault) -> None:
     vault.retriever.after_write(vault.ctx)
     before = _usage(vault)
     assert vault.retriever._index is None  # type: ignore[attr-defined] - no search has loaded it yet
-    vault.warm_search(LOCAL_ASSISTANT)
+    vault.serving.warm(LOCAL_ASSISTANT)
     assert embeddings.loaded()
     assert len(vault.retriever._index_for(shared_embedder())) == _stored_vectors(vault) == len(STATEMENTS)  # type: ignore[attr-defined]
     assert _usage(vault) == before  # no log row, no usage counted: the warm-up searched for nobody
@@ -46,7 +46,7 @@ def test_warming_sets_up_the_index_and_writes_nothing(vault: Vault) -> None:
 def test_a_caller_the_kill_switch_stops_gets_no_warm_up(vault: Vault) -> None:
     vault.set_setting(OWNER, "kill_switch", "all")
     with pytest.raises(KillSwitchEngaged):
-        vault.warm_search(LOCAL_ASSISTANT)
+        vault.serving.warm(LOCAL_ASSISTANT)
 
 
 def test_a_local_session_warms_the_search_as_it_starts(vault: Vault) -> None:

@@ -18,9 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memvault.core.operations.changes import MEMORY_KINDS, ChangeKind
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
-from memvault.core.vocabulary.results import DomainSummary
+from memvault.core.vocabulary.results import DiscoveryReport, DomainSummary
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
@@ -82,7 +83,7 @@ class DomainsView(QWidget):
         column.addWidget(self.message)
 
     def _on_changed(self, changes: Changes) -> None:
-        if changes.touches("domain") or changes.touches("memory"):
+        if changes.touches(*MEMORY_KINDS, ChangeKind.DOMAIN_CHANGED):
             self.reload()
 
     def reload(self) -> None:
@@ -106,7 +107,7 @@ class DomainsView(QWidget):
             lambda _: self.message.setText(said),
             self._refused,
             writes=True,
-            changes=Changes.of(("domain", "memory")),
+            changes=Changes.of((ChangeKind.DOMAIN_CHANGED, ChangeKind.MEMORY_MOVED)),
         )
 
     def _one_selected(self) -> str | None:
@@ -143,7 +144,7 @@ class DomainsView(QWidget):
     def discover(self) -> None:
         caller = self.ops.caller
 
-        def found(result: dict[str, Any]) -> None:
+        def found(result: DiscoveryReport) -> None:
             said = f"Discovery found {len(result['regions'])} possible region(s); nothing was moved."
             self.message.setText(f"{said} {result.get('reason') or ''}".strip())
 
@@ -153,5 +154,5 @@ class DomainsView(QWidget):
         self.message.setText(error.message)
 
 
-def _discover(vault: Vault, caller: Any) -> dict[str, Any]:
+def _discover(vault: Vault, caller: Any) -> DiscoveryReport:
     return vault.discover_domains(caller, dry_run=True)

@@ -40,6 +40,7 @@ from memvault.core.importers.conversation import FORMATS
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks, Stopped
+from memvault.core.operations.changes import ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
@@ -322,7 +323,7 @@ class ImportDialog(QDialog):
             self._finished,
             self._failed,
             writes=what == "commit",
-            changes=Changes.of(("memory", "domain")),
+            changes=Changes.of((ChangeKind.MEMORY_ADDED, ChangeKind.DOMAIN_CHANGED)),
         )
         self._update_buttons()
 
@@ -461,7 +462,7 @@ class ImportDialog(QDialog):
             self._rolled_back,
             self._batches_failed,
             writes=True,
-            changes=Changes.of(("memory", "domain")),
+            changes=Changes.of((ChangeKind.PURGED, ChangeKind.DOMAIN_CHANGED)),  # as the feed names a rollback
         )
 
     def _rolled_back(self, done: RollbackReport) -> None:

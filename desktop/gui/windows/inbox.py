@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
@@ -44,6 +45,18 @@ EMPTY_TEXT = (
     "for review, the proposal appears here. Approve with A, reject with R."
 )
 COLUMNS = ("What", "Proposed by", "When", "Summary")
+# What deciding proposals changes: the proposals and purge requests, and the records approvals write.
+DECIDED = frozenset(
+    {
+        ChangeKind.PROPOSAL_DECIDED,
+        ChangeKind.PURGE_REJECTED,
+        ChangeKind.PURGED,
+        ChangeKind.MEMORY_ADDED,
+        ChangeKind.MEMORY_CORRECTED,
+        ChangeKind.MEMORY_ARCHIVED,
+        ChangeKind.MEMORY_RESTORED,
+    }
+)
 
 
 def _row(label: str, value: Any) -> str:
@@ -180,7 +193,7 @@ class InboxView(QWidget):
 
     # -- loading -------------------------------------------------------------------------------
     def _on_changed(self, changes: Changes) -> None:
-        if changes.touches("proposal") or changes.touches("memory") or changes.touches("purge"):
+        if changes.touches(*MEMORY_KINDS, *PROPOSAL_KINDS):
             self.reload()
 
     def reload(self) -> None:
@@ -259,7 +272,7 @@ class InboxView(QWidget):
             lambda decisions: self._decided(decisions, approve, note),
             self._failed,
             writes=True,
-            changes=Changes.of(("proposal", "memory", "purge"), [item.id for item in chosen]),
+            changes=Changes.of(DECIDED, [item.id for item in chosen]),
         )
 
     def _decided(self, decisions: list[Outcome], approved: bool, note: str) -> None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memvault.core.operations.changes import MEMORY_KINDS, ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import MemoryType, Scope, Status
 from memvault.desktop.gui.models import vault_calls
@@ -343,7 +344,7 @@ class MemoriesView(QWidget):
 
     @Slot(object)
     def _on_changed(self, changes: Changes) -> None:
-        if changes.touches("memory") or changes.touches("domain"):
+        if changes.touches(*MEMORY_KINDS, ChangeKind.DOMAIN_CHANGED):
             self._load_domains()
             self.refresh()
             if self._open_id is not None and (changes.everything or self._open_id in changes.ids):

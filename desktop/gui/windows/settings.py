@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memvault.core.operations.changes import ChangeKind
 from memvault.core.runtime.settings import RETRIEVAL_SETTINGS, SETTINGS, Setting
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.operations import Changes, Operations
@@ -147,7 +148,7 @@ class SettingsForm(QGroupBox):
         return form
 
     def _on_changed(self, changes: Changes) -> None:
-        if changes.touches("setting"):
+        if changes.touches(ChangeKind.SETTING_CHANGED):
             self.reload()
 
     def reload(self) -> None:
@@ -174,7 +175,7 @@ class SettingsForm(QGroupBox):
             lambda saved: self.message.setText(f"{name} = {saved}"),
             self._refused,
             writes=True,
-            changes=Changes.of(("setting",), (name,)),
+            changes=Changes.of((ChangeKind.SETTING_CHANGED,), (name,)),
         )
 
     def _refused(self, error: MemvaultError) -> None:

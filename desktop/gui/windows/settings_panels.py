@@ -20,9 +20,17 @@ from PySide6.QtWidgets import (
 )
 
 from memvault.core.maintenance import doctor
+from memvault.core.operations.changes import MEMORY_KINDS, ChangeKind
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
-from memvault.core.vocabulary.results import BackupAnswer, TokenCreated
+from memvault.core.vocabulary.results import (
+    BackupAnswer,
+    BackupRow,
+    PrincipalRow,
+    ReindexReport,
+    RestoreReport,
+    TokenCreated,
+)
 from memvault.desktop import autostart, clients
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
@@ -92,13 +100,13 @@ class TokensPanel(_Panel):
         self.column.addLayout(row)
         self.column.addLayout(shown)
         self.column.addWidget(self.message)
-        self.holders: list[dict[str, Any]] = []
+        self.holders: list[PrincipalRow] = []
         self.reload()
 
     def reload(self) -> None:
         self.ops.run(lambda v: v.list_principals(self.ops.caller), self._show, self.refused)
 
-    def _show(self, holders: list[dict[str, Any]]) -> None:
+    def _show(self, holders: list[PrincipalRow]) -> None:
         self.holders = holders
         rows = [
             (h["name"], h["surface"], h["workspace_id"] or "", str(h["live_tokens"]), h["revoked_at"] or "")
@@ -116,7 +124,7 @@ class TokensPanel(_Panel):
             self._created,
             self.refused,
             writes=True,
-            changes=Changes.of(("principal",), (name,)),
+            changes=Changes.of((ChangeKind.PRINCIPAL_CHANGED,), (name,)),
         )
 
     def _created(self, made: TokenCreated) -> None:
@@ -135,7 +143,7 @@ class TokensPanel(_Panel):
             lambda _: self._revoked(names),
             self.refused,
             writes=True,
-            changes=Changes.of(("principal",), names),
+            changes=Changes.of((ChangeKind.PRINCIPAL_CHANGED,), names),
         )
 
     def _revoked(self, names: list[str]) -> None:
@@ -194,13 +202,13 @@ class BackupsPanel(_Panel):
         self.column.addWidget(self.table)
         self.column.addLayout(row)
         self.column.addWidget(self.message)
-        ops.changed.connect(lambda changes: self.reload() if changes.touches("backup") else None)
+        ops.changed.connect(lambda changes: self.reload() if changes.touches(ChangeKind.BACKUP_CHANGED) else None)
         self.reload()
 
     def reload(self) -> None:
         self.ops.run(lambda v: v.list_backups(self.ops.caller), self._show, self.refused)
 
-    def _show(self, backups: list[dict[str, Any]]) -> None:
+    def _show(self, backups: list[BackupRow]) -> None:
         rows = [
             (b["created_at"][:16].replace("T", " "), b["kind"], f"{b['bytes'] / 1e6:.1f} MB", b["path"])
             for b in reversed(backups)
@@ -222,7 +230,7 @@ class BackupsPanel(_Panel):
             done,
             self.refused,
             writes=True,
-            changes=Changes.of(("backup",)),
+            changes=Changes.of((ChangeKind.BACKUP_CHANGED,)),
         )
 
     def choose_restore(self) -> None:
@@ -230,7 +238,7 @@ class BackupsPanel(_Panel):
         if path:
             self.restore_requested.emit(path)
 
-    def restored(self, result: dict[str, Any]) -> None:
+    def restored(self, result: RestoreReport) -> None:
         """Show the verification of a restore the app carried out."""
         lines = [f"{key.replace('_', ' ')}: {value}" for key, value in result.items() if not isinstance(value, dict)]
         self.message.setText("Restored and verified.\n" + "\n".join(lines))
@@ -252,7 +260,7 @@ class DoctorPanel(_Panel):
         self.run_checks(fix=False)
 
     def run_checks(self, *, fix: bool) -> None:
-        self.ops.run(lambda v: doctor.run(v.paths.home, fix=fix, clock=v.ctx.clock), self._show, self.refused)
+        self.ops.run(lambda v: doctor.run(v.paths.home, fix=fix, clock=v.clock), self._show, self.refused)
 
     def _show(self, report: dict[str, Any]) -> None:
         rows = [(c["name"], "ok" if c["ok"] else "PROBLEM", c["detail"], c["fix"] or "") for c in report["checks"]]
@@ -289,7 +297,7 @@ class SystemPanel(_Panel):
         self.ops.run(lambda _v: f"Added {autostart.install_launcher()}.", self.message.setText, self.refused)
 
     def reindex(self) -> None:
-        def done(result: dict[str, Any]) -> None:
+        def done(result: ReindexReport) -> None:
             self.message.setText("Search index rebuilt: " + ", ".join(f"{k} {v}" for k, v in result.items()))
 
         run_long(
@@ -300,5 +308,5 @@ class SystemPanel(_Panel):
             done,
             self.refused,
             writes=True,
-            changes=Changes.of(("memory",)),
+            changes=Changes.of(MEMORY_KINDS),  # vectors: no kind names them; refresh what shows records
         )

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QWidget
 
+from memvault.core.operations.changes import MEMORY_KINDS, ChangeKind
 from memvault.desktop.gui.operations import Changes
 
-KINDS = ("memory", "domain")
+KINDS = MEMORY_KINDS | {ChangeKind.DOMAIN_CHANGED}  # what the graph and the timeline draw
 
 
 class ShownRefresher(QObject):
@@ -25,7 +26,7 @@ class ShownRefresher(QObject):
         view.installEventFilter(self)
 
     def changed(self, changes: Changes) -> None:
-        if not any(changes.touches(kind) for kind in KINDS):
+        if not changes.touches(*KINDS):
             return
         if self._view.isVisible():
             self._refresh()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsPathItem, QGraphics
 from pytestqt.qtbot import QtBot
 from viewkit import add, running, shown
 
+from memvault.core.operations.changes import ChangeKind
 from memvault.core.vault import Vault
 from memvault.desktop.gui import graph_layout
 from memvault.desktop.gui.operations import Changes, Operations
@@ -132,6 +133,6 @@ def test_a_change_redraws_the_graph_in_place(qtbot: QtBot, view: GraphView, vaul
     view.canvas.zoom(2)
     scale = view.canvas.transform().m11()
     new = add(vault, "The canoe paddles hang in the garden shed", domain="home")
-    ops.announce(Changes.of(("memory",), [new]))
+    ops.announce(Changes.of((ChangeKind.MEMORY_ADDED,), [new]))
     qtbot.waitUntil(lambda: f"m:{new}" in view.canvas.nodes, timeout=10000)
     assert view.canvas.transform().m11() == pytest.approx(scale)  # the person's zoom is kept

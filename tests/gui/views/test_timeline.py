@@ -7,6 +7,7 @@ from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 from viewkit import add, correct, running, shown
 
+from memvault.core.operations.changes import ChangeKind
 from memvault.core.vault import Vault
 from memvault.desktop.gui.models.timeline_lanes import days
 from memvault.desktop.gui.operations import Changes, Operations
@@ -105,11 +106,11 @@ def test_a_change_refreshes_it_now_when_shown_else_when_shown_again(
     qtbot: QtBot, view: TimelineView, vault: Vault, ops: Operations
 ) -> None:
     first = add(vault, "Took the night train to Vienna", domain="travel")
-    ops.announce(Changes.of(("memory",), [first]))
+    ops.announce(Changes.of((ChangeKind.MEMORY_ADDED,), [first]))
     qtbot.waitUntil(lambda: first in lane_ids(view))
     view.hide()
     second = add(vault, "Booked a sleeper cabin to Rome", domain="travel")
-    ops.announce(Changes.of(("memory",), [second]))
+    ops.announce(Changes.of((ChangeKind.MEMORY_ADDED,), [second]))
     qtbot.wait(300)
     assert second not in lane_ids(view)  # hidden: no work spent
     view.show()

@@ -28,6 +28,7 @@ from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_meta
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
+from memvault.core.operations.serving import Serving
 from memvault.core.security.access import check_kill_switch, require_local
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import InvalidArgument
@@ -63,7 +64,7 @@ class ToolSpec:
     title: str | None = None
     # What may start before the call's checks and its hop to a worker thread (for the person's own
     # callers only), e.g. a search's query vector; it must read nothing of the store.
-    ahead: Callable[[Vault, Mapping[str, Any]], None] | None = None
+    ahead: Callable[[Serving, Mapping[str, Any]], None] | None = None
 
 
 class Gate:
@@ -83,7 +84,7 @@ class Gate:
             principal = caller.principal
             # Not for remote callers: their kill switch and rate limit are checked first.
             if spec.ahead is not None and caller.is_local and isinstance(arguments, dict):
-                spec.ahead(self.vault, arguments)
+                spec.ahead(self.vault.serving, arguments)
             data = await anyio.to_thread.run_sync(self._run, tool, caller, arguments)
             result = ok_result(data, structured=spec.output_schema is not None)
         except Exception as exc:  # every failure is an answer, never a crash of the session
