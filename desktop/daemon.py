@@ -23,7 +23,7 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,20 +36,16 @@ from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.stdio import setup_logging
 
 if TYPE_CHECKING:
-    from anyio.abc import ByteStream, SocketStream
-    from anyio.streams.buffered import BufferedByteReceiveStream
+    from anyio.abc import SocketStream
 
     from memvault.core.vault import Vault
+    from memvault.mcp_bridge.socket_transport import SessionServer
 
 log = logging.getLogger("memvault.daemon")
 
-# One JSON-RPC message per line; a line longer than this ends the session (it cannot be a sane request).
-MAX_LINE_BYTES = 16 * 1024 * 1024
 STOP_SIGNALS = upkeep_process.STOP_SIGNALS
 # How often upkeep is looked at; each job is cheap when nothing is due (one backup a day at most).
 HOUSEKEEPING_INTERVAL_S = 3600
-
-SessionServer = Callable[["Vault", Caller, Any, Any], Awaitable[None]]
 
 
 class DaemonAlreadyRunning(EnvironmentProblem):
@@ -108,64 +104,6 @@ def running_pid(address: relay.DaemonAddress) -> int | None:
         return None
     finally:
         os.close(fd)
-
-
-async def next_line(lines: BufferedByteReceiveStream) -> bytes | None:
-    """The next non-empty line, or None when the peer is gone or sent a line too long to be sane."""
-    import anyio  # noqa: PLC0415 - the daemon's imports stay out of the CLI's start-up
-
-    while True:
-        try:
-            line = await lines.receive_until(b"\n", MAX_LINE_BYTES)
-        except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError):
-            return None
-        except anyio.DelimiterNotFound:
-            log.warning("session: a message longer than %d bytes; closing the session", MAX_LINE_BYTES)
-            return None
-        if line.strip():
-            return line
-
-
-async def serve_socket_session(
-    vault: Vault,
-    caller: Caller,
-    stream: ByteStream,
-    serve: SessionServer,
-    lines: BufferedByteReceiveStream | None = None,
-    first: bytes | None = None,
-) -> None:
-    """One MCP session over a byte stream carrying newline-delimited JSON-RPC.
-
-    `lines` and `first`: the session's reader and the line already read from it (to tell a
-    session from a change subscription).
-    """
-    import anyio  # noqa: PLC0415
-    import mcp_types  # noqa: PLC0415
-    from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
-    from mcp.shared.message import SessionMessage  # noqa: PLC0415
-
-    from memvault.mcp_bridge.socket_answers import SocketAnswers  # noqa: PLC0415
-
-    to_server, server_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    reader = lines or BufferedByteReceiveStream(stream)
-
-    async def read_lines() -> None:
-        async with to_server:
-            line = first or await next_line(reader)
-            while line is not None:
-                try:
-                    message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                except Exception as exc:  # the server answers a parse error, as on stdio
-                    await to_server.send(exc)
-                else:
-                    await to_server.send(SessionMessage(message))
-                line = await next_line(reader)
-
-    async with anyio.create_task_group() as group:
-        group.start_soon(read_lines)
-        await serve(vault, caller, server_reads, SocketAnswers(stream))
-        # The server closed its write side; stop reading whatever the peer still sends.
-        group.cancel_scope.cancel()
 
 
 @dataclass
@@ -300,6 +238,8 @@ class Daemon:
     async def _serve_connection(self, stream: SocketStream) -> None:
         """An MCP session, or a change subscription when the first line asks for one."""
         from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
+
+        from memvault.mcp_bridge.socket_transport import next_line, serve_socket_session  # noqa: PLC0415
 
         lines = BufferedByteReceiveStream(stream)
         first = await next_line(lines)

@@ -1,4 +1,4 @@
-"""A daemon session's answers go on its socket from the task that sends them, whole lines only."""
+"""The daemon's socket transport (mcp_bridge/socket_transport.py): answers written whole by the task that sends them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from anyio.abc import UNIXSocketStream
 from mcp.shared.message import SessionMessage
 
-from memvault.mcp_bridge.socket_answers import SocketAnswers
+from memvault.mcp_bridge.socket_transport import SocketAnswers
 
 pytestmark = pytest.mark.anyio
 
