@@ -16,6 +16,11 @@ difference*: it blocks a near duplicate and makes a conflict.
 A statement said as a change ("switched from X to Y", "moved from X to Y", "replaced X with Y",
 "Y instead of X", "changed X to Y") names what it replaces: it replaces a record that holds X
 and is about the same thing (`_change_match`).
+
+Two statements are never the same when the same words say another thing: a comparison turned
+round ("black coffee over green tea" / "green tea over black coffee") conflicts (`_reversed`);
+and a candidate that says all a record says and more adds detail: it supersedes the record
+rather than being dropped as a duplicate of it (`_adds_detail`).
 """
 
 from __future__ import annotations
@@ -97,6 +102,9 @@ _SET_TO = re.compile(
     rf"\b(?:changed|switched|moved|set)\s+(?P<slot>(?:the|my|our)\s+[^,;.!?]+?)\s+to\s+(?P<new>[^,;.!?]+?){_CLAUSE_END}",
     re.IGNORECASE,
 )
+# "prefer X to Y": a comparison whose marker is "to" (others: "X over Y", "X rather than Y").
+_COMPARED = re.compile(r"\b(?:over|than|versus|vs)\b")
+_PREFER_TO = re.compile(r"\bprefer(?:s|red)?\b[^,;.!?]+?\s(?P<to>to)\s")
 _CHANGE_TERMS = frozenset({"switch", "move", "migrat", "chang", "went", "gone", "convert", "replac", "instead", "now"})
 _ENDING_WORDS = frozenset(
     """
@@ -120,6 +128,12 @@ _VALUE_WORDS = frozenset(
 )
 
 
+_PARTICIPLES = frozenset(
+    """
+    written taken given eaten driven spoken chosen begun grown flown sung swum known shown seen gone done held
+    kept built bought paid sold sent taught made met led run set put
+    """.split()
+)
 _PLACEHOLDERS = frozenset({"be", "have"})  # copulas stand in `terms` only to mark where the predicate starts
 _ENDING_TERMS = frozenset(
     {stem(w) for w in _ENDING_WORDS}
@@ -152,6 +166,7 @@ class Parsed:
     replaced: tuple[str, ...] = ()  # said as a change: the terms of what it replaces ("from X")...
     instead: tuple[str, ...] = ()  # ...and of what holds now ("to Y")
     restated: str | None = None  # "changed X to Y" said as "X is Y"
+    compared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # a comparison's two sides, in order
 
     @property
     def content(self) -> set[str]:
@@ -267,7 +282,23 @@ def parse(statement: str) -> Parsed:
         replaced=_phrase_terms(change["old"]) if change else (),
         instead=_phrase_terms(change["new"]) if change else (),
         restated=f"{set_to['slot']} is {set_to['new']}" if set_to else None,
+        compared=_comparison(lowered),
     )
+
+
+def _comparison(lowered: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The terms before and after a comparison's marker ("X over Y", "X rather than Y", "prefer X to
+    Y"), each side within its clause; ((), ()) when the statement compares nothing."""
+    marker = _PREFER_TO.search(lowered)
+    start, end = (marker.start("to"), marker.end("to")) if marker else (-1, -1)
+    if marker is None:
+        found = _COMPARED.search(lowered)
+        if found is None:
+            return (), ()
+        start, end = found.start(), found.end()
+    before = re.split(r"[,;.!?]", lowered[:start])[-1]
+    after = re.split(r"[,;.!?]", lowered[end:])[0]
+    return _phrase_terms(before), _phrase_terms(after)
 
 
 def _phrase_terms(phrase: str) -> tuple[str, ...]:
@@ -329,8 +360,28 @@ def _subjects_match(a: Parsed, b: Parsed) -> bool:
     return (len(smaller) >= 2 and not _only(smaller, larger)) or dice(sa, sb) >= 0.8
 
 
+def _reversed(a: Parsed, b: Parsed) -> bool:
+    """The same comparison turned round: what `a` ranks last, `b` ranks first, and the other way."""
+    (a_first, a_last), (b_first, b_last) = a.compared, b.compared
+    if not (a_last and b_last):
+        return False
+    return containment(set(a_last), set(b_first)) >= 0.5 and containment(set(b_last), set(a_first)) >= 0.5
+
+
+def _adds_detail(a: Parsed, b: Parsed, cosine: float | None) -> bool:
+    """Candidate `a` says everything record `b` says, and more: new words a duplicate would drop."""
+    if len(b.content) < 2 or _hard_difference(a, b) or a.ending != b.ending:
+        return False
+    if cosine is not None and cosine < HIGH_DICE_COSINE:
+        return False
+    if _only(b.content - {b.anchor_base or ""}, a.content):
+        return False
+    # New words that only say it another way ("happens at", "is written in") are no detail.
+    return any(_verb_base(t) is None and t not in _PARTICIPLES for t in _only(a.content, b.content))
+
+
 def _near_duplicate(a: Parsed, b: Parsed, overlap: float, cosine: float | None) -> bool:
-    if _hard_difference(a, b) or a.ending != b.ending:
+    if _hard_difference(a, b) or a.ending != b.ending or _reversed(a, b) or _adds_detail(a, b, cosine):
         return False
     if cosine is None:
         return overlap >= NEAR_DICE_LEXICAL
@@ -352,6 +403,10 @@ def _conflict(a: Parsed, b: Parsed, cosine: float | None) -> str | None:
         return None
     if a.negated != b.negated and dice(a.content, b.content) >= NEGATION_DICE:
         return "polarity"
+    if _reversed(a, b):
+        return "order"
+    if _adds_detail(a, b, cosine):
+        return "detail"
     if a.anchor is not None and b.anchor is not None:
         if a.anchor_base != b.anchor_base or not _subjects_match(a, b):
             return None
@@ -441,7 +496,9 @@ def relate(candidate: str, record: str, cosine: float | None = None) -> Judgemen
                 "new": sorted(_only(set(a.predicate), set(b.predicate))),
             }
         ]
-        if why == "polarity":
+        if why == "order":
+            differences = [{"old": list(b.compared[0]), "new": list(a.compared[0])}]
+        elif why == "polarity":
             differences = [
                 {"old": ["negated" if b.negated else "affirmed"], "new": ["negated" if a.negated else "affirmed"]}
             ]

@@ -15,7 +15,9 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 os.environ.setdefault("MEMVAULT_PASSPHRASE", "walk (fictional data)")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
@@ -48,10 +50,10 @@ def floor_of(room: str) -> int | None:
     return FLOORS.index(name) if name in FLOORS else None
 
 
-def walk(action, package_root: str) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def walk(action: Callable[[], object], package_root: str) -> list[tuple[str, str]]:
     steps: list[tuple[str, str]] = []
 
-    def profile(frame, event, _arg):  # type: ignore[no-untyped-def]
+    def profile(frame: FrameType, event: str, _arg: object) -> None:
         if event != "call":
             return
         callee = room_of(frame.f_code.co_filename, package_root)

@@ -21,7 +21,6 @@ DUPLICATES = [
     ("The backup drive is kept in the hall cupboard.", "The backup drive is stored in the hall cupboard."),
     ("Kestrel app uses Kotlin for the Android client.", "The Kestrel app's Android client is written in Kotlin."),
     ("I do not drink coffee after 3 pm.", "I don't drink coffee after 3 pm."),
-    ("My sister Ylva lives in Bergen.", "My sister Ylva lives in Bergen, Norway."),
     ("Prefer short answers without bullet lists.", "I prefer short answers without bullet lists."),
     ("The cabin's wifi router is in the attic.", "The wifi router of the cabin is in the attic."),
 ]
@@ -36,6 +35,9 @@ CONFLICTS = [
     ("The team stand-up is at 9:15 on weekdays.", "The team stand-up is at 10:00 on weekdays."),
     ("My sister Ylva lives in Bergen.", "My sister Ylva lives in Tromsø."),
     ("I eat meat.", "I do not eat meat."),
+    # Contract revision 4: the same words turned round, or a statement with added detail, is never a duplicate.
+    ("I prefer black coffee over green tea.", "I prefer green tea over black coffee."),
+    ("My sister Ylva lives in Bergen.", "My sister Ylva lives in Bergen, Norway."),
     ("The Kestrel release is planned for March.", "The Kestrel release is planned for May."),
     ("Choir practice is on Thursdays.", "Choir practice is on Wednesdays."),
     ("My laptop is a ThinkPad X1.", "My laptop is a MacBook Air."),

@@ -36,3 +36,25 @@ def test_the_persons_own_add_is_direct(vault: Vault, add: Adder) -> None:
     add("The team stand-up is at 9:15 on weekdays.", domain="work")
     answer = vault.add(OWNER, Draft.of(statement="Team stand-up happens at 9:15 every weekday.", domain="work"))
     assert answer["outcome"] == "added"
+
+
+@pytest.mark.parametrize("embeddings", ["local", "off"])
+@pytest.mark.parametrize(
+    ("known", "said"),
+    [
+        ("I prefer black coffee over green tea.", "I prefer green tea over black coffee."),  # turned round
+        ("Project Heron is in alpha now.", "Project Heron is in beta now."),  # a new value
+        ("The team stand-up is at 9:30 on Mondays.", "The team stand-up is at 9:30 on Mondays, in the small room."),
+    ],
+)
+def test_a_contradiction_or_added_detail_is_never_dropped_as_a_duplicate(
+    vault: Vault, add: Adder, embeddings: str, known: str, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Contract revision 4: only a statement that says the same thing is a duplicate; the new one is
+    kept (staged in review mode) and `memory_propose` calls it a correction of the record."""
+    monkeypatch.setenv("MEMVAULT_EMBEDDINGS", embeddings)
+    target = add(known, domain="work")
+    answer = vault.add(ASSISTANT, Draft.of(statement=said, domain="work"))
+    assert answer["outcome"] == "staged" and answer.get("duplicate_of") is None
+    (proposed,) = vault.propose(ASSISTANT, ProposeRequest.of(candidates=[{"statement": said}]))["results"]
+    assert proposed["classification"] == "SUPERSEDE" and proposed["target_id"] == target
