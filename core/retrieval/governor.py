@@ -1,7 +1,8 @@
 """The context governor: whether to search at all, and the limits every search keeps.
 
 - Skip: self-contained requests (arithmetic, general knowledge with nothing personal in it,
-  greetings, requests without a word to look up) answer `skipped: true` with a reason.
+  creative writing on a theme of its own, greetings, requests without a word to look up) answer
+  `skipped: true` with a reason.
 - Budgets: at most `limit` records and `max_tokens` packet tokens (the packet keeps them); one
   domain takes at most `domain_max_share` of the tokens when several compete; graph expansion
   at most `graph_max_depth` hops (depth shallow: none, normal: one, deep: the setting); the
@@ -21,7 +22,7 @@ _PERSONAL = re.compile(
 )
 _OPERATOR = (
     r"[-+*/^x\u00d7\u00f7%=().,]|times|multiplied\s+by|divided\s+by|plus|minus|over|modulo|mod|"
-    r"to\s+the\s+power\s+of|percent\s+of|squared|cubed"
+    r"to\s+the\s+power\s+of|percent\s+of|of|squared|cubed"
 )
 # A request made only of numbers and operators, symbols or words ("17 times 23"); possessive
 # quantifiers keep the match linear in the request's length.
@@ -39,6 +40,14 @@ _GENERAL = re.compile(
     r"convert\s+\d|in\s+celsius|in\s+fahrenheit)",
     re.IGNORECASE,
 )
+# Creative writing on a theme the request gives itself ("write a haiku about autumn leaves"): a
+# request that brings in the person ("...for my sister's birthday") is not skipped.
+_CREATIVE = re.compile(
+    r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:write|compose|make\s+up|come\s+up\s+with|draft)"
+    r"(?:\s+me)?\s+(?:a|an|some|another|two|three)\s+(?:\w+\s+)?"
+    r"(?:haiku|haikus|poem|poems|limerick|sonnet|song|story|stories|joke|jokes|riddle|rap|verse|lyrics|tongue\s+twister)s?\b",
+    re.IGNORECASE,
+)
 _CHATTER = re.compile(
     r"^\s*(hi|hello|hey|thanks|thank\s+you|ok|okay|good\s+(morning|night|evening)|bye)\b[\s!.?]*$", re.IGNORECASE
 )
@@ -54,6 +63,9 @@ def skip_reason(text: str, has_terms: bool) -> str | None:
         return "greeting or acknowledgement: nothing to look up"
     if _GENERAL.search(text) and not _PERSONAL.search(text):
         return "general knowledge with nothing personal in it"
+    creative = _CREATIVE.match(text)
+    if creative and not _PERSONAL.search(text[creative.end() :]):
+        return "creative writing on a theme of its own: personal memory does not help"
     return None
 
 

@@ -32,6 +32,9 @@ from memvault.core.vocabulary.search_request import SearchRequest
         "translate thank you into Spanish",
         "hello",
         "thanks!",
+        "what's 15% of 80?",
+        "write a haiku about autumn leaves",
+        "Write me a short poem about the sea",
     ],
 )
 def test_self_contained_requests_are_skipped(text: str) -> None:
@@ -49,6 +52,9 @@ def test_self_contained_requests_are_skipped(text: str) -> None:
         "2 + 2 apples in my recipe",
         "what is 17 times my rent",
         "times we met in 2023",
+        "write a poem for my sister's birthday",
+        "write a story about our trip to Lisbon",
+        "how much of the budget is left",
     ],
 )
 def test_anything_personal_is_searched(text: str) -> None:

@@ -145,3 +145,21 @@ def test_each_domain_keeps_to_its_own_token_share_first() -> None:
     assert home_first.tokens_by_domain["work"] < work_first.tokens_by_domain["work"]
     wide = compile_packet(ranked, 20, budget, count=count, domain_share=0.6, shares={"work": 0.9})
     assert wide.tokens_by_domain["work"] <= 0.6 * budget + line  # never above domain_max_share
+
+
+def test_a_tight_budget_keeps_the_most_relevant_lines_cut_to_fit_and_never_pads_with_weak_ones() -> None:
+    """Long lines at the top, a short weak one of another domain below: the top lines are cut to fit
+    rather than passed over, and a domain's share never lets the weak line in before a better one."""
+    long_text = "The kitchen renovation brings new cabinets, a moved sink under the window, an induction hob " * 2
+    ranked = [_memory(n, domain="home", statement=f"{long_text}({n})") for n in range(1, 9)]
+    weak = _memory(50, domain="cooking", statement="Salt the pasta water.")
+    ranked.append(weak)
+    scores = {r.id: 1.0 - 0.1 * i for i, r in enumerate(ranked[:-1])} | {weak.id: 0.016}
+    count = token_counter()
+    whole = count(line_for(ranked[0]))
+    for budget in (whole - 10, whole + 30, 3 * whole):
+        packet = compile_packet(ranked, 8, budget, count=count, domain_share=0.6, shares={"home": 0.25}, scores=scores)
+        assert packet.records[0] == ranked[0] and weak not in packet.records
+        assert packet.records == ranked[: len(packet.records)] and packet.tokens <= budget
+    cut = compile_packet(ranked, 8, whole - 10, count=count, scores=scores)
+    assert cut.text.startswith(f"[{ranked[0].id}]") and "…" in cut.text  # the best line, shortened
