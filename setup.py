@@ -35,6 +35,7 @@ setup(
             "*.svg",
             "*.png",
             "models/*",
+            "writer/*",
             "demo/*.jsonl",
             "icons/*",
             "bench/*.jsonl",

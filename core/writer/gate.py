@@ -1,9 +1,10 @@
-"""The writer gate every write passes: secrets and chatter are refused before anything is stored."""
+"""The writer gate every write passes: secrets, chatter and passing moods are refused before anything is stored."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from memvault.core.writer.mood import is_passing_mood
 from memvault.core.writer.normalize import is_chatter
 from memvault.core.writer.secrets import find_secrets
 
@@ -13,6 +14,7 @@ def warm() -> None:
     of CPU), so that a long-lived server's first write does not pay for it."""
     # A key-like line (detect-secrets' scan runs) that is not ASCII (the look-alike table is built).
     find_secrets("warm up the détecteurs with AKIA0000000000000000")
+    is_passing_mood("warm up the mood head")
 
 
 def secret_rejection(texts: Iterable[str | None]) -> str | None:
@@ -30,4 +32,6 @@ def rejection(statement: str, other_text: Iterable[str | None] = ()) -> str | No
         return refused
     if is_chatter(statement):
         return "refused: nothing durable to remember (empty or chatter)"
+    if is_passing_mood(statement):
+        return "refused: a passing mood, not a durable fact (moods are not remembered)"
     return None

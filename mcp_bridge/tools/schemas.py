@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvault.core.vocabulary.model import Explicitness, MemoryType, Scope, Sensitivity, Status
+from memvault.core.vocabulary.model import Explicitness, MemoryRecord, MemoryType, Scope, Sensitivity, Status
 
 Schema = dict[str, Any]
 
@@ -36,42 +36,28 @@ def enum(values: list[str]) -> Schema:
     return {"type": "string", "enum": values}
 
 
+# The record's fields are declared once, by `MemoryRecord`: each annotation maps to its JSON type,
+# and the enumerated fields name their values.
+_FIELD_TYPES: dict[str, Schema] = {
+    "str": STR,
+    "MemoryId": STR,
+    "float": NUM,
+    "int": INT,
+    "list[str]": array(STR),
+    "str | None": nullable(STR),
+    "MemoryId | None": nullable(STR),
+}
+_ENUMS: dict[str, Schema] = {
+    "type": enum([t.value for t in MemoryType]),
+    "status": enum([s.value for s in Status]),
+    "explicitness": enum([e.value for e in Explicitness]),
+    "sensitivity": enum([s.value for s in Sensitivity]),
+    "access_scope": enum([s.value for s in Scope]),
+}
 RECORD: Schema = obj(
     {
-        "id": STR,
-        "domain": STR,
-        "type": enum([t.value for t in MemoryType]),
-        "statement": STR,
-        "status": enum([s.value for s in Status]),
-        "confidence": NUM,
-        "importance": NUM,
-        "explicitness": enum([e.value for e in Explicitness]),
-        "sensitivity": enum([s.value for s in Sensitivity]),
-        "access_scope": enum([s.value for s in Scope]),
-        "tags": array(STR),
-        **{
-            name: nullable(STR)
-            for name in (
-                "source",
-                "source_reference",
-                "evidence",
-                "event_time",
-                "learned_at",
-                "observed_at",
-                "valid_from",
-                "valid_until",
-                "last_confirmed_at",
-                "created_at",
-                "updated_at",
-                "supersedes_id",
-                "superseded_by_id",
-                "archived_reason",
-                "last_retrieved_at",
-                "due_at",
-            )
-        },
-        "retrieval_count": INT,
-        "revision": INT,
+        name: _ENUMS.get(name) or _FIELD_TYPES[getattr(annotation, "__forward_arg__", str(annotation))]
+        for name, annotation in MemoryRecord.__annotations__.items()
     },
     ("id", "domain", "type", "statement", "status", "access_scope", "revision"),
 )
