@@ -446,15 +446,25 @@ class Vault:
         *,
         secret: str | None = None,
         new_passphrase: str | None = None,
+        backup_secret: str | None = None,
+        replace: bool = False,
     ) -> RestoreReport:
         """Replace the store in `home` by a verified backup (no Vault may be open on it in this process).
 
         `secret` unlocks it: this store's passphrase, or (into an empty home) the backup's passphrase
         or recovery key; `new_passphrase` wraps the key on a machine without a keyring after a
-        recovery key opened it. Left None, they come from the environment or the terminal.
+        recovery key opened it; `backup_secret` opens a backup of another store (its recovery key
+        or passphrase); `replace` lets such a backup replace a store that holds records (kept first).
+        Left None, the secrets come from the environment or the terminal.
         """
         return maintenance_restore.restore_backup(
-            backup, home, clock=SystemClock(), secret=secret, new_passphrase=new_passphrase
+            backup,
+            home,
+            clock=SystemClock(),
+            secret=secret,
+            new_passphrase=new_passphrase,
+            backup_secret=backup_secret,
+            replace=replace,
         )
 
     def request_purge(self, caller: Caller, request: PurgeRequest) -> PurgeRequested:

@@ -20,6 +20,15 @@ A kill at any point leaves either the old store or the fully settled restored on
 Into an empty home (no store, no key file: a new machine) the key comes from the
 backup's `-keys` sidecar, unwrapped with the recovery key or the passphrase
 (`core/security/key_backup.py`); the home gets its own key file once the backup verified.
+
+A backup of another store (it does not open with this home's key, and its `-keys` lies
+beside it) replaces the store here only when that store holds no records — the empty one
+`memvault init` or the first-run wizard made on a new machine — or when the person says
+`replace`. The replaced store is kept first, whole and under its own key, in
+`backups/replaced-<stamp>/` (with its key file and the backups it had made), and the home's key
+file is rewritten for the restored store: this machine's keyring, or this machine's passphrase.
+Every secret is settled, and every refusal made, before anything on disk changes; a refusal
+leaves no folder or file behind.
 """
 
 from __future__ import annotations
@@ -28,9 +37,10 @@ import contextlib
 import logging
 import os
 import secrets
-from collections.abc import Iterator
+import shlex
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from memvault.core.maintenance import purge_reach
 from memvault.core.maintenance.backup import STAMP_FORMAT
@@ -51,12 +61,39 @@ from memvault.core.store import maintenance as sql
 from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
 from memvault.core.store.transactions import transaction
 from memvault.core.vocabulary.clock import Clock, format_time
-from memvault.core.vocabulary.errors import InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.results import RestoreReport
 
 log = logging.getLogger("memvault.maintenance")
 STAGED_PREFIX = "memvault.db.restore-"
+REPLACED_PREFIX = "replaced-"
+# What makes a store more than the empty one `memvault init` made (settings, principals, tokens and
+# backups are set-up, not records); in the words a person reads.
+RECORD_TABLES = {
+    "memories": ("record", "records"),
+    "proposals": ("proposal", "proposals"),
+    "tombstones": ("tombstone of a purged record", "tombstones of purged records"),
+    "conversations": ("imported conversation", "imported conversations"),
+    "import_batches": ("import batch", "import batches"),
+    "domains": ("domain", "domains"),
+}
+
+
+class ReplacedStore(TypedDict):
+    """The other store a backup replaced, and where it is kept."""
+
+    held: dict[str, int] | None  # what it held, by RECORD_TABLES key ({}: nothing; None: it did not open)
+    kept_in: str  # the folder with it, its key file and the backups it had made
+    key_backend: str  # how this home keeps the restored store's key now: "keyring" or "passphrase"
+
+
+class RestoreOutcome(RestoreReport):
+    replaced_other_store: ReplacedStore | None  # None: the backup was of this very store (or the home was empty)
+
+
+class _OtherKey(InvalidArgument):
+    """The file does not open with the key tried (another store's backup, or not a store at all)."""
 
 
 def verify(path: Path, key: bytes) -> dict[str, Any]:
@@ -67,7 +104,7 @@ def verify(path: Path, key: bytes) -> dict[str, Any]:
     try:
         conn = open_connection(path, key)
     except WrongPassphrase:
-        raise InvalidArgument("not a memvault backup of this store: it does not open with this store's key") from None
+        raise _OtherKey("not a memvault backup of this store: it does not open with this store's key") from None
     try:
         problems = sql.integrity(conn)
         if problems:
@@ -117,18 +154,19 @@ def _hold(paths: VaultPaths, key: bytes) -> Connection | None:
 
 
 def _keep_current(
-    paths: VaultPaths, holder: Connection | None, now: str, stamp: str
+    paths: VaultPaths, holder: Connection | None, now: str, stamp: str, folder: Path | None = None
 ) -> tuple[dict[str, Any] | None, dict[str, Any], Connection | None]:
-    """Back up the current store before it is replaced.
+    """Back up the current store (into `folder`, backups/ by default) before it is replaced.
 
     Returns that backup, what the store knew (backups, tombstones), and the holder to swap
     with (None when the store turned out damaged and was moved aside as it is).
     """
     paths.ensure()
-    target = paths.backups / f"memvault-{stamp}-pre-restore.db"
+    folder = folder or paths.backups
+    target = folder / f"memvault-{stamp}-pre-restore.db"
     n = 2
     while target.exists():
-        target = paths.backups / f"memvault-{stamp}-pre-restore-{n}.db"
+        target = folder / f"memvault-{stamp}-pre-restore-{n}.db"
         n += 1
     nothing: dict[str, Any] = {"backups": [], "tombstones": []}
     if holder is None:
@@ -174,8 +212,22 @@ def _row(path: Path, kind: str, now: str) -> dict[str, Any]:
     }
 
 
-def _swap(paths: VaultPaths, holder: Connection | None, staged: Path, key: bytes, known: dict[str, Any]) -> None:
-    """Rename the settled copy over the store while no other process can use the old one."""
+def _swap(
+    paths: VaultPaths,
+    holder: Connection | None,
+    staged: Path,
+    key: bytes,
+    known: dict[str, Any],
+    new_key_file: dict[str, Any] | None = None,
+) -> None:
+    """Rename the settled copy over the store while no other process can use the old one.
+
+    `new_key_file` (another store's backup replaces this one) is written just before the rename,
+    under the lock; if the rename fails the old key file is put back. A kill between the two leaves
+    the new key file with the old store: the same restore, run again, finishes (the old store, which
+    no longer opens with the home's key, is then moved into backups/ as it is; its export is already
+    in replaced-…/).
+    """
     if holder is not None:
         try:
             transactions.begin_exclusive(holder)
@@ -183,13 +235,19 @@ def _swap(paths: VaultPaths, holder: Connection | None, staged: Path, key: bytes
             raise StoreUnavailable(
                 "another memvault process opened the store meanwhile: close it and restore again"
             ) from None
-        late = sorted(set(sql.tombstone_ids(holder)) - set(known["tombstones"]))
+        late = [] if new_key_file else sorted(set(sql.tombstone_ids(holder)) - set(known["tombstones"]))
         if late:  # a purge finished after the old store was read: it reaches the copy too
             with _opened(staged, key) as conn:
                 _purge_again(conn, late, late[-1][1])
-    for stale in side_files(paths.store):  # never let an old WAL be replayed into the new file
-        os.replace(stale, stale.with_name(stale.name + ".stale"))
-    os.replace(staged, paths.store)
+    undo = _rewrite_key_file(paths, new_key_file, key) if new_key_file else None
+    try:
+        for stale in side_files(paths.store):  # never let an old WAL be replayed into the new file
+            os.replace(stale, stale.with_name(stale.name + ".stale"))
+        os.replace(staged, paths.store)
+    except BaseException:
+        if undo is not None:
+            undo()
+        raise
     fsync_dir(paths.home)
     for stale in paths.home.glob(f"{paths.store.name}-*.stale"):
         stale.unlink(missing_ok=True)
@@ -235,7 +293,7 @@ def _settle(
                 done["now"],
                 None,
                 repurged=len(repurged),
-                kept_as=pre["path"] if pre else None,
+                kept_as=done.get("kept_as") or (pre["path"] if pre else None),
                 source_name=done["source"].name,
             )
         return repurged, change_rows.cursor(conn)
@@ -249,13 +307,231 @@ def clean_stale(paths: VaultPaths) -> list[str]:
     return removed
 
 
-def _key_for(paths: VaultPaths, backup: Path, *, fresh: bool, secret: str | None) -> tuple[dict[str, Any], bytes, bool]:
-    """This store's key; into an empty home, the backup's own, unwrapped with the passphrase or recovery key."""
-    if not fresh:
-        return {}, keys.load_key(paths.key_file, passphrase=secret), False
-    carried = key_backup.read_beside(backup)
-    key, by_recovery_key = key_backup.unlock(carried, secret or key_backup.secret_from_person())
-    return carried, key, by_recovery_key
+def _rewrite_key_file(paths: VaultPaths, content: dict[str, Any], key: bytes) -> Callable[[], None]:
+    """Write the home's key file for the restored store; returns how to put the old one back."""
+    old = paths.key_file.read_bytes() if paths.key_file.exists() else None
+    added = key_backup.put(paths.key_file, content, key)
+
+    def undo() -> None:
+        if old is None:
+            paths.key_file.unlink(missing_ok=True)
+        else:
+            tmp = paths.key_file.with_suffix(".restore-undo")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(old)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, paths.key_file)
+        if added:
+            key_backup.forget_keyring_entry(str(content["store_id"]))
+
+    return undo
+
+
+def _empty_home_secrets(
+    chosen: Path, secret: str | None, new_passphrase: str | None
+) -> tuple[dict[str, Any], bytes, bool, str | None]:
+    """Into an empty home: the backup's key (and whether its recovery key opened it), and the new
+    passphrase for this machine when one is needed — all before anything is made."""
+    carried = key_backup.read_beside(chosen)
+    key, by_recovery_key = key_backup.unlock_backup(chosen, carried, given=secret)
+    if key_backup.needs_new_passphrase(carried, by_recovery_key=by_recovery_key):
+        new_passphrase = key_backup.new_passphrase_for_this_machine(new_passphrase)
+    return carried, key, by_recovery_key, new_passphrase
+
+
+def _this_home_key(paths: VaultPaths, secret: str | None) -> tuple[dict[str, Any], bytes, str | None]:
+    """This home's key file, its key, and this machine's passphrase when the key is wrapped under one."""
+    info = keys.read_key_info(paths.key_file)
+    if info["backend"] == "keyring":
+        return info, keys.load_key(paths.key_file), None
+    phrase = key_backup.this_machines_passphrase(paths.home, secret)
+    return info, keys.unwrap_passphrase(info, phrase), phrase
+
+
+def _missing_folders(home: Path, paths: VaultPaths) -> list[Path]:
+    """The folders `paths.ensure()` would create now, outermost first (a refusal removes them again)."""
+    missing: list[Path] = []
+    folder = home
+    while not folder.exists() and folder != folder.parent:
+        missing.insert(0, folder)
+        folder = folder.parent
+    missing += [f for f in (paths.exports, paths.backups, paths.logs, paths.imports) if not f.exists()]
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in reversed(folders):
+        with contextlib.suppress(OSError):  # not empty: something else is in it now; leave it
+            folder.rmdir()
+
+
+def _held(paths: VaultPaths, key: bytes) -> dict[str, int] | None:
+    """What the current store holds beyond what `memvault init` makes ({}: nothing; None: it does not open)."""
+    if not paths.store.exists():
+        return {}
+    try:
+        conn = open_connection(paths.store, key)
+    except (WrongPassphrase, DatabaseError):
+        return None
+    try:
+        names = sql.table_names(conn)
+        counts = {"memories": tombstone_checks.record_count(conn)}
+        counts.update({t: len(sql.table_rows(conn, t)) for t in RECORD_TABLES if t != "memories" and t in names})
+    except DatabaseError:
+        return None
+    finally:
+        conn.close()
+    return {table: n for table, n in counts.items() if n}
+
+
+def held_text(held: dict[str, int]) -> str:
+    """'3 records, 1 proposal' for what a store holds (see `_held`)."""
+    return ", ".join(f"{n} {RECORD_TABLES[table][n != 1]}" for table, n in held.items())
+
+
+def _refuse_to_replace(paths: VaultPaths, chosen: Path, held: dict[str, int] | None, home_given: bool) -> Conflict:
+    home = f" --home {shlex.quote(str(paths.home))}" if home_given else ""
+    backup = shlex.quote(str(chosen))
+    what = (
+        f"holds {held_text(held)}"
+        if held is not None
+        else "does not open with its own key (damaged?), so memvault cannot tell whether it holds records"
+    )
+    return Conflict(
+        f"{chosen.name} is not a backup of this store (it does not open with this store's key; the "
+        f"{key_backup.sidecar(chosen).name} beside it is another store's), and the store in {paths.home} {what}. "
+        "memvault does not replace a store that holds records unless told to. "
+        f"To replace it (it is kept first, whole and under its own key, in {paths.backups}/{REPLACED_PREFIX}…/), "
+        f"run: memvault{home} restore {backup} --replace — or restore the backup into a folder of its own: "
+        f"memvault --home NEW_FOLDER restore {backup}. Nothing was changed."
+    )
+
+
+def _replaced_folder(paths: VaultPaths, stamp: str) -> Path:
+    folder = paths.backups / f"{REPLACED_PREFIX}{stamp}"
+    n = 2
+    while folder.exists():
+        folder = paths.backups / f"{REPLACED_PREFIX}{stamp}-{n}"
+        n += 1
+    folder.mkdir(mode=0o700)
+    return folder
+
+
+def _set_aside_its_backups(paths: VaultPaths, key: bytes, folder: Path, source: Path) -> list[str]:
+    """Move the backups in backups/ that do not open with the restored store's key (the replaced store's
+    own) beside it: left there, doctor and purge would take them for broken files and delete them."""
+    candidates = [p for p in sorted(paths.backups.glob("memvault-*.db")) if p != source]
+    moved: list[str] = []
+    if not candidates:
+        return moved
+    conn = open_connection(paths.store, key)
+    try:
+        for path in candidates:
+            try:
+                with sql.attached(conn, path) as readable:
+                    ours = readable
+            except DatabaseError:  # held by another process: leave it
+                continue
+            if not ours:
+                for part in [path, *side_files(path)]:
+                    os.replace(part, folder / part.name)
+                moved.append(str(folder / path.name))
+    finally:
+        conn.close()
+    if moved:
+        fsync_dir(paths.backups)
+    return moved
+
+
+def _put_back(kept: Path, store: Path) -> None:
+    """Undo `_move_damaged` after a failed restore: the store (and its WAL) back in its place."""
+    for side in side_files(kept):
+        suffix = side.name[len(kept.name) :]
+        if suffix != key_backup.SUFFIX:
+            os.replace(side, Path(f"{store}{suffix}"))
+    os.replace(kept, store)
+
+
+def _carry_out(
+    paths: VaultPaths, staged: Path, key: bytes, holder_key: bytes, done: dict[str, Any]
+) -> tuple[dict[str, Any] | None, list[str], int]:
+    """Keep the current store, settle the copy, swap. Returns the kept backup, the ids purged again, the cursor.
+
+    `done` carries "now", "stamp", "source" and, for another store's backup, "folder" (where the replaced
+    store is kept) and "key_file" (the home's new key file content).
+    """
+    other = done.get("folder") is not None
+    holder = _hold(paths, holder_key)
+    pre: dict[str, Any] | None = None
+    try:
+        pre, known, holder = _keep_current(paths, holder, done["now"], done["stamp"], done.get("folder"))
+        try:
+            if other:  # its backups and tombstones are another store's: the restored store keeps its own
+                known = {"backups": [], "tombstones": []}
+                done["kept_as"] = pre["path"] if pre else None
+            settled = {**done, "pre": None if other else pre}
+            repurged, cursor = _settle(paths, staged, key, known, settled)
+            _swap(paths, holder, staged, key, known, done.get("key_file"))
+        except BaseException:
+            if pre is not None and holder is not None:
+                remove_with_sides(Path(pre["path"]))
+            elif pre is not None and not paths.store.exists():
+                _put_back(Path(pre["path"]), paths.store)
+            raise
+    finally:
+        if holder is not None:
+            holder.close()
+    return pre, repurged, cursor
+
+
+def _another_stores_backup(
+    paths: VaultPaths,
+    staged: Path,
+    chosen: Path,
+    done: dict[str, Any],
+    this_home: tuple[dict[str, Any], bytes, str | None],
+    *,
+    replace: bool,
+    backup_secret: str | None,
+    home_given: bool,
+) -> tuple[bytes, dict[str, Any], ReplacedStore]:
+    """A backup that does not open with this home's key: another store's, when its `-keys` lies beside it.
+
+    Refused (nothing changed) unless the store here holds no records or `replace` was asked for; then
+    the backup's key is unlocked, the copy verified with it, the home's new key file prepared and the
+    folder that keeps the replaced store made. Returns the key, the verification, and what was replaced.
+    """
+    info, home_key, phrase = this_home
+    sidecar = key_backup.sidecar(chosen)
+    if not sidecar.exists():
+        raise InvalidArgument(
+            "not a memvault backup of this store: it does not open with this store's key "
+            f"(and no {sidecar.name} lies beside it, as one does beside a backup of another store)"
+        )
+    carried = key_backup.read_beside(chosen)
+    if str(carried["store_id"]) == str(info.get("store_id")):
+        raise InvalidArgument(
+            f"{chosen.name} is a backup of this store (so says {sidecar.name}) but does not open with its key: "
+            "it is damaged; nothing was changed"
+        )
+    held = _held(paths, home_key)
+    if not replace and (held is None or held):
+        raise _refuse_to_replace(paths, chosen, held, home_given)
+    key, _ = key_backup.unlock_backup(chosen, carried, given=backup_secret, this_machine=phrase)
+    try:
+        checked = verify(staged, key)
+    except _OtherKey:
+        raise InvalidArgument(
+            f"{chosen.name} does not open with the key {sidecar.name} carries: the two files do not belong "
+            "together, or the backup is damaged; nothing was changed"
+        ) from None
+    done["key_file"] = key_backup.for_this_home(info, carried, key, phrase)
+    done["folder"] = _replaced_folder(paths, done["stamp"])
+    copy_private(paths.key_file, done["folder"] / paths.key_file.name)
+    replaced: ReplacedStore = {"held": held, "kept_in": str(done["folder"]), "key_backend": done["key_file"]["backend"]}
+    return key, checked, replaced
 
 
 def restore_backup(
@@ -265,43 +541,82 @@ def restore_backup(
     clock: Clock,
     secret: str | None = None,
     new_passphrase: str | None = None,
-) -> RestoreReport:
+    backup_secret: str | None = None,
+    replace: bool = False,
+) -> RestoreOutcome:
+    """Replace the store in `home` by a verified backup.
+
+    `secret`: this store's passphrase (into an empty home: the backup's passphrase or recovery key).
+    `backup_secret`: the passphrase or recovery key of a backup of another store. `new_passphrase`:
+    wraps the key on a machine without a keyring after a recovery key opened it. Left None, each comes
+    from the environment, the terminal, or a line on stdin. `replace`: a backup of another store may
+    replace a store that holds records (it is kept first); without it only an empty store is replaced.
+    """
     paths = VaultPaths.from_env(home)
     chosen = Path(source).expanduser().resolve()
     if not chosen.is_file():
         raise InvalidArgument(f"{chosen} is not a file")
     if chosen == paths.store:
         raise InvalidArgument("that is the store itself")
-    fresh = not paths.key_file.exists() and not paths.store.exists()
-    carried, key, by_recovery_key = _key_for(paths, chosen, fresh=fresh, secret=secret)
+    empty_home = not paths.key_file.exists() and not paths.store.exists()
+    carried: dict[str, Any] = {}
+    if empty_home:  # a new machine: every secret is settled before anything is made
+        carried, key, by_recovery_key, new_passphrase = _empty_home_secrets(
+            chosen, backup_secret if backup_secret is not None else secret, new_passphrase
+        )
+        this_home: tuple[dict[str, Any], bytes, str | None] = ({}, key, None)
+    else:
+        this_home = _this_home_key(paths, secret)
+    created = _missing_folders(paths.home, paths)
     paths.ensure()
     clean_stale(paths)
+    done: dict[str, Any] = {
+        "now": format_time(clock.now()),
+        "stamp": clock.now().strftime(STAMP_FORMAT),
+        "source": chosen,
+    }
+    replaced: ReplacedStore | None = None
+    added_keyring_entry = False
     staged = _stage(paths, chosen)
-    now = format_time(clock.now())
     try:
-        checked = verify(staged, key)
-        if fresh:  # a new machine: the home gets a key file of its own, only for a backup that opened
-            key_backup.install(
+        key = this_home[1]
+        try:
+            checked = verify(staged, key)
+        except _OtherKey:
+            if empty_home:
+                raise InvalidArgument(
+                    f"{chosen.name} does not open with the key {key_backup.sidecar(chosen).name} carries: the "
+                    "two files do not belong together, or the backup is damaged; nothing was changed"
+                ) from None
+            key, checked, replaced = _another_stores_backup(
+                paths,
+                staged,
+                chosen,
+                done,
+                this_home,
+                replace=replace,
+                backup_secret=backup_secret,
+                home_given=home is not None,
+            )
+        if empty_home:  # the home gets a key file of its own, only for a backup that opened
+            added_keyring_entry = key_backup.install(
                 paths.key_file, carried, key, by_recovery_key=by_recovery_key, new_passphrase=new_passphrase
             )
-        holder = _hold(paths, key)
-        try:
-            pre, known, holder = _keep_current(paths, holder, now, clock.now().strftime(STAMP_FORMAT))
-            try:
-                repurged, cursor = _settle(paths, staged, key, known, {"pre": pre, "now": now, "source": chosen})
-                _swap(paths, holder, staged, key, known)
-            except BaseException:
-                if pre is not None and holder is not None:
-                    remove_with_sides(Path(pre["path"]))
-                raise
-        finally:
-            if holder is not None:
-                holder.close()
+        pre, repurged, cursor = _carry_out(paths, staged, key, this_home[1], done)
     except BaseException:
         remove_with_sides(staged)
-        if fresh:
-            paths.key_file.unlink(missing_ok=True)
+        if empty_home:
+            key_backup.take_back(paths.key_file, str(carried["store_id"]) if added_keyring_entry else None)
+        if done.get("folder") is not None:
+            (done["folder"] / paths.key_file.name).unlink(missing_ok=True)
+            _remove_empty([done["folder"]])
+        _remove_empty(created)
         raise
+    if replaced is not None:
+        try:
+            _set_aside_its_backups(paths, key, Path(replaced["kept_in"]), chosen)
+        except (OSError, DatabaseError) as exc:  # the restore is done; `memvault doctor` names what is left
+            log.warning("the replaced store's backups could not all be moved beside it (%s)", type(exc).__name__)
     change_signal.notify(paths, cursor)  # listeners reload (their cursor may be ahead)
     log.info("store restored from a backup (%d records, %d purged again)", checked["records"], len(repurged))
     return {
@@ -310,4 +625,5 @@ def restore_backup(
         "schema_version": max(checked["schema_version"], migrations.LATEST),
         "previous_store_kept_as": pre["path"] if pre else None,
         "purged_again": len(repurged),
+        "replaced_other_store": replaced,
     }

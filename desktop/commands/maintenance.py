@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from memvault.core.maintenance import doctor, uninstall
+from memvault.core.maintenance import doctor, restore, uninstall
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import SystemClock
@@ -67,18 +67,48 @@ def _refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
 
 
 def restore_store(args: argparse.Namespace, backup: str) -> int:
+    """`memvault restore BACKUP [--replace]`: a backup of this store, or of another one over an empty store."""
     _refuse_while_daemon_runs(args, "restore")
-    result = Vault.restore_backup(backup, args.home)
-    emit(
-        args,
-        result,
-        lambda d: (
-            f"restored {d['records']} records from {d['restored_from']}"
-            + (f"\nthe previous store is kept as {d['previous_store_kept_as']}" if d["previous_store_kept_as"] else "")
-            + (f"\n{d['purged_again']} records purged since this backup were purged again" if d["purged_again"] else "")
-        ),
+    result = restore.restore_backup(
+        backup, args.home, clock=SystemClock(), replace=bool(getattr(args, "replace", False))
     )
+    emit(args, result, _restored_text)
     return 0
+
+
+def _restored_text(d: restore.RestoreOutcome) -> str:
+    lines = [f"restored {d['records']} records from {d['restored_from']}"]
+    other = d["replaced_other_store"]
+    if other is None:
+        if d["previous_store_kept_as"]:
+            lines.append(f"the previous store is kept as {d['previous_store_kept_as']}")
+    else:
+        held = other["held"]
+        if held == {}:
+            lines.append(
+                "this home held an empty store (the one `memvault init` made, no records): the backup replaced it"
+            )
+        elif held is None:
+            lines.append("this home's store did not open with its key: the backup replaced it (--replace)")
+        else:
+            lines.append(
+                f"this home held another store ({restore.held_text(held)}): the backup replaced it (--replace)"
+            )
+        lines.append(
+            f"the replaced store is kept in {other['kept_in']}, with its key file; it still opens with its own "
+            "passphrase or recovery key"
+        )
+        if other["key_backend"] == "keyring":
+            lines.append("the restored store's key is now in this machine's keyring")
+        else:
+            lines.append("the restored store is locked with this machine's passphrase (unchanged)")
+        lines.append(
+            "its recovery key is the restored store's own (shown when that store was made), not the one "
+            "`memvault init` showed on this machine"
+        )
+    if d["purged_again"]:
+        lines.append(f"{d['purged_again']} records purged since this backup were purged again")
+    return "\n".join(lines)
 
 
 # -- purge ------------------------------------------------------------------------------------------

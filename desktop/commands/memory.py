@@ -385,6 +385,11 @@ def _change_parsers(subparsers: Any) -> None:
     p.add_argument("--expected-revision", help="refuse if the record has moved on")
     p = command(subparsers, "restore", _restore, "bring an archived record back, or the store from a backup")
     p.add_argument("id", help="a record id, or the path of a backup file")
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="let a backup of another store replace a store that holds records (it is kept first)",
+    )
     p = command(subparsers, "scope", _scope, "change who may read a record (and its earlier versions)")
     p.add_argument("id")
     p.add_argument("scope", help="local_only, remote_allowed or workspace_allowed")

@@ -6,20 +6,26 @@ the backup's two files (`.db`, `.db-keys`) reach the other, which starts empty.
 
 from __future__ import annotations
 
+import argparse
 import base64
+import hashlib
 import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import keyring
 import pytest
+from keyring.backends.fail import Keyring as FailKeyring
 from memory_keyring import MemoryKeyring
 
 from memvault.core.security import keys
+from memvault.core.store import tombstone_checks
+from memvault.core.store.connection import open_connection
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
@@ -170,3 +176,220 @@ env -u MEMVAULT_RECOVERY_KEY "$PY" -m memvault.desktop.cli --json --home "$TWO" 
     )
     assert restored.returncode == 0, restored.stderr
     assert STATEMENT in restored.stdout
+
+
+# -- restoring over the store `memvault init` (or the first-run wizard) already made ---------------------------
+ONE, TWO = "first machine passphrase (fictional)", "second machine passphrase (fictional)"
+
+
+@pytest.fixture(params=["passphrase", "keyring"])
+def rings(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[MemoryKeyring | None]]:
+    """Each machine's OS keyring (an in-memory one each), or none (the key wrapped by a passphrase)."""
+    previous = keyring.get_keyring()
+    if request.param == "keyring":
+        monkeypatch.delenv("MEMVAULT_PASSPHRASE")
+        monkeypatch.delenv("PYTHON_KEYRING_BACKEND")
+    try:
+        yield [MemoryKeyring(), MemoryKeyring()] if request.param == "keyring" else [None, None]
+    finally:
+        keyring.set_keyring(previous)
+
+
+def _machine_two_of(rings: list[MemoryKeyring | None], monkeypatch: pytest.MonkeyPatch) -> None:
+    if rings[1] is not None:
+        keyring.set_keyring(rings[1])
+    else:
+        monkeypatch.setenv("MEMVAULT_PASSPHRASE", TWO)
+
+
+def _backup_secret(rings: list[MemoryKeyring | None], recovery: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """How the person opens the backup on machine two: a keyring store's by its recovery key (in the
+    environment), a passphrase store's by its own passphrase, as a line on stdin (MEMVAULT_PASSPHRASE
+    holds this machine's)."""
+    if rings[0] is not None:
+        monkeypatch.setenv("MEMVAULT_RECOVERY_KEY", recovery)
+        return recovery
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{ONE}\n"))
+    return ONE
+
+
+def _first_machine_of(
+    rings: list[MemoryKeyring | None],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[str, str, Path]:
+    if rings[0] is not None:
+        keyring.set_keyring(rings[0])
+    else:
+        monkeypatch.setenv("MEMVAULT_PASSPHRASE", ONE)
+    return _first_machine(capsys, tmp_path / "one", tmp_path / "usb")
+
+
+def _failing(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(argv)
+    return code, " ".join(capsys.readouterr().err.split())
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    """Every folder and file under `root`, with each file's bytes: what "nothing changed" means."""
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "folder"
+        for p in sorted(root.rglob("*"))
+    }
+
+
+def _records_in(path: Path, key_file: Path) -> int:
+    conn = open_connection(path, keys.load_key(key_file))
+    try:
+        return tombstone_checks.record_count(conn)
+    finally:
+        conn.close()
+
+
+def test_a_backup_replaces_the_empty_store_memvault_init_made(
+    rings: list[MemoryKeyring | None],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new machine where `memvault init` ran first: the backup of the old one replaces its empty store,
+    which is kept (with its key file and the backup the daemon made of it); status and search work after."""
+    recovery, memory_id, backup = _first_machine_of(rings, capsys, tmp_path, monkeypatch)
+    two = tmp_path / "two"
+    _machine_two_of(rings, monkeypatch)
+    _cli(capsys, "--home", str(two), "init")
+    its_backup = Path(str(_cli(capsys, "--home", str(two), "backup")["path"]))  # as the daemon makes daily
+    _backup_secret(rings, recovery, monkeypatch)
+
+    done = _cli(capsys, "--home", str(two), "restore", str(backup))
+
+    monkeypatch.delenv("MEMVAULT_RECOVERY_KEY", raising=False)
+    other = done["replaced_other_store"]
+    assert isinstance(other, dict) and other["held"] == {}
+    assert other["key_backend"] == ("keyring" if rings[1] else "passphrase")
+    kept, folder = Path(str(done["previous_store_kept_as"])), Path(other["kept_in"])
+    assert kept.parent == folder and folder.parent == two / "backups"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [kept.name, f"{kept.name}-keys", its_backup.name, f"{its_backup.name}-keys", "memvault.key.json"]
+    )
+    carried = json.loads(Path(f"{backup}-keys").read_text())
+    assert keys.read_key_info(two / "memvault.key.json")["store_id"] == carried["store_id"]
+    assert keys.describe(two / "memvault.key.json").backend == other["key_backend"]
+    if rings[1] is not None:
+        assert len(rings[1].secrets) == 2  # the restored store's key beside the empty one's
+    assert _cli(capsys, "--home", str(two), "status")["counts"] == {**_counts(1), "by_domain": {"home": 1}}
+    monkeypatch.setenv("MEMVAULT_EMBEDDINGS", "off")
+    found = _cli(capsys, "--home", str(two), "search", "where is the spare bike key")
+    assert [r["id"] for r in found["results"]] == [memory_id]  # type: ignore[index]
+    assert main(["--home", str(two), "doctor"]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    # the empty store is kept whole and opens with the key file kept beside it (this machine's passphrase)
+    assert _records_in(kept, folder / "memvault.key.json") == 0
+
+
+def _counts(current: int) -> dict[str, object]:
+    zero = dict.fromkeys(("historical", "partial", "disputed", "superseded", "archived"), 0)
+    return {"current": current, **zero, "total": current}
+
+
+def test_a_backup_of_another_store_never_replaces_one_with_records_unasked(
+    rings: list[MemoryKeyring | None],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recovery, memory_id, backup = _first_machine_of(rings, capsys, tmp_path, monkeypatch)
+    two = tmp_path / "two"
+    _machine_two_of(rings, monkeypatch)
+    _cli(capsys, "--home", str(two), "init")
+    mine = str(
+        _cli(capsys, "--home", str(two), "add", "The attic ladder hangs in the garage", "--domain", "home")["id"]
+    )
+    secret = _backup_secret(rings, recovery, monkeypatch)
+    before = _snapshot(two)
+
+    code, err = _failing(capsys, "--home", str(two), "restore", str(backup))
+
+    assert code == 1
+    assert "holds 1 record, 1 domain" in err and "Nothing was changed" in err
+    assert f"memvault --home {two} restore {backup} --replace" in err
+    assert f"memvault --home NEW_FOLDER restore {backup}" in err
+    assert _snapshot(two) == before
+    with Vault.open(two) as vault:
+        assert vault.get(OWNER, mine)["memory"]["statement"] == "The attic ladder hangs in the garage"
+
+    # Asked for (`memvault restore BACKUP --replace`): replaced, and the store with the record kept whole.
+    from memvault.desktop.commands.maintenance import restore_store  # noqa: PLC0415
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{secret}\n"))
+    assert restore_store(argparse.Namespace(home=str(two), json=False, replace=True), str(backup)) == 0
+    out = capsys.readouterr().out
+    assert "this home held another store (1 record, 1 domain): the backup replaced it" in out
+    monkeypatch.delenv("MEMVAULT_RECOVERY_KEY", raising=False)
+    _opens_with(two, memory_id)
+    folder = next((two / "backups").glob("replaced-*"))
+    kept = next(folder.glob("memvault-*-pre-restore.db"))
+    assert _records_in(kept, folder / "memvault.key.json") == 1
+
+
+@pytest.mark.parametrize("first", ["passphrase", "keyring"])
+def test_without_a_terminal_a_restore_says_which_passphrase_it_wants_and_leaves_nothing(
+    first: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Machine two has no OS keyring and no terminal (stdin is empty): each refusal names the passphrase
+    it wants — the backup's, this machine's, or a new one for this machine — and how to give it, and
+    leaves no folder or file behind."""
+    previous = keyring.get_keyring()
+    try:
+        rings: list[MemoryKeyring | None] = [MemoryKeyring() if first == "keyring" else None, None]
+        if first == "keyring":
+            monkeypatch.delenv("MEMVAULT_PASSPHRASE")
+        recovery, _, backup = _first_machine_of(rings, capsys, tmp_path, monkeypatch)
+        keyring.set_keyring(FailKeyring())
+        monkeypatch.delenv("MEMVAULT_PASSPHRASE", raising=False)
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        new = tmp_path / "new" / "home"
+
+        monkeypatch.setenv("MEMVAULT_RECOVERY_KEY", recovery)
+        code, err = _failing(capsys, "--home", str(new), "restore", str(backup))
+        assert code == 2 and "needs a NEW passphrase for this machine" in err
+        assert "set MEMVAULT_PASSPHRASE to the passphrase you choose" in err and "nothing was changed" in err
+        assert not (tmp_path / "new").exists()
+
+        monkeypatch.delenv("MEMVAULT_RECOVERY_KEY")
+        code, err = _failing(capsys, "--home", str(new), "restore", str(backup))
+        assert code == 2 and "MEMVAULT_RECOVERY_KEY='XXXX-XXXX-…'" in err
+        assert ("passphrase it was made with (MEMVAULT_PASSPHRASE, or one line on stdin)" in err) == (
+            first != "keyring"
+        )
+        assert not (tmp_path / "new").exists()
+
+        damaged = tmp_path / "damaged.db"  # the right key, a broken backup: refused, nothing left either
+        data = bytearray(backup.read_bytes())
+        data[4096:8192] = os.urandom(4096)
+        damaged.write_bytes(bytes(data))
+        shutil.copy(f"{backup}-keys", f"{damaged}-keys")
+        monkeypatch.setenv("MEMVAULT_RECOVERY_KEY", recovery)
+        monkeypatch.setenv("MEMVAULT_PASSPHRASE", TWO)
+        code, err = _failing(capsys, "--home", str(new), "restore", str(damaged))
+        assert code == 1 and "the backup is damaged" in err, err
+        assert not (tmp_path / "new").exists()
+
+        # After `memvault init` here: this machine's passphrase opens the store here, then the backup's key.
+        monkeypatch.delenv("MEMVAULT_RECOVERY_KEY")
+        _cli(capsys, "--home", str(new), "init")
+        before = _snapshot(new)
+        monkeypatch.delenv("MEMVAULT_PASSPHRASE")
+        code, err = _failing(capsys, "--home", str(new), "restore", str(backup))
+        assert code == 2 and "locked with this machine's passphrase: give that passphrase in MEMVAULT_PASSPHRASE" in err
+        assert _snapshot(new) == before
+        monkeypatch.setenv("MEMVAULT_PASSPHRASE", TWO)
+        code, err = _failing(capsys, "--home", str(new), "restore", str(backup))
+        assert code == 2 and "MEMVAULT_RECOVERY_KEY='XXXX-XXXX-…'" in err and "nothing was changed" in err
+        if first == "passphrase":
+            assert "this machine's passphrase does not open the backup" in err
+            assert "the passphrase it was made with (one line on stdin, or typed on a terminal)" in err
+        assert _snapshot(new) == before
+    finally:
+        keyring.set_keyring(previous)
