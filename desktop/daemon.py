@@ -21,6 +21,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -115,6 +116,8 @@ class Daemon:
     sessions_started: int = 0
     sessions_open: int = 0
     upkeep_passes: int = 0  # finished passes of the upkeep process
+    # Watch imports/inbox: dropped exports are dry-run in the upkeep process, never in this one.
+    inbox: bool = False
     # False when the daemon runs in a thread of a bigger process (the tray): signals belong to its main thread.
     handle_signals: bool = True
     _stopping: bool = field(default=False, repr=False)
@@ -142,6 +145,8 @@ class Daemon:
                             on_ready()
                         group.start_soon(self._warm_up)
                         group.start_soon(self._housekeeping)
+                        if self.inbox:
+                            group.start_soon(self._imports_inbox)
                         async with listener:
                             await listener.serve(self._session, task_group=group)
                 watcher.cancel_scope.cancel()
@@ -198,6 +203,42 @@ class Daemon:
             else:
                 log.error("daemon: the upkeep process ended with code %d", code)
             await anyio.sleep(HOUSEKEEPING_INTERVAL_S)
+
+    async def _imports_inbox(self) -> None:
+        """Exports dropped into imports/inbox get their dry run in an upkeep process of their own
+        (`upkeep_process.INBOX`): reading a large export and judging its candidates would otherwise
+        hold this process's store, memory and interpreter while every session's call waited. Here the
+        folder is only watched (watchdog's thread) and the files dropped are handed on, a pass at a time."""
+        import anyio  # noqa: PLC0415
+
+        arrived = threading.Event()
+        pending: set[Path | None] = set()  # None: look at the whole folder
+        lock = threading.Lock()
+
+        def dropped(path: Path | None) -> None:  # on watchdog's thread
+            with lock:
+                pending.add(path)
+            arrived.set()
+
+        watcher = self.vault.imports.inbox_watcher(on_drop=dropped)
+        watcher.start()  # asks for a look at the whole folder first: files dropped while nothing watched
+        waiting = anyio.CapacityLimiter(1)  # the wait does not take a session's worker thread
+        try:
+            while True:
+                await anyio.to_thread.run_sync(arrived.wait, abandon_on_cancel=True, limiter=waiting)
+                with lock:
+                    arrived.clear()
+                    paths = None if None in pending else sorted(str(p) for p in pending if p is not None)
+                    pending.clear()
+                log.info("daemon: imports inbox: %s", "the whole folder" if paths is None else f"{len(paths)} file(s)")
+                code = await upkeep_process.run_upkeep(
+                    self.vault.paths, self.vault.key_for_child(), (upkeep_process.INBOX,), paths
+                )
+                if code != 0:
+                    log.error("daemon: the imports inbox pass ended with code %d", code)
+        finally:
+            watcher.stop()
+            arrived.set()  # the abandoned wait ends
 
     async def _stop_on_signal(self, scope: Any, *, task_status: Any) -> None:
         import anyio  # noqa: PLC0415
@@ -280,11 +321,9 @@ def run(home: str | os.PathLike[str] | None = None, *, headless: bool = True, ve
     lock = DaemonLock.acquire(address.lock, address.socket)
     try:
         with Vault.open(paths.home) as vault:  # the one unlock of the daemon's life
-            daemon = Daemon(vault, address, default_server())
-            inbox = vault.imports.inbox_watcher()  # imports/inbox: dropped exports wait, dry-run, in the approval inbox
-            inbox.start()
+            # inbox: exports dropped into imports/inbox wait, dry-run by the upkeep process, in the approval inbox
+            daemon = Daemon(vault, address, default_server(), inbox=True)
             anyio.run(daemon.run, _announce(paths))
-            inbox.stop()
             for signum in STOP_SIGNALS:  # the last steps (close the store, release the lock) run to the end
                 signal.signal(signum, signal.SIG_IGN)
     finally:

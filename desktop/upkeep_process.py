@@ -1,5 +1,6 @@
 """The daemon's upkeep in a short-lived child process: the daily backup, domain upkeep, consolidation,
-then merging the word index's segments (core/maintenance/word_index.py).
+then merging the word index's segments (core/maintenance/word_index.py); and, in a pass of its own,
+the dry runs of exports dropped into imports/inbox (core/importers/inbox.py).
 
 On 10,000 records a pass reads every record, clusters and judges them: ~90 MB at its peak and up to
 minutes of CPU. In the daemon's own process (the app) that peak stayed resident for the process's
@@ -8,7 +9,12 @@ when it exits.
 
 - The key: the daemon writes the store's raw key to the child's stdin, a pipe only the two hold
   (argv and the environment can be read by the person's other processes). The child opens the store
-  with it (`Vault.with_key`): no KDF, no keyring, no passphrase prompt.
+  with it (`Vault.with_key`): no KDF, no keyring, no passphrase prompt. The same line may go on, after
+  a space, with a JSON object naming the jobs (`{"jobs": ["inbox"], "paths": [...]}`); without it the
+  child runs the hourly jobs.
+- Dropped exports: reading a large export and judging its candidates takes memory and minutes of CPU,
+  and in the daemon it held the store's lock (every session's call waited). The daemon only watches
+  the folder and runs an `inbox` pass here for the files dropped; its sessions never wait for it.
 - Stopping: the daemon's stop sends SIGTERM; the child raises SystemExit at its next Python
   instruction, so an open transaction rolls back. The backup alone is let finish first: its file
   and its row in `backups` (which a later purge follows) must not be parted, and an interrupted
@@ -21,13 +27,14 @@ when it exits.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +46,8 @@ from memvault.mcp_bridge.stdio import setup_logging
 if TYPE_CHECKING:
     from anyio.abc import Process
 
+    from memvault.core.vault import Vault
+
 log = logging.getLogger("memvault.daemon")
 
 UPKEEP_FLAG = "--upkeep"  # `memvault daemon --upkeep`: the child's command (hidden from --help)
@@ -46,17 +55,23 @@ UPKEEP_FLAG = "--upkeep"  # `memvault daemon --upkeep`: the child's command (hid
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 STOP_GRACE_S = 10.0  # after SIGTERM, how long the child may take to finish a backup, roll back, close
 STOPPED = 3  # the child's exit code when it was stopped before it finished
+HOURLY = ("backup", "domains", "consolidation", "word index")
+INBOX = "inbox"  # the dry runs of dropped exports (a pass of its own, when files arrive)
 
 
-async def run_upkeep(paths: VaultPaths, key: bytes) -> int:
-    """One upkeep pass in a child process; returns its exit code. Cancelled, it stops the child first."""
+async def run_upkeep(
+    paths: VaultPaths, key: bytes, jobs: Sequence[str] = HOURLY, inbox_paths: Sequence[str] | None = None
+) -> int:
+    """One upkeep pass in a child process; returns its exit code. Cancelled, it stops the child first.
+    `inbox_paths`: for the inbox job, the dropped files (None: every file in the inbox)."""
     import anyio  # noqa: PLC0415 - the daemon's imports stay out of the CLI's start-up
 
     command = [*this_memvault(), "--home", str(paths.home), "daemon", UPKEEP_FLAG]
     process = await anyio.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=None)
     try:
         assert process.stdin is not None
-        await process.stdin.send(key.hex().encode() + b"\n")
+        request = "" if tuple(jobs) == HOURLY else " " + json.dumps({"jobs": list(jobs), "paths": inbox_paths})
+        await process.stdin.send(key.hex().encode() + request.encode() + b"\n")
         return await process.wait()
     finally:
         with anyio.CancelScope(shield=True):
@@ -90,22 +105,47 @@ def child(home: str | os.PathLike[str] | None) -> int:
     stops.install()
     log.info("daemon: upkeep process %d started", os.getpid())
     try:
-        key = bytes.fromhex(sys.stdin.buffer.readline().decode("ascii").strip())
+        key, jobs, inbox_paths = _request(sys.stdin.buffer.readline())
         if not key:
             log.error("daemon: the upkeep process got no key; nothing done")
             return STOPPED
         threading.Thread(target=_stop_when_the_daemon_goes, name="memvault-upkeep-parent", daemon=True).start()
         with Vault.with_key(paths, key) as vault:
-            with stops.deferred():
-                _run_job("backup", vault.scheduled_backup)
-            _run_job("domains", vault.maintain_domains)
-            _run_job("consolidation", vault.consolidation.scheduled)
-            _run_job("word index", vault.tidy_word_index)  # last: after the pass's own writes
+            _run_jobs(vault, stops, jobs, inbox_paths)
     except SystemExit:
         log.info("daemon: upkeep stopped before it finished")
         return STOPPED
-    log.info("daemon: upkeep done (process %d, peak %.0f MB)", os.getpid(), _peak_mb())
+    what = "upkeep" if jobs == HOURLY else f"{', '.join(jobs)} pass"  # "upkeep done" means the hourly pass
+    log.info("daemon: %s done (process %d, peak %.0f MB)", what, os.getpid(), _peak_mb())
     return 0
+
+
+def _run_jobs(vault: Vault, stops: StopSignals, jobs: Sequence[str], inbox_paths: list[str] | None) -> None:
+    table: list[tuple[str, Callable[[Caller], object]]] = [
+        ("backup", vault.scheduled_backup),
+        ("domains", vault.maintain_domains),
+        ("consolidation", vault.consolidation.scheduled),
+        # each dropped file's dry run reads it in the child; its proposal is one short transaction
+        (INBOX, lambda caller: vault.imports.stage_inbox(caller, inbox_paths)),
+        ("word index", vault.tidy_word_index),  # last: after the pass's own writes
+    ]
+    for name, job in table:
+        if name not in jobs:
+            continue
+        if name == "backup":  # its file and its row are never parted
+            with stops.deferred():
+                _run_job(name, job)
+        else:
+            _run_job(name, job)
+
+
+def _request(line: bytes) -> tuple[bytes, tuple[str, ...], list[str] | None]:
+    """The key, the jobs and the inbox's files from the daemon's one line (`KEYHEX[ {json}]`)."""
+    text = line.decode("utf-8").strip()
+    key_hex, _, spec = text.partition(" ")
+    request = json.loads(spec) if spec else {}
+    paths = request.get("paths")
+    return bytes.fromhex(key_hex), tuple(request.get("jobs") or HOURLY), None if paths is None else list(paths)
 
 
 def _peak_mb() -> float:

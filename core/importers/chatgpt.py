@@ -10,32 +10,30 @@ from __future__ import annotations
 from typing import Any
 
 from memvault.core.importers.conversation import Conversation, ImportFormatError, Turn, epoch_time
-from memvault.core.importers.jsontext import each_conversation, expect_object
+from memvault.core.importers.jsontext import expect_object
 
 ROLES = {"user": "user", "assistant": "assistant"}  # system and tool messages are not the person's words
 
 
-def parse(data: Any, file: str) -> list[Conversation]:
-    return each_conversation(data, file, _conversation)
-
-
-def _conversation(item: Any, file: str, place: str) -> Conversation:
+def conversation(item: Any, file: str, place: str) -> Conversation:
+    """One item of the export's top-level list (`place`: where it is, for errors)."""
     item = expect_object(item, file, place)
     mapping = item.get("mapping")
     if not isinstance(mapping, dict):
         raise ImportFormatError(file, place, "no 'mapping' of messages (not a ChatGPT conversation)")
     current = item.get("current_node")
-    if current not in mapping:
+    if not isinstance(current, str) or current not in mapping:
         raise ImportFormatError(file, f"{place}.current_node", "does not name a node of the mapping")
     turns: list[Turn] = []
     seen: set[str] = set()
     node_id: Any = current
     while node_id is not None:
-        if node_id in seen or node_id not in mapping:
-            raise ImportFormatError(file, f"{place}.mapping[{node_id!r}]", "the parent chain is broken or loops")
+        where = f"{place}.mapping[{_id(node_id)}]"
+        if not isinstance(node_id, str) or node_id in seen or node_id not in mapping:
+            raise ImportFormatError(file, where, "the parent chain is broken or loops")
         seen.add(node_id)
-        node = expect_object(mapping[node_id], file, f"{place}.mapping[{node_id!r}]")
-        turn = _turn(node.get("message"), file, f"{place}.mapping[{node_id!r}]", str(node_id))
+        node = expect_object(mapping[node_id], file, where)
+        turn = _turn(node.get("message"), file, where, node_id)
         if turn is not None:
             turns.append(turn)
         node_id = node.get("parent")
@@ -48,6 +46,11 @@ def _conversation(item: Any, file: str, place: str) -> Conversation:
         turns=tuple(turns),
         place=place,
     )
+
+
+def _id(node_id: Any) -> str:
+    """A node's id as an error may name it: an id, never other content of the file."""
+    return repr(node_id[:64]) if isinstance(node_id, str) else "(not an id)"
 
 
 def _turn(message: Any, file: str, place: str, node_id: str) -> Turn | None:

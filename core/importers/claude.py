@@ -6,16 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from memvault.core.importers.conversation import Conversation, ImportFormatError, Turn, iso_time
-from memvault.core.importers.jsontext import each_conversation, expect_object
+from memvault.core.importers.jsontext import expect_object
 
 SENDERS = {"human": "user", "assistant": "assistant"}
 
 
-def parse(data: Any, file: str) -> list[Conversation]:
-    return each_conversation(data, file, _conversation)
-
-
-def _conversation(item: Any, file: str, place: str) -> Conversation:
+def conversation(item: Any, file: str, place: str) -> Conversation:
+    """One item of the export's top-level list (`place`: where it is, for errors)."""
     item = expect_object(item, file, place)
     messages = item.get("chat_messages")
     if not isinstance(messages, list):
@@ -40,7 +37,7 @@ def _turn(message: Any, file: str, place: str) -> Turn | None:
         blocks = message.get("content")
         text = "\n".join(
             b["text"]
-            for b in blocks or []
+            for b in (blocks if isinstance(blocks, list) else [])
             if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
         )
     text = text.strip()

@@ -9,6 +9,7 @@ into user messages (`<environment_context>`, `<user_instructions>`) is not the p
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from memvault.core.importers.conversation import Conversation, ImportFormatError, Turn, iso_time
@@ -17,14 +18,11 @@ from memvault.core.importers.jsontext import json_lines
 ROLES = ("user", "assistant")
 
 
-def parse_session(raw: bytes, file: str, place: str) -> Conversation:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ImportFormatError(file, f"byte {exc.start}", "not UTF-8 text") from None
+def parse_session(numbered: Iterable[tuple[int, str]], file: str, place: str) -> Conversation:
+    """One rollout file, from its (number, line) pairs."""
     meta: dict[str, Any] = {}
     turns: list[Turn] = []
-    for number, item in json_lines(text, file):
+    for number, item in json_lines(numbered, file):
         payload: dict[str, Any] = item["payload"] if isinstance(item.get("payload"), dict) else item
         if number == 1 or item.get("type") == "session_meta":
             meta = meta or _meta(item, payload, file, number)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import sys
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from memvault.core.vocabulary.clock import format_time
@@ -42,12 +43,23 @@ class Conversation:
 
 
 @dataclass(frozen=True)
-class Export:
-    path: str
-    format: str
-    source_hash: str  # sha256 of the original bytes (all files of a folder, in name order)
-    size_bytes: int
-    conversations: list[Conversation] = field(default_factory=list)
+class Outline:
+    """What the first reading keeps of a conversation, to choose and order them: no text."""
+
+    position: int  # its place among the export's conversations (in file order)
+    key: str
+    started_at: str | None
+    text_bytes: int  # the memory its text takes (conversations read together are bounded by it)
+
+    @classmethod
+    def of(cls, position: int, conversation: Conversation) -> Outline:
+        held = text_bytes(conversation.title) + sum(text_bytes(turn.text) for turn in conversation.turns)
+        return cls(position, conversation.key, conversation.started_at, held)
+
+
+def text_bytes(text: str) -> int:
+    """What a text takes in memory (1, 2 or 4 bytes a character, by its widest character)."""
+    return sys.getsizeof(text)
 
 
 def epoch_time(value: object) -> str | None:

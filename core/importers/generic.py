@@ -11,8 +11,10 @@ the next line, then turns under `## user` (also `## me`, `## human`) or `## assi
 from __future__ import annotations
 
 import re
+from collections.abc import Container, Iterable, Iterator
+from typing import Any
 
-from memvault.core.importers.conversation import Conversation, ImportFormatError, Turn, iso_time
+from memvault.core.importers.conversation import Conversation, ImportFormatError, Outline, Turn, iso_time, text_bytes
 from memvault.core.importers.jsontext import json_lines
 
 USER_NAMES = {"user", "me", "human", "you"}
@@ -29,29 +31,52 @@ def _role(value: object) -> str | None:
     return None
 
 
-def parse_jsonl(text: str, file: str) -> list[Conversation]:
-    grouped: dict[str, list[Turn]] = {}
-    titles: dict[str, str] = {}
-    for number, item in json_lines(text, file):
-        if not isinstance(item.get("text"), str) or "conversation" not in item:
-            raise ImportFormatError(file, f"line {number}", 'expected {"conversation", "role", "text"}')
-        role = _role(item.get("role"))
-        if role is None:
-            raise ImportFormatError(file, f"line {number}", "role: expected user or assistant")
-        key = str(item["conversation"])
-        if item.get("time") is not None and iso_time(item.get("time")) is None:
-            raise ImportFormatError(file, f"line {number}", "time: expected an ISO 8601 time")
-        grouped.setdefault(key, []).append(
-            Turn(role, item["text"].strip(), iso_time(item.get("time")), f"line {number}")
-        )
-        if isinstance(item.get("title"), str):
-            titles.setdefault(key, item["title"])
-    if not grouped:
+def _jsonl_turn(number: int, item: dict[str, Any], file: str) -> tuple[str, Turn, str | None]:
+    """One line's conversation key, turn and title (None when the line gives none)."""
+    if not isinstance(item.get("text"), str) or "conversation" not in item:
+        raise ImportFormatError(file, f"line {number}", 'expected {"conversation", "role", "text"}')
+    role = _role(item.get("role"))
+    if role is None:
+        raise ImportFormatError(file, f"line {number}", "role: expected user or assistant")
+    if item.get("time") is not None and iso_time(item.get("time")) is None:
+        raise ImportFormatError(file, f"line {number}", "time: expected an ISO 8601 time")
+    title = item.get("title")
+    turn = Turn(role, item["text"].strip(), iso_time(item.get("time")), f"line {number}")
+    return str(item["conversation"]), turn, title if isinstance(title, str) else None
+
+
+def jsonl_outlines(numbered: Iterable[tuple[int, str]], file: str) -> list[Outline]:
+    """Every conversation of a JSONL file without its text (lines of one need not be adjacent)."""
+    rows: dict[str, tuple[str | None, str | None, int]] = {}  # key: (started, title, text bytes)
+    for number, item in json_lines(numbered, file):
+        key, turn, title = _jsonl_turn(number, item, file)
+        started, known, held = rows.get(key, (turn.time, None, 0))
+        rows[key] = (started, known if known is not None else title, held + text_bytes(turn.text))
+    if not rows:
         raise ImportFormatError(file, "line 1", "no conversation lines")
     return [
-        Conversation(key, titles.get(key, key), turns[0].time, tuple(t for t in turns if t.text), f"conversation {key}")
-        for key, turns in grouped.items()
+        Outline(position, key, started, text_bytes(title if title is not None else key) + held)
+        for position, (key, (started, title, held)) in enumerate(rows.items())
     ]
+
+
+def jsonl_conversations(
+    numbered: Iterable[tuple[int, str]], file: str, wanted: Container[int]
+) -> Iterator[tuple[int, Conversation]]:
+    """The conversations at the `wanted` positions (in order of first appearance), at the file's end."""
+    positions: dict[str, int] = {}
+    grouped: dict[str, list[Turn]] = {}
+    titles: dict[str, str] = {}
+    for number, item in json_lines(numbered, file):
+        key, turn, title = _jsonl_turn(number, item, file)
+        if positions.setdefault(key, len(positions)) not in wanted:
+            continue
+        grouped.setdefault(key, []).append(turn)
+        if title is not None:
+            titles.setdefault(key, title)
+    for key, turns in grouped.items():
+        texts = tuple(t for t in turns if t.text)
+        yield positions[key], Conversation(key, titles.get(key, key), turns[0].time, texts, f"conversation {key}")
 
 
 class _MarkdownReader:
@@ -109,11 +134,17 @@ class _MarkdownReader:
             raise ImportFormatError(self.file, f"line {number}", "text before the first '## user' or '## assistant'")
 
 
-def parse_markdown(text: str, file: str) -> list[Conversation]:
+def markdown_conversations(numbered: Iterable[tuple[int, str]], file: str) -> Iterator[Conversation]:
+    """Each conversation of a Markdown history as soon as the next one opens (or the file ends)."""
     reader = _MarkdownReader(file)
-    for number, line in enumerate(text.splitlines(), start=1):
+    found = 0
+    for number, line in numbered:
         reader.line(number, line)
+        found += len(reader.conversations)
+        yield from reader.conversations
+        reader.conversations.clear()
     reader.close_conversation()
-    if not reader.conversations:
+    found += len(reader.conversations)
+    yield from reader.conversations
+    if not found:
         raise ImportFormatError(file, "line 1", "no '# Title' conversation found")
-    return reader.conversations

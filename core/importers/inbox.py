@@ -2,23 +2,30 @@
 waits in the approval inbox; approving it commits the import in chunks, resumably, through the
 same `run.commit` as `memvault import --commit`.
 
-The daemon starts `InboxWatcher(vault).start()` and stops it on shutdown. watchdog's inotify
-observer reports a file once it is closed after writing (`closed`) or moved in (`moved`); files
-created right after a new sub-folder can be missed, so a new folder is rescanned. A file that
-is not an export is logged (its name and why, never its content) and left alone.
+`InboxWatcher` watches the folder (watchdog's inotify observer reports a file once it is closed
+after writing or moved in; files created right after a new sub-folder can be missed, so a new
+folder is looked at again). Given `on_drop`, it only says which file arrived and stages nothing:
+the daemon passes such files to its upkeep process (`stage_files`), so the reading and dry run
+of a large export never hold the daemon's store, memory or interpreter while sessions wait.
+Without it (tests, a single process) it stages in its own threads.
+
+Only regular files inside the folder are offered: a link leading out of it, a device, a FIFO or
+a socket is left alone. A file already staged (known by its sha256) is not read again. A file
+that is not an export is logged (its name and the error's code, never its content) and left.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from watchdog.events import DirCreatedEvent, FileClosedEvent, FileMovedEvent, FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from memvault.core.importers import run
+from memvault.core.importers import files, run
 from memvault.core.importers.report import ImportReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.store import events, import_rows, proposals
@@ -30,6 +37,16 @@ from memvault.core.vocabulary.results import ProposalRow
 log = logging.getLogger("memvault.import.inbox")
 
 SUFFIXES = (".zip", ".json", ".jsonl", ".md", ".markdown")
+# told of each dropped file (None: look at the whole folder, e.g. for files dropped while nothing watched)
+OnDrop = Callable[[Path | None], None]
+
+
+class InboxPass(TypedDict):
+    """What one look at the inbox did (counts only)."""
+
+    staged: int
+    already: int  # staged before (the same bytes)
+    refused: int  # not an export, malformed, too large
 
 
 def inbox_folder(ctx: Context) -> Path:
@@ -42,6 +59,9 @@ def stage(ctx: Context, path: Path, caller: Caller = HOUSEKEEPER, request: Impor
     """Dry-run `path` (with `request`'s limits and chunk size) and put its report in the approval inbox;
     the proposal's id (None: already staged)."""
     request = request or ImportRequest(path=str(path))
+    with ctx.reading() as conn:  # known by its bytes: not read again
+        if import_rows.staged_import(conn, files.digest([(b"", path)])):
+            return None
     report = run.dry_run(ctx, caller, request)
     counts = report["counts"]
     summary = (
@@ -73,6 +93,30 @@ def commit_approved(ctx: Context, proposer: Caller, proposal: ProposalRow, finis
     return run.commit(ctx, proposer, request, run.Hooks(expect_hash=str(payload["source_hash"]), finish=finish))
 
 
+def offered(folder: Path, path: Path) -> bool:
+    """A file the inbox takes: an export's suffix, not hidden, a regular file inside the folder."""
+    return path.suffix.lower() in SUFFIXES and not path.name.startswith(".") and files.within(folder, path)
+
+
+def stage_files(ctx: Context, caller: Caller, paths: Iterable[Path] | None = None) -> InboxPass:
+    """Stage the given dropped files (None: every file in the inbox), one after another."""
+    folder = inbox_folder(ctx)
+    chosen = sorted(folder.rglob("*")) if paths is None else [Path(p) for p in paths]
+    done: InboxPass = {"staged": 0, "already": 0, "refused": 0}
+    for path in chosen:
+        if not offered(folder, path):
+            continue
+        try:
+            staged = stage(ctx, path, caller)
+        except MemvaultError as exc:  # not an export, malformed, too large: said once in the log
+            log.warning("inbox: %s not staged (%s)", path.name, exc.code)
+            done["refused"] += 1
+            continue
+        log.info("inbox: %s %s", path.name, f"staged as {staged}" if staged else "already staged")
+        done["staged" if staged else "already"] += 1
+    return done
+
+
 class _Handler(FileSystemEventHandler):
     def __init__(self, watcher: InboxWatcher) -> None:
         self.watcher = watcher
@@ -89,22 +133,20 @@ class _Handler(FileSystemEventHandler):
 class InboxWatcher:
     """Watches the inbox folder of one open store (thread-safe through the context's lock)."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, on_drop: OnDrop | None = None) -> None:
         self.ctx = ctx
         self.folder = inbox_folder(ctx)
+        self.on_drop = on_drop
         self.observer: Any = None
         self.stopped = threading.Event()
 
     def offer(self, path: Path) -> None:
-        if self.stopped.is_set():
+        if self.stopped.is_set() or not offered(self.folder, path):
             return
-        if path.suffix.lower() not in SUFFIXES or not path.is_file() or path.name.startswith("."):
-            return
-        try:
-            staged = stage(self.ctx, path)
-            log.info("inbox: %s %s", path.name, f"staged as {staged}" if staged else "already staged")
-        except MemvaultError as exc:  # not an export, malformed, too large: said once in the log
-            log.warning("inbox: %s not staged (%s)", path.name, exc.code)
+        if self.on_drop is not None:
+            self.on_drop(path)
+        else:
+            stage_files(self.ctx, HOUSEKEEPER, [path])
 
     def scan(self, folder: Path | None = None) -> None:
         for path in sorted((folder or self.folder).rglob("*")):
@@ -114,8 +156,11 @@ class InboxWatcher:
         self.observer = Observer()
         self.observer.schedule(_Handler(self), str(self.folder), recursive=True)
         self.observer.start()
-        # files dropped while nothing watched: offered beside the caller's start, not before it
-        threading.Thread(target=self.scan, name="memvault-inbox-scan", daemon=True).start()
+        # files dropped while nothing watched
+        if self.on_drop is not None:
+            self.on_drop(None)
+        else:  # offered beside the caller's start, not before it
+            threading.Thread(target=self.scan, name="memvault-inbox-scan", daemon=True).start()
 
     def stop(self) -> None:
         self.stopped.set()

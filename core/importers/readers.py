@@ -1,83 +1,143 @@
-"""Open an export as a list of conversations, whatever product wrote it; the original is only read.
+"""Open an export, whatever product wrote it, as a stream of conversations; the original is only read.
 
 `read_export(path, format)` accepts a file (ChatGPT's zip or conversations.json, Claude's
 conversations.json, a Codex rollout file, memvault JSONL or Markdown) or a folder of Codex
-sessions. `format="auto"` tells them apart by name and content.
+sessions. `format="auto"` tells them apart by name and content. Only regular files are read
+(files.py); the whole export is checked while its outlines are read, before anything is written.
+
+Memory does not grow with the file: the first reading keeps an outline per conversation (no
+text); `Export.conversations` then reads the chosen ones in windows whose text takes at most
+WINDOW_BYTES, reading the file again for each window (sources.py).
 """
 
 from __future__ import annotations
 
-import hashlib
+import stat
 import zipfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from memvault.core.importers import chatgpt, claude, codex, generic, jsontext
-from memvault.core.importers.conversation import FORMATS, Conversation, Export, ImportFormatError
-from memvault.core.vocabulary.errors import InvalidArgument
+from memvault.core.importers import chatgpt, claude, files
+from memvault.core.importers.conversation import FORMATS, Conversation, ImportFormatError, Outline
+from memvault.core.importers.sources import (
+    CodexFiles,
+    JsonArray,
+    JsonLines,
+    Markdown,
+    Opener,
+    Source,
+    plain,
+    zip_member,
+)
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument
 
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+WINDOW_BYTES = 48 * 1024 * 1024  # the memory the text of conversations held at once may take
+HEAD_BYTES = 4096
 
 
-def read_export(path: str | Path, fmt: str = "auto", max_bytes: int = DEFAULT_MAX_BYTES) -> Export:
+@dataclass(frozen=True)
+class Export:
+    path: str
+    format: str
+    source_hash: str  # sha256 of the original bytes (all files of a folder, in name order)
+    size_bytes: int
+    outlines: list[Outline]  # every conversation, in file order, without text
+    source: Source
+
+    def conversations(self, chosen: Sequence[Outline]) -> Iterator[Conversation]:
+        """The chosen conversations, in the order given, read window by window."""
+        for window in _windows(chosen):
+            held = dict(self.source.read({outline.position for outline in window}))
+            for outline in window:
+                found = held.pop(outline.position, None)
+                if found is None or found.key != outline.key:
+                    raise Conflict(f"{self.path}: the file changed while it was read; nothing more was imported")
+                yield found
+
+
+def _windows(chosen: Sequence[Outline]) -> Iterator[Sequence[Outline]]:
+    start, held = 0, 0
+    for end, outline in enumerate(chosen):
+        if end > start and held + outline.text_bytes > WINDOW_BYTES:
+            yield chosen[start:end]
+            start, held = end, 0
+        held += outline.text_bytes
+    if start < len(chosen):
+        yield chosen[start:]
+
+
+def read_export(
+    path: str | Path, fmt: str = "auto", max_bytes: int = DEFAULT_MAX_BYTES, *, expect_hash: str | None = None
+) -> Export:
+    """The export's outlines, read and checked whole; `expect_hash`: refused (`conflict`) before any
+    reading when the file is no longer the one a dry run read."""
     source = Path(path).expanduser()
     if fmt not in (*FORMATS, "auto"):
         raise InvalidArgument(f"format: expected one of auto, {', '.join(FORMATS)}")
-    if not source.exists():
-        raise InvalidArgument(f"{source}: no such file or folder")
-    if source.is_dir():
-        return _codex_folder(source, fmt, max_bytes)
-    size = source.stat().st_size
+    try:
+        mode = source.stat().st_mode
+    except FileNotFoundError:
+        raise InvalidArgument(f"{source}: no such file or folder") from None
+    except OSError as exc:
+        raise InvalidArgument(f"{source}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    if stat.S_ISDIR(mode):
+        return _codex_folder(source, fmt, max_bytes, expect_hash)
+    files.refuse_special(source, mode)
+    size = files.size_of(source)
     if size > max_bytes:
         raise InvalidArgument(f"{source}: {size} bytes, over the limit of {max_bytes} (--max-bytes)")
-    raw = source.read_bytes()
-    digest = hashlib.sha256(raw).hexdigest()
-    name = source.name
-    if zipfile.is_zipfile(source):
-        raw, name = _from_zip(source, max_bytes)
-    found, conversations = _parse(raw, name, str(source), fmt)
-    return Export(str(source), found, digest, size, conversations)
+    digest = files.digest([(b"", source)])
+    if expect_hash is not None and digest != expect_hash:
+        raise Conflict("the file changed since its dry run: drop it again for a new report")
+    opener, name = _inner(source, max_bytes)
+    found = _guess(opener, name, str(source), max_bytes) if fmt == "auto" else fmt
+    reader = _source(found, opener, name, source, max_bytes)
+    return Export(str(source), found, digest, size, reader.outlines(), reader)
 
 
-def _from_zip(source: Path, max_bytes: int) -> tuple[bytes, str]:
-    """The conversations.json inside an export's zip (ChatGPT's, or Claude's)."""
-    with zipfile.ZipFile(source) as archive:
-        members = [i for i in archive.infolist() if Path(i.filename).name == "conversations.json"]
-        if not members:
-            raise ImportFormatError(str(source), "zip", "holds no conversations.json (not a data export)")
-        member = min(members, key=lambda i: i.filename.count("/"))
-        if member.file_size > max_bytes:
-            raise InvalidArgument(f"{source}: conversations.json is over the limit of {max_bytes} bytes")
+def _inner(source: Path, max_bytes: int) -> tuple[Opener, str]:
+    """What to read: the file, or the conversations.json inside an export's zip (ChatGPT's, Claude's)."""
+    with files.open_regular(source) as handle:
+        is_zip = zipfile.is_zipfile(handle)
+        if not is_zip:
+            if source.suffix.lower() == ".zip":
+                raise ImportFormatError(str(source), "zip", "not a zip archive (or a damaged one)")
+            return plain(source), source.name
         try:
-            return archive.read(member), member.filename
-        except (zipfile.BadZipFile, OSError) as exc:
-            raise ImportFormatError(str(source), member.filename, f"unreadable ({type(exc).__name__})") from None
+            with zipfile.ZipFile(handle) as archive:
+                members = [i for i in archive.infolist() if Path(i.filename).name == "conversations.json"]
+        except (zipfile.BadZipFile, OSError, EOFError):
+            raise ImportFormatError(str(source), "zip", "not a zip archive (or a damaged one)") from None
+    if not members:
+        raise ImportFormatError(str(source), "zip", "holds no conversations.json (not a data export)")
+    member = min(members, key=lambda i: i.filename.count("/"))
+    if member.file_size > max_bytes:
+        raise InvalidArgument(f"{source}: conversations.json is over the limit of {max_bytes} bytes")
+    return zip_member(source, member.filename), member.filename
 
 
-def _parse(raw: bytes, name: str, file: str, fmt: str) -> tuple[str, list[Conversation]]:
-    if fmt == "auto":
-        fmt = _guess(raw, name, file)
+def _source(fmt: str, opener: Opener, name: str, path: Path, max_bytes: int) -> Source:
+    file = str(path)
     if fmt == "codex":
-        return fmt, [codex.parse_session(raw, file, Path(name).stem)]
+        return CodexFiles([(opener, file, Path(name).stem)], max_bytes)
     if fmt in ("chatgpt", "claude"):
-        data = jsontext.load(raw, file)
-        return fmt, (chatgpt if fmt == "chatgpt" else claude).parse(data, file)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ImportFormatError(file, f"byte {exc.start}", "not UTF-8 text") from None
-    return fmt, generic.parse_jsonl(text, file) if fmt == "jsonl" else generic.parse_markdown(text, file)
+        return JsonArray(opener, file, (chatgpt if fmt == "chatgpt" else claude).conversation, max_bytes)
+    if fmt == "jsonl":
+        return JsonLines(opener, file, max_bytes)
+    return Markdown(opener, file, max_bytes)
 
 
-def _guess(raw: bytes, name: str, file: str) -> str:
-    lower = name.lower()
+def _guess(opener: Opener, name: str, file: str, max_bytes: int) -> str:
+    lower = Path(name).name.lower()
     if lower.endswith((".md", ".markdown")):
         return "markdown"
     if lower.endswith(".jsonl"):
-        head = raw[:4096].decode("utf-8", "replace")
+        with opener() as raw:
+            head = raw.read(HEAD_BYTES).decode("utf-8", "replace")
         return "codex" if lower.startswith("rollout-") or "session_meta" in head else "jsonl"
-    data: Any = jsontext.load(raw, file)
-    first = data[0] if isinstance(data, list) and data else None
+    first = JsonArray(opener, file, chatgpt.conversation, max_bytes).first()
     if isinstance(first, dict) and "mapping" in first:
         return "chatgpt"
     if isinstance(first, dict) and "chat_messages" in first:
@@ -85,19 +145,18 @@ def _guess(raw: bytes, name: str, file: str) -> str:
     raise ImportFormatError(file, "top", "neither a ChatGPT nor a Claude export (give --format)")
 
 
-def _codex_folder(folder: Path, fmt: str, max_bytes: int) -> Export:
+def _codex_folder(folder: Path, fmt: str, max_bytes: int, expect_hash: str | None) -> Export:
     if fmt not in ("auto", "codex"):
         raise InvalidArgument(f"{folder}: a folder is read as Codex sessions (format codex)")
-    files = sorted(folder.rglob("rollout-*.jsonl"))
-    if not files:
+    found = files.files_within(folder, "rollout-*.jsonl")
+    if not found:
         raise InvalidArgument(f"{folder}: no Codex session files (rollout-*.jsonl) in it")
-    total = sum(f.stat().st_size for f in files)
+    total = sum(files.size_of(f) for f in found)
     if total > max_bytes:
         raise InvalidArgument(f"{folder}: {total} bytes of sessions, over the limit of {max_bytes} (--max-bytes)")
-    digest = hashlib.sha256()
-    conversations = []
-    for file in files:
-        raw = file.read_bytes()
-        digest.update(str(file.relative_to(folder)).encode() + b"\0" + raw)
-        conversations.append(codex.parse_session(raw, str(file), str(file.relative_to(folder))))
-    return Export(str(folder), "codex", digest.hexdigest(), total, conversations)
+    named = [(str(f.relative_to(folder)), f) for f in found]
+    digest = files.digest((name.encode() + b"\0", f) for name, f in named)
+    if expect_hash is not None and digest != expect_hash:
+        raise Conflict("the file changed since its dry run: drop it again for a new report")
+    reader = CodexFiles([(plain(f), str(f), name) for name, f in named], max_bytes)
+    return Export(str(folder), "codex", digest, total, reader.outlines(), reader)

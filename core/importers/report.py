@@ -49,11 +49,20 @@ class ExportSummary(TypedDict):
     last: str | None
 
 
+class KeptRecord(TypedDict):
+    """A record a rollback leaves as it is, and why (ids and field names only)."""
+
+    id: str
+    reason: str
+
+
 class RollbackReport(TypedDict):
     batch_id: str
-    removed: int
-    restored: int
+    dry_run: bool  # True: what a rollback would do; nothing was written
+    removed: int  # records the batch added, removed
+    restored: int  # records the batch changed, put back
     conversations: int
+    kept: list[KeptRecord]  # records changed since the batch (and what the batch tied to them): left alone
 
 
 @dataclass

@@ -12,13 +12,14 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Any
 
 from memvault.core.importers import extract
-from memvault.core.importers.conversation import Conversation, Export
+from memvault.core.importers.conversation import Conversation, Outline
 from memvault.core.importers.decide import BatchMemory, Decision, decide
 from memvault.core.importers.prepare import Prepared, prepare, text_hash
-from memvault.core.importers.readers import read_export
+from memvault.core.importers.readers import Export, read_export
 from memvault.core.importers.report import ImportReport, Tally
 from memvault.core.importers.request import ImportRequest
 from memvault.core.retrieval.placement import assign_domain
@@ -85,18 +86,19 @@ def _memo(embed: Embed | None) -> Embed | None:
     return cached
 
 
-def select(export: Export, request: ImportRequest) -> tuple[list[Conversation], int]:
-    """The conversations the limits let in, oldest first (later statements correct earlier ones)."""
+def select(export: Export, request: ImportRequest) -> tuple[list[Outline], int]:
+    """The conversations the limits let in, oldest first (later statements correct earlier ones),
+    chosen from their outlines: only these are read again, in this order."""
     chosen = [
         c
-        for c in export.conversations
+        for c in export.outlines
         if (request.since is None or (c.started_at or "") >= request.since)
         and (request.until is None or (c.started_at or "") < request.until)
     ]
-    chosen.sort(key=lambda c: (c.started_at or "", c.key))
+    chosen.sort(key=lambda c: (c.started_at or "", c.key, c.position))
     if request.max_conversations is not None:
         chosen = chosen[-request.max_conversations :]
-    return chosen, len(export.conversations) - len(chosen)
+    return chosen, len(export.outlines) - len(chosen)
 
 
 def _prepared(fmt: str, conversation: Conversation, include_weak: bool) -> Iterator[tuple[Prepared, Decision | None]]:
@@ -138,7 +140,7 @@ def dry_run(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks |
     tally, batch = Tally(), BatchMemory()
     seen: dict[str, Decision] = {}  # a sentence said again gets the first one's verdict, judged once
     with ctx.reading() as conn:
-        for number, conversation in enumerate(chosen):
+        for number, conversation in enumerate(export.conversations(chosen)):
             if stop is not None and stop():
                 raise Stopped("the dry run was stopped: nothing was written")
             if progress is not None:
@@ -162,7 +164,7 @@ def dry_run(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks |
 # -- commit ---------------------------------------------------------------------------------------
 
 
-def _chunks(items: list[Conversation], size: int) -> list[list[Conversation]]:
+def _chunks(items: list[Outline], size: int) -> list[list[Outline]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
@@ -198,9 +200,7 @@ def _start(conn: Connection, batch: _Batch, chunks_total: int, now: str) -> None
 
 def commit(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks | None = None) -> ImportReport:
     hooks = hooks or Hooks()
-    export = read_export(request.path, request.format, request.max_bytes)
-    if hooks.expect_hash is not None and export.source_hash != hooks.expect_hash:
-        raise Conflict("the file changed since its dry run: drop it again for a new report")
+    export = read_export(request.path, request.format, request.max_bytes, expect_hash=hooks.expect_hash)
     with ctx.reading() as conn:
         batch_id = import_rows.unfinished_for(conn, export.source_hash)
         manifest = import_rows.manifest(conn, batch_id) if batch_id else None
@@ -212,11 +212,13 @@ def commit(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks | 
     done = reached = manifest["chunks_done"] if manifest else 0
     batch = _Batch(caller, _memo(local_embeddings(ctx)), export, request, batch_id or memories.new_id("b"), Tally())
     started = time.monotonic()
+    reading = export.conversations([outline for chunk in chunks[done:] for outline in chunk])
     for number in range(done, len(chunks)):
         if hooks.stop is not None and hooks.stop():
             break
+        conversations = list(islice(reading, len(chunks[number])))  # read before the transaction opens
         with ctx.transaction() as conn:
-            _commit_chunk(ctx, conn, batch, chunks, number, manifest, hooks.finish)
+            _commit_chunk(ctx, conn, batch, conversations, (number, len(chunks)), manifest, hooks.finish)
         reached = number + 1
         if hooks.progress:
             hooks.progress(sum(len(c) for c in chunks[:reached]), len(chosen), batch.tally.counts())
@@ -232,16 +234,18 @@ def commit(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks | 
 
 
 def _commit_chunk(
-    ctx: Context, conn: Connection, batch: _Batch, chunks: list[list[Conversation]], number: int,
+    ctx: Context, conn: Connection, batch: _Batch, conversations: list[Conversation], place: tuple[int, int],
     manifest: dict[str, Any] | None, finish: Finish | None,
 ) -> None:  # fmt: skip
-    """One chunk and the manifest's move past it, in the caller's transaction."""
+    """One chunk (`place`: its number from 0, and how many there are) and the manifest's move past it,
+    in the caller's transaction."""
+    number, total = place
     now = ctx.now()
     if number == 0 and manifest is None:
-        _start(conn, batch, len(chunks), now)
-    _chunk(conn, batch, chunks[number], now)
+        _start(conn, batch, total, now)
+    _chunk(conn, batch, conversations, now)
     totals = _add_counts(manifest["counts"] if manifest else {}, batch.tally.counts())
-    last = number + 1 == len(chunks)
+    last = number + 1 == total
     import_rows.chunk_done(conn, batch.batch_id, number + 1, totals, now if last else None)
     events.record(conn, batch.caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=number + 1)
     if last and finish is not None:
@@ -317,9 +321,9 @@ def _apply(
     conn: Connection, caller: Caller, prepared: Prepared, decision: Decision, batch_id: str, now: str
 ) -> str | None:
     if decision.action == "confirm" and decision.target is not None:
-        import_rows.add_item(conn, batch_id, "confirmed", target_id=decision.target.id,
-                             prior=import_rows.prior_of(conn, decision.target.id))  # fmt: skip
+        prior = import_rows.prior_of(conn, decision.target.id)
         confirm(conn, caller, decision.target.id, now)
+        import_rows.add_done_item(conn, batch_id, "confirmed", target_id=decision.target.id, prior=prior)
         return None
     if decision.action == "correct" and decision.target is not None:
         target = decision.target
@@ -330,7 +334,7 @@ def _apply(
             source_reference=prepared.pointer,
         )  # fmt: skip
         import_rows.tag_batch(conn, new_id, batch_id)
-        import_rows.add_item(conn, batch_id, "corrected", memory_id=new_id, target_id=target.id, prior=prior)
+        import_rows.add_done_item(conn, batch_id, "corrected", memory_id=new_id, target_id=target.id, prior=prior)
         return new_id
     if decision.action != "add":
         return None
@@ -341,7 +345,7 @@ def _apply(
         import_rows.add_item(conn, batch_id, "domain_created", target_id=domain)
     draft = replace(draft, domain=domain, access_scope=scope)
     memory_id = commit_draft(conn, caller, draft, workspace, now, import_batch_id=batch_id)
-    import_rows.add_item(conn, batch_id, "added", memory_id=memory_id)
+    import_rows.add_done_item(conn, batch_id, "added", memory_id=memory_id)
     return memory_id
 
 

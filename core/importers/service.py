@@ -7,18 +7,20 @@ is many writes at once: in review-before-write mode the person commits it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, TypedDict
 
 from memvault.core.importers import rollback as undo
 from memvault.core.importers import run
 from memvault.core.importers.conversation import FORMATS
-from memvault.core.importers.inbox import InboxWatcher
+from memvault.core.importers.inbox import InboxPass, InboxWatcher, OnDrop, stage_files
 from memvault.core.importers.readers import DEFAULT_MAX_BYTES, read_export
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.seam import Retriever
-from memvault.core.security.access import check_kill_switch, require_local
+from memvault.core.security.access import check_kill_switch, require_local, require_owner
 from memvault.core.store import conversation_rows, import_rows
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.drafts import int_in, optional_time, required_text
@@ -47,10 +49,17 @@ class Imports:
             if mode is not WriteMode.AUTOMATIC:
                 raise Forbidden(f"{operation} waits for the person: `memvault import PATH --commit` (or --rollback)")
 
-    def inbox_watcher(self) -> InboxWatcher:
-        """A watcher of this store's imports/inbox folder (the daemon runs one): dropped exports wait,
-        read as a dry run, in the approval inbox."""
-        return InboxWatcher(self.ctx)
+    def inbox_watcher(self, on_drop: OnDrop | None = None) -> InboxWatcher:
+        """A watcher of this store's imports/inbox folder: dropped exports wait, read as a dry run, in
+        the approval inbox. With `on_drop` it only reports the files dropped (the daemon hands them to
+        `stage_inbox` in its upkeep process)."""
+        return InboxWatcher(self.ctx, on_drop)
+
+    def stage_inbox(self, caller: Caller, paths: Iterable[str | Path] | None = None) -> InboxPass:
+        """Dry-run the given files of the inbox folder (None: all of them) into the approval inbox;
+        one already staged is not read again. The owner's housekeeping only."""
+        require_owner(caller, "staging the imports inbox")
+        return stage_files(self.ctx, caller, None if paths is None else [Path(p) for p in paths])
 
     def run(self, caller: Caller, request: ImportRequest, hooks: run.Hooks | None = None) -> ImportReport:
         """A dry run (the default) or, with `request.commit`, the import itself (resumable; a stop
@@ -69,15 +78,17 @@ class Imports:
         that is not an export is refused naming the file and the place. Reads only."""
         self._guard(caller, "reading an export")
         export = read_export(required_text(path, "path", max_chars=4096), fmt, max_bytes)
-        times = sorted(c.started_at for c in export.conversations if c.started_at)
+        times = sorted(c.started_at for c in export.outlines if c.started_at)
         return {
-            "path": export.path, "format": export.format, "conversations": len(export.conversations),
+            "path": export.path, "format": export.format, "conversations": len(export.outlines),
             "bytes": export.size_bytes, "first": times[0] if times else None, "last": times[-1] if times else None,
         }  # fmt: skip
 
-    def rollback(self, caller: Caller, batch_id: str) -> RollbackReport:
-        self._guard(caller, "rolling back an import", writes=True)
-        return undo.rollback(self.ctx, caller, batch_id)
+    def rollback(self, caller: Caller, batch_id: str, *, dry_run: bool = False) -> RollbackReport:
+        """Undo one batch exactly, keeping what changed since (each such record is listed with why);
+        `dry_run` reports the same and writes nothing."""
+        self._guard(caller, "rolling back an import", writes=not dry_run)
+        return undo.rollback(self.ctx, caller, batch_id, dry_run=dry_run)
 
     def batches(self, caller: Caller, limit: int = 50) -> list[dict[str, Any]]:
         self._guard(caller, "listing imports")

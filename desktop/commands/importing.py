@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from memvault.core.importers.report import ImportReport
+from memvault.core.importers.report import ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks
 from memvault.core.vocabulary.model import OWNER
@@ -86,12 +86,31 @@ def human(report: ImportReport) -> str:
     return "\n".join(lines)
 
 
+def rolled_back(report: RollbackReport) -> str:
+    """What a rollback did (or, in a dry run, would do), and each record it leaves as it is."""
+    verb = "would remove" if report["dry_run"] else "removed"
+    head = "Dry run (nothing written): rolling back" if report["dry_run"] else "Rolled back"
+    lines = [
+        f"{head} {report['batch_id']}: {verb} {report['removed']} records and {report['conversations']}"
+        f" conversations, {'would put' if report['dry_run'] else 'put'} back {report['restored']} records"
+    ]
+    if report["kept"]:
+        lines.append(f"Kept as they are now ({len(report['kept'])}: changed since the import):")
+        lines += [f"  {kept['id']}  {kept['reason']}" for kept in report["kept"][:SHOWN]]
+        if len(report["kept"]) > SHOWN:
+            lines.append(f"  ... {len(report['kept']) - SHOWN} more (--json lists them all)")
+    if report["dry_run"]:
+        lines.append(f"Nothing was written. Roll back with: memvault import --rollback {report['batch_id']}")
+    return "\n".join(lines)
+
+
 def _import(args: argparse.Namespace) -> int:
+    if args.rollback and (args.commit or args.list or args.path):
+        raise SystemExit("memvault import --rollback BATCH: no PATH, --commit or --list with it (--dry-run only)")
     with open_vault(args) as vault:
         if args.rollback:
-            undone = vault.imports.rollback(OWNER, args.rollback)
-            emit(args, undone, lambda d: f"Rolled back {d['batch_id']}: {d['removed']} records removed,"
-                 f" {d['restored']} restored, {d['conversations']} conversations removed")  # fmt: skip
+            undone = vault.imports.rollback(OWNER, args.rollback, dry_run=args.dry_run)
+            emit(args, undone, rolled_back)
             return 0
         if args.list:
             rows = vault.imports.batches(OWNER)
@@ -162,8 +181,11 @@ def register(subparsers: Any) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="report what would happen, write nothing (default)")
     mode.add_argument("--commit", action="store_true", help="import (resumes an interrupted import of the file)")
-    mode.add_argument("--rollback", metavar="BATCH", help="remove exactly what an import batch added or changed")
     mode.add_argument("--list", action="store_true", help="list import batches")
+    p.add_argument(
+        "--rollback", metavar="BATCH",
+        help="undo exactly what an import batch added or changed, keeping what changed since (with --dry-run: say it)",
+    )  # fmt: skip
     p.add_argument("--since", help="only conversations started at or after this date")
     p.add_argument("--until", help="only conversations started before this date")
     p.add_argument("--max-conversations", type=int, help="only the most recent N conversations")
