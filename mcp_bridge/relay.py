@@ -3,9 +3,10 @@
 `memvault mcp` runs this when the daemon answers: the client's newline-delimited
 JSON-RPC goes to the daemon unchanged and the daemon's answers come back
 unchanged, so the warm daemon serves the session; a line no server would answer
-(not JSON, too deep, an unpaired surrogate: see `jsonrpc_guard`) is answered here. Only the standard library is
-imported here (no MCP SDK, no pydantic, no store): every client start pays for
-this module.
+(not JSON, too deep, an unpaired surrogate, params that are not an object, a line
+too long: see `jsonrpc_guard`) is answered here, as the daemon and the embedded
+bridge answer it. Only the standard library is imported here (no MCP SDK, no
+pydantic, no store): every client start pays for this module.
 
 The daemon's address is private to the user: a socket (0600) inside a folder
 (0700) under `$XDG_RUNTIME_DIR/memvault` (or `/run/user/UID/memvault`), or
@@ -173,27 +174,25 @@ class ClientWire:
 
 
 def guarded_lines(in_fd: int, send: Callable[[bytes], None], wire: ClientWire) -> None:
-    """Client -> server, line by line: a line the server would never answer is answered here."""
-    pending = b""
+    """Client -> server, line by line: a line the server would never answer is answered here (a line
+    over `jsonrpc_guard.MAX_LINE_BYTES` without being held whole); the last line, should the input
+    end without its newline, is passed on with one, so the server reads it as the embedded bridge does."""
+    lines = jsonrpc_guard.LineSplitter()
     while data := os.read(in_fd, CHUNK):
-        pending += data
-        lines = pending.split(b"\n")
-        pending = lines.pop()
-        passed = []
-        for line in lines:
-            error = jsonrpc_guard.problem(line)
-            if error is None:
-                passed.append(line + b"\n")
-            else:
-                wire.answer(error)
-        if passed:
-            send(b"".join(passed))
-    if pending.strip():
-        error = jsonrpc_guard.problem(pending)
+        _pass_on(lines.feed(data), send, wire)
+    _pass_on(lines.end(), send, wire)
+
+
+def _pass_on(lines: list[bytes], send: Callable[[bytes], None], wire: ClientWire) -> None:
+    passed = []
+    for line in lines:
+        error = jsonrpc_guard.problem(line)
         if error is None:
-            send(pending)
-        else:
+            passed.append(line + b"\n")
+        elif error:  # empty: dropped without an answer
             wire.answer(error)
+    if passed:
+        send(b"".join(passed))
 
 
 def _upstream(sock: socket.socket, in_fd: int, wire: ClientWire, done: threading.Event) -> None:

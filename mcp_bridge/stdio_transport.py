@@ -3,11 +3,12 @@
 The SDK's stdio transport reads every line and writes every answer through worker threads (three
 thread hops a call), and the line guard in front of it (`jsonrpc_guard`) took two more threads and a
 pipe pair. Here the loop waits on the client's pipe, checks each line with the guard (a line the SDK
-would drop is answered here), and writes each answer whole; per call the only thread hop left is the
-vault's own (`Gate`). No task or memory stream stands between the pipe and the SDK either: the
-server's read stream (`ClientRequests`) reads the pipe when the server asks for its next message,
-and its write stream (`ServerAnswers`) writes each answer from the task that sends it (a relay task
-and a stream hop each way cost ~0.2 ms of event-loop CPU a call). When the client's input ends, the
+would drop is answered here; a line over `jsonrpc_guard.MAX_LINE_BYTES` is refused without being
+held whole, and the session goes on), and writes each answer whole; per call the only thread hop
+left is the vault's own (`Gate`). No task or memory stream stands between the pipe and the SDK
+either: the server's read stream (`ClientRequests`) reads the pipe when the server asks for its next
+message, and its write stream (`ServerAnswers`) writes each answer from the task that sends it (a
+relay task and a stream hop each way cost ~0.2 ms of event-loop CPU a call). When the client's input ends, the
 session still answers the requests it has read (the SDK would cancel them), within `DRAIN_SECONDS`:
 `memvault mcp < requests.jsonl` answers every line. While a session runs, fd 0 reads the null device
 and fd 1 writes to stderr, as under the SDK's transport: nothing a library prints reaches the wire.
@@ -21,13 +22,14 @@ import logging
 import os
 import stat
 import sys
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import anyio
 import mcp_types
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
+from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
 
 from memvault.mcp_bridge import jsonrpc_guard
@@ -67,10 +69,11 @@ class ClientPipe:
 
 
 class Unanswered:
-    """The ids of the client's requests passed to the server and not answered yet."""
+    """The client's requests passed to the server and not answered yet, counted by id as the SDK
+    correlates them ("7" and 7 are one id): a client may reuse an id while its first request runs."""
 
     def __init__(self) -> None:
-        self._ids: set[object] = set()
+        self._waiting: Counter[object] = Counter()
         self._none = anyio.Event()
         self._none.set()
 
@@ -78,17 +81,22 @@ class Unanswered:
         if isinstance(message, mcp_types.JSONRPCRequest):
             if self._none.is_set():
                 self._none = anyio.Event()
-            self._ids.add(message.id)
+            self._waiting[coerce_request_id(message.id)] += 1
         elif isinstance(message, mcp_types.JSONRPCNotification) and message.method == "notifications/cancelled":
-            self.answered((message.params or {}).get("requestId"))  # a cancelled request gets no answer
+            request_id = as_request_id((message.params or {}).get("requestId"))
+            if request_id is not None:  # a cancelled request gets no answer
+                self._settle(coerce_request_id(request_id), everything=True)
 
     def sent(self, message: Any) -> None:
-        if isinstance(message, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError):
-            self.answered(message.id)
+        if isinstance(message, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError) and message.id is not None:
+            self._settle(coerce_request_id(message.id))
 
-    def answered(self, request_id: object) -> None:
-        self._ids.discard(request_id)
-        if not self._ids:
+    def _settle(self, key: object, *, everything: bool = False) -> None:
+        if key in self._waiting:
+            self._waiting[key] -= 1
+            if everything or self._waiting[key] <= 0:
+                del self._waiting[key]
+        if not self._waiting:
             self._none.set()
 
     async def all_answered(self) -> None:
@@ -142,7 +150,7 @@ class ClientRequests(ObjectReceiveStream[SessionMessage | Exception]):
         self._pipe = pipe
         self._unanswered = unanswered
         self._lines: deque[bytes] = deque()
-        self._partial = b""
+        self._splitter = jsonrpc_guard.LineSplitter()  # a line over the limit comes out as its refusal
         self._ended = False
 
     async def receive(self) -> SessionMessage | Exception:
@@ -161,23 +169,23 @@ class ClientRequests(ObjectReceiveStream[SessionMessage | Exception]):
         data = await self._pipe.read()
         if not data:
             self._ended = True
-            self._lines.append(self._partial)
+            self._lines.extend(self._splitter.end())  # the last line, without its newline
             return
-        *lines, self._partial = (self._partial + data).split(b"\n")
-        self._lines.extend(lines)
+        self._lines.extend(self._splitter.feed(data))
 
-    async def _message(self, line: bytes) -> SessionMessage | Exception | None:
+    async def _message(self, line: bytes) -> SessionMessage | None:
         """The line as the server's next message, or None (blank, or answered here by the guard)."""
-        if not line.strip():
-            return None
         error = jsonrpc_guard.problem(line)
         if error is not None:
-            await self._pipe.write(error)
+            await self._pipe.write(error)  # empty for a line dropped without an answer
+            return None
+        if not line.strip():
             return None
         try:
             message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-        except Exception as exc:  # as the SDK's own reader does: the session sees the failure
-            return exc
+        except Exception:  # the SDK would only log it: answered here (none is known past the guard)
+            await self._pipe.write(jsonrpc_guard.rejected(line))
+            return None
         self._unanswered.passed(message)
         return SessionMessage(message)
 
@@ -196,8 +204,10 @@ class ServerAnswers(ObjectSendStream[SessionMessage]):
     async def send(self, item: SessionMessage) -> None:
         if self._closed:
             raise anyio.ClosedResourceError
-        self._unanswered.sent(item.message)
-        await self._pipe.write(message_json(item.message).encode("utf-8") + b"\n")
+        try:
+            await self._pipe.write(message_json(item.message).encode("utf-8") + b"\n")
+        finally:  # once written (or failed): counted sooner, the drain could end the session under a waiting write
+            self._unanswered.sent(item.message)
 
     async def aclose(self) -> None:
         self._closed = True

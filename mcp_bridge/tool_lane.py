@@ -63,7 +63,9 @@ class ToolLane:
         self._after_answer = after_answer  # run once an answer is on its way
         self._version: str | None = None  # the protocol version the SDK negotiated, once it did
         self._handshake: object = None  # the id of the `initialize` request the SDK is answering
-        self._in_flight: dict[object, anyio.CancelScope] = {}
+        # The calls running, by the id the client may cancel them with: "7" and 7 are one id there (the
+        # SDK's `coerce_request_id`), and a client may reuse an id while a call runs: several per id.
+        self._in_flight: dict[object, list[anyio.CancelScope]] = {}
         self._idle = anyio.Event()
         self._idle.set()
 
@@ -118,14 +120,13 @@ class ToolLane:
         scope = anyio.CancelScope()
         if not self._in_flight:
             self._idle = anyio.Event()
-        self._in_flight[key] = scope
+        self._in_flight.setdefault(key, []).append(scope)
         self._calls.start_soon(self._answer, request, tool, key, scope)
 
     def _peer_cancelled(self, params: dict[str, Any] | None) -> None:
         request_id = as_request_id((params or {}).get("requestId"))
         key = coerce_request_id(request_id) if request_id is not None else None
-        scope = self._in_flight.get(key)
-        if scope is not None:
+        for scope in self._in_flight.get(key, ()):
             scope.cancel()
 
     async def _answer(
@@ -155,7 +156,10 @@ class ToolLane:
                 await self._send(_error(request.id, mcp_types.CONNECTION_CLOSED, "Connection closed"))
             raise
         finally:
-            del self._in_flight[key]
+            running = self._in_flight[key]
+            running.remove(scope)
+            if not running:
+                del self._in_flight[key]
             if not self._in_flight:
                 self._idle.set()
         if scope.cancel_called:  # the client gave up on it: no answer (as from the SDK)

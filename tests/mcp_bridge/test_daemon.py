@@ -28,6 +28,7 @@ from memvault.core.vocabulary.model import OWNER, Caller
 from memvault.desktop.daemon import Daemon, DaemonLock, running_pid
 from memvault.mcp_bridge import relay
 from memvault.mcp_bridge.server import serve_streams
+from memvault.mcp_bridge.socket_transport import MAX_LINE_BYTES
 
 from .bridgekit import (
     INIT,
@@ -169,6 +170,29 @@ def test_a_misbehaving_client_does_not_hurt_the_daemon(home: Path) -> None:
         result = raw_session(home, [INIT])
         assert result.returncode == 0
         assert daemon.poll() is None
+
+
+def test_a_line_over_the_limit_does_not_end_a_socket_session(home: Path) -> None:
+    """A client on the daemon's socket itself (no relay in front to refuse it): the line is refused
+    on its own, with its id, and the next request is answered."""
+    big = {"name": "memory_add", "arguments": {"statement": "x" * (MAX_LINE_BYTES + 256 * 1024)}}
+    with running_daemon(home):
+        sock = socket_exchange(home, [INIT])
+        sock.sendall(
+            b"".join(
+                json.dumps(message).encode() + b"\n"
+                for message in (
+                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": big},
+                    {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+                )
+            )
+        )
+        reader = sock.makefile("rb")
+        answers = {answer["id"]: answer for answer in (json.loads(reader.readline()) for _ in range(2))}
+        sock.close()
+    assert answers[2]["error"]["code"] == -32600
+    assert answers[3]["result"] == {}
 
 
 def test_the_runtime_folder_falls_back_to_the_store_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

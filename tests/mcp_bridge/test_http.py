@@ -6,8 +6,11 @@ so the per-principal rate limit of one test never touches another.
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -242,6 +245,48 @@ async def test_kill_switch_from_the_cli_stops_http_callers(served: Served) -> No
         finally:
             assert run_cli(served.home, "kill-switch", "off").stdout == "off\n"
         assert not (await call(client, "memory_status")).is_error
+
+
+def _pings_ms(served: Served, token: str, count: int, *, kept_alive: bool) -> list[float]:
+    """Milliseconds per `ping` in one MCP session: all on one kept-alive connection, or each on a fresh one."""
+    host, port = served.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+    headers["Content-Type"] = "application/json"
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+
+    def post(message: dict[str, object]) -> http.client.HTTPResponse:
+        nonlocal connection
+        if not kept_alive:
+            connection.close()
+            connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connection.request("POST", "/mcp", json.dumps(message), headers)
+        answer = connection.getresponse()
+        answer.read()
+        return answer
+
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    opened = post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init})
+    assert opened.status == 200
+    headers["mcp-session-id"] = opened.getheader("mcp-session-id") or ""
+    headers["mcp-protocol-version"] = "2025-06-18"
+    assert post({"jsonrpc": "2.0", "method": "notifications/initialized"}).status == 202
+    times = []
+    for number in range(count):
+        started = time.perf_counter()
+        assert post({"jsonrpc": "2.0", "id": 2 + number, "method": "ping"}).status == 200
+        times.append((time.perf_counter() - started) * 1000)
+    connection.close()
+    return times
+
+
+def test_a_kept_alive_connection_answers_as_fast_as_a_fresh_one(served: Served) -> None:
+    """With Nagle's algorithm on the server's connections, each answer's second write waited for the
+    client's delayed ACK: ~40 ms a call on a kept-alive connection, where a fresh one (still in
+    quick-ACK mode) took a few ms. Measured against fresh connections, so a slow machine is no excuse."""
+    count = 12  # the session's requests stay within the flood limit's burst (5 x BURST)
+    kept = statistics.median(_pings_ms(served, served.token("keeper"), count, kept_alive=True))
+    fresh = statistics.median(_pings_ms(served, served.token("newcomer"), count, kept_alive=False))
+    assert kept < fresh + 20, (kept, fresh)
 
 
 def test_non_loopback_addresses_are_refused_unless_allowed(home: Path) -> None:
