@@ -182,10 +182,8 @@ class Daemon:
         first sessions, so no assistant's call pays for it."""
         import anyio  # noqa: PLC0415
 
-        from memvault.mcp_bridge.tool_server import warm_search  # noqa: PLC0415
-
         started = time.monotonic()
-        if await anyio.to_thread.run_sync(warm_search, self.vault, self.caller):
+        if await anyio.to_thread.run_sync(self.vault.serving.warm_quietly, self.caller):
             log.info("daemon: search warm in %.0f ms", (time.monotonic() - started) * 1000)
 
     async def _housekeeping(self) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import gc
 import logging
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,20 +67,8 @@ def build_server(vault: Vault, caller: Caller, tools: Sequence[ToolSpec]) -> MCP
         return caller
 
     if caller.is_local:  # while the client starts the session, what a first search needs loads
-        threading.Thread(target=warm_search, args=(vault, caller), name="memvault-search-warm", daemon=True).start()
+        vault.serving.warm_in_background(caller)
     return create_server(vault, fixed, tools)
-
-
-def warm_search(vault: Vault, caller: Caller) -> bool:
-    """Set up what `caller`'s searches need (`Serving.warm`; quick once it is set up). A store
-    closed meanwhile, the kill switch, or any other failure leaves the first search to load what
-    it needs (and to report what fails): False."""
-    try:
-        vault.serving.warm(caller)
-    except Exception as exc:
-        log.info("search warm-up stopped (%s)", type(exc).__name__)
-        return False
-    return True
 
 
 @functools.cache

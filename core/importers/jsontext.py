@@ -10,18 +10,21 @@ The parser's own messages quote the input, so they are never passed on.
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import json
 import zipfile
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import Any, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import ijson  # type: ignore[import-untyped]
-import numpy as np
 
 from memvault.core.importers.conversation import ImportFormatError
 from memvault.core.vocabulary.errors import InvalidArgument
+
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T")
 
@@ -32,11 +35,22 @@ EXACT_PLACE_BYTES = 16 * 1024 * 1024  # a malformed file up to this size is read
 _BOM = codecs.BOM_UTF8
 NEWLINE = b"\n"
 _QUOTE, _BACKSLASH = ord('"'), ord("\\")
-_STEP = np.zeros(256, dtype=np.int64)  # what a byte does to the nesting depth (outside strings)
-_STEP[[ord("["), ord("{")]] = 1
-_STEP[[ord("]"), ord("}")]] = -1
-_STRUCTURE = _STEP != 0  # the bytes the depth check looks at
-_STRUCTURE[[_QUOTE, _BACKSLASH]] = True
+
+
+@functools.cache
+def _tables() -> tuple[Any, Any]:
+    """What a byte does to the nesting depth (outside strings), and the bytes the depth check looks
+    at. numpy loads here, when an export is first checked: opening a store never pays for it."""
+    import numpy as np  # noqa: PLC0415
+
+    step = np.zeros(256, dtype=np.int64)
+    step[[ord("["), ord("{")]] = 1
+    step[[ord("]"), ord("}")]] = -1
+    structure = step != 0
+    structure[[_QUOTE, _BACKSLASH]] = True
+    return step, structure
+
+
 # what an unreadable source raises while it is read (a damaged zip member among them)
 UNREADABLE: tuple[type[BaseException], ...] = (
     OSError, EOFError, RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error,
@@ -100,6 +114,8 @@ class CheckedStream(io.RawIOBase):
         if self.top is not None and not self.started:
             self._check_top(chunk)
         if self.nesting:
+            import numpy as np  # noqa: PLC0415 - loaded once by _tables
+
             self._check_depth(np.frombuffer(chunk, dtype=np.uint8), chunk)
 
     def _check_top(self, chunk: bytes) -> None:
@@ -112,13 +128,16 @@ class CheckedStream(io.RawIOBase):
     def _check_depth(self, a: np.ndarray[Any, np.dtype[np.uint8]], chunk: bytes) -> None:
         """Nesting outside strings, vectorised over the few bytes that matter: quotes not escaped by
         an odd run of backslashes open and close strings; brackets outside strings move the depth."""
-        marks = np.flatnonzero(_STRUCTURE[a])
+        import numpy as np  # noqa: PLC0415 - loaded once by _tables
+
+        step, structure = _tables()
+        marks = np.flatnonzero(structure[a])
         kinds = a[marks]
         quotes = marks[kinds == _QUOTE]
         quotes = quotes[~np.isin(quotes, self._escapes(marks[kinds == _BACKSLASH], a.size))]
-        brackets = marks[_STEP[kinds] != 0]
+        brackets = marks[step[kinds] != 0]
         before = np.searchsorted(quotes, brackets) + int(self.in_string)  # quotes before each bracket
-        steps = _STEP[a[brackets]] * ((before & 1) == 0)
+        steps = step[a[brackets]] * ((before & 1) == 0)
         depth = self.depth + np.cumsum(steps)
         if depth.size and int(depth.max()) > MAX_DEPTH:
             at = int(brackets[np.argmax(depth > MAX_DEPTH)])
@@ -130,6 +149,8 @@ class CheckedStream(io.RawIOBase):
     def _escapes(self, slashes: np.ndarray[Any, np.dtype[np.intp]], size: int) -> np.ndarray[Any, np.dtype[np.intp]]:
         """Positions of bytes escaped by a backslash (an odd run of them right before), given the
         backslashes' positions in a chunk of `size` bytes."""
+        import numpy as np  # noqa: PLC0415 - loaded once by _tables
+
         carried = self.escaped
         self.escaped = False
         if not slashes.size:

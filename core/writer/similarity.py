@@ -376,8 +376,10 @@ def _adds_detail(a: Parsed, b: Parsed, cosine: float | None) -> bool:
         return False
     if _only(b.content - {b.anchor_base or ""}, a.content):
         return False
-    # New words that only say it another way ("happens at", "is written in") are no detail.
-    return any(_verb_base(t) is None and t not in _PARTICIPLES for t in _only(a.content, b.content))
+    # New words that only say it another way ("happens at", "is written in", "hangs inside") are no
+    # detail: a new value ("Bergen, Norway"), or at least two new words ("in the small room"), is.
+    new = [t for t in _only(a.content, b.content) if _verb_base(t) is None and t not in _PARTICIPLES]
+    return len(new) >= 2 or any(t in a.values for t in new)
 
 
 def _near_duplicate(a: Parsed, b: Parsed, overlap: float, cosine: float | None) -> bool:

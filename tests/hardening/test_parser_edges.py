@@ -31,16 +31,19 @@ from memvault.mcp_bridge import relay
 from tests.mcp_bridge.helpers import call, connect
 
 DEEP = b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"a":' + b"[" * 300 + b"]" * 300 + b"}}"
+# Each hostile line, the error it is answered with, and the id that answer carries: the request's own
+# whenever it can be read (a client waits on its id; `id: null` leaves it waiting).
 HOSTILE_LINES = {
     "unpaired surrogate escape": (
         b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memory_search",'
         b'"arguments":{"query":"\\ud83c"}}}',
-        -32700,
+        -32602,
+        5,
     ),
-    "nested 300 deep": (DEEP, -32700),
-    "not JSON": (b"{nope", -32700),
-    "not UTF-8": (b'{"jsonrpc":"2.0","id":8,"method":"ping","x":"\xff"}', -32700),
-    "not a JSON-RPC message": (b'{"id":9,"hello":"there"}', -32600),
+    "nested 300 deep": (DEEP, -32700, 7),
+    "not JSON": (b"{nope", -32700, None),
+    "not UTF-8": (b'{"jsonrpc":"2.0","id":8,"method":"ping","x":"\xff"}', -32700, 8),
+    "not a JSON-RPC message": (b'{"id":9,"hello":"there"}', -32600, 9),
 }
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -89,11 +92,10 @@ def raw_bridge(home: Path) -> Iterator[RawClient]:
 
 
 def test_every_stdio_request_gets_an_answer(raw_bridge: RawClient) -> None:
-    for line, code in HOSTILE_LINES.values():
+    for line, code, request_id in HOSTILE_LINES.values():
         raw_bridge.send(line)
         answer = raw_bridge.receive()
-        assert answer["error"]["code"] == code
-        assert answer["id"] == (9 if code == -32600 else None)
+        assert (answer["error"]["code"], answer["id"]) == (code, request_id)
     raw_bridge.send(b'{"jsonrpc":"2.0","id":10,"method":"ping"}')
     assert raw_bridge.receive() == {"jsonrpc": "2.0", "id": 10, "result": {}}
 
@@ -118,7 +120,7 @@ def test_the_relay_answers_what_the_daemon_would_drop() -> None:
 
     thread = threading.Thread(target=daemon)
     thread.start()
-    os.write(client_in_w, b"".join(line + b"\n" for line, _ in HOSTILE_LINES.values()) + good)
+    os.write(client_in_w, b"".join(line + b"\n" for line, _, _ in HOSTILE_LINES.values()) + good)
     os.close(client_in_w)
     relay.pipe(relay_end, client_in_r, client_out_w)
     os.close(client_out_w)
@@ -127,7 +129,7 @@ def test_the_relay_answers_what_the_daemon_would_drop() -> None:
         answers = [json.loads(line) for line in out.read().splitlines()]
     os.close(client_in_r)
     assert received["daemon"] == good
-    assert [a["error"]["code"] for a in answers[:-1]] == [code for _, code in HOSTILE_LINES.values()]
+    assert [(a["error"]["code"], a["id"]) for a in answers[:-1]] == [(c, i) for _, c, i in HOSTILE_LINES.values()]
     assert answers[-1] == {"jsonrpc": "2.0", "id": 11, "result": {}}
 
 
