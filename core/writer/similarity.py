@@ -382,8 +382,16 @@ def _adds_detail(a: Parsed, b: Parsed, cosine: float | None) -> bool:
     return len(new) >= 2 or any(t in a.values for t in new)
 
 
+def _other_subject(a: Parsed, b: Parsed) -> bool:
+    """One names someone or something the other never mentions as its subject ("my partner
+    prefers ..." / "I prefer ..."): the same words about another subject are another fact."""
+    return bool(_only(set(a.subject), b.content) or _only(set(b.subject), a.content))
+
+
 def _near_duplicate(a: Parsed, b: Parsed, overlap: float, cosine: float | None) -> bool:
     if _hard_difference(a, b) or a.ending != b.ending or _reversed(a, b) or _adds_detail(a, b, cosine):
+        return False
+    if _other_subject(a, b):
         return False
     if cosine is None:
         return overlap >= NEAR_DICE_LEXICAL
