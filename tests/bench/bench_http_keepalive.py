@@ -21,20 +21,18 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import shutil
 import signal
 import socket
 import statistics
 import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-MEMVAULT = str(Path(sys.executable).with_name("memvault"))
+from benchkit import MEMVAULT, initialised_home
+
 ACCEPT = "application/json, text/event-stream"
 
 
@@ -165,16 +163,7 @@ def main() -> None:
     parser.add_argument("--tool", default="memory_status")
     args = parser.parse_args()
     calls = max(10, min(args.calls, 5000))
-    work = Path(tempfile.mkdtemp(prefix="memvault-bench-http-"))
-    env = {
-        **os.environ,
-        "MEMVAULT_HOME": str(work / "home"),
-        "MEMVAULT_PASSPHRASE": "bench passphrase (fictional)",
-        "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
-        "XDG_RUNTIME_DIR": str(work / "runtime"),
-    }
-    (work / "runtime").mkdir(mode=0o700)
-    subprocess.run([MEMVAULT, "init"], env=env, check=True, capture_output=True)
+    work, env = initialised_home("memvault-bench-http-")
     made = subprocess.run(
         [MEMVAULT, "token", "create", "--principal", "bench", "--surface", "remote"],
         env=env,

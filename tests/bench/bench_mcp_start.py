@@ -21,11 +21,11 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-MEMVAULT = str(Path(sys.executable).with_name("memvault"))
+from benchkit import MEMVAULT, initialised_home
+
 INIT = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -101,16 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     runs = parser.parse_args().runs
-    work = Path(tempfile.mkdtemp(prefix="memvault-bench-"))
-    env = {
-        **os.environ,
-        "MEMVAULT_HOME": str(work / "home"),
-        "MEMVAULT_PASSPHRASE": "bench passphrase (fictional)",
-        "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
-        "XDG_RUNTIME_DIR": str(work / "runtime"),
-    }
-    (work / "runtime").mkdir(mode=0o700)
-    subprocess.run([MEMVAULT, "init"], env=env, check=True, capture_output=True)
+    work, env = initialised_home("memvault-bench-")
     print(f"memvault mcp cold start, spawn -> initialize -> tools/list, median of {runs}")
     print(f"machine: {machine()}")
     try:
