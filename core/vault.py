@@ -85,7 +85,6 @@ from memvault.core.vocabulary.results import (
     RecordPage,
     RecordView,
     ReindexReport,
-    RestoreReport,
     RestoreResult,
     ScheduledBackup,
     SearchAnswer,
@@ -448,7 +447,7 @@ class Vault:
         new_passphrase: str | None = None,
         backup_secret: str | None = None,
         replace: bool = False,
-    ) -> RestoreReport:
+    ) -> maintenance_restore.RestoreOutcome:
         """Replace the store in `home` by a verified backup (no Vault may be open on it in this process).
 
         `secret` unlocks it: this store's passphrase, or (into an empty home) the backup's passphrase

@@ -69,9 +69,7 @@ def _refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
 def restore_store(args: argparse.Namespace, backup: str) -> int:
     """`memvault restore BACKUP [--replace]`: a backup of this store, or of another one over an empty store."""
     _refuse_while_daemon_runs(args, "restore")
-    result = restore.restore_backup(
-        backup, args.home, clock=SystemClock(), replace=bool(getattr(args, "replace", False))
-    )
+    result = Vault.restore_backup(backup, args.home, replace=bool(getattr(args, "replace", False)))
     emit(args, result, _restored_text)
     return 0
 
