@@ -134,7 +134,9 @@ def test_an_assistant_write_through_the_mcp_bridge_reaches_the_listener(vault: V
                 result = await session.call_tool(
                     "memory_add", {"statement": "Odalys prefers the Quillfeather trowel", "domain": "garden"}
                 )
-                return str(json.loads(result.content[0].text)["proposal_id"])  # type: ignore[union-attr]
+                answer = json.loads(result.content[0].text)  # type: ignore[union-attr]
+                assert "proposal_id" in answer, answer
+                return str(answer["proposal_id"])
 
     with ChangeListener(vault, heard) as listener:
         assert listener.mode == "file"
