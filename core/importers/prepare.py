@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 
 from memvault.core.importers.extract import Extracted
-from memvault.core.importers.sensitivity import sensitivity_of
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import Explicitness
+from memvault.core.writer import sensitivity
 
 MAX_POINTER = 200
 _PROJECT = re.compile(r"\b(?:the|our|my) ([A-Z][\w-]{1,40}) project\b|\bproject ([A-Z][\w-]{1,40})\b")
@@ -51,6 +51,6 @@ def prepare(fmt: str, item: Extracted) -> Prepared:
         source_reference=pointer,
         evidence=f"{pointer} sha256:{text_hash(item.turn.text)}",
         event_time=when,
-        sensitivity=sensitivity_of(item.statement),
+        sensitivity=sensitivity.judged(item.statement),
     )
     return Prepared(draft, item, pointer)

@@ -78,6 +78,10 @@ ACTION_KINDS: dict[str, ChangeKind] = {
     "setting_changed": ChangeKind.SETTING_CHANGED,
     "token_created": ChangeKind.PRINCIPAL_CHANGED,
     "principal_revoked": ChangeKind.PRINCIPAL_CHANGED,
+    # OAuth connections are remote principals: approving, denying or revoking one changes who may read.
+    "oauth_approved": ChangeKind.PRINCIPAL_CHANGED,
+    "oauth_denied": ChangeKind.PRINCIPAL_CHANGED,
+    "oauth_revoked": ChangeKind.PRINCIPAL_CHANGED,
     "backup_made": ChangeKind.BACKUP_CHANGED,
     "backups_expired": ChangeKind.BACKUP_CHANGED,
     "restored_from_backup": ChangeKind.STORE_RESTORED,

@@ -7,7 +7,7 @@ inside every query; this module holds the rules about *operations*.
 from __future__ import annotations
 
 from memvault.core.vocabulary.errors import Forbidden, KillSwitchEngaged
-from memvault.core.vocabulary.model import Caller, KillSwitch, Scope, Surface
+from memvault.core.vocabulary.model import Caller, KillSwitch, OAuthScope, Scope, Surface
 
 
 def check_kill_switch(position: str, caller: Caller) -> None:
@@ -28,6 +28,11 @@ def require_local(caller: Caller, operation: str) -> None:
 def require_owner(caller: Caller, operation: str) -> None:
     if not caller.owner:
         raise Forbidden(f"{operation} needs the person: use the desktop app or the memvault CLI")
+
+
+def only_proposes(caller: Caller) -> bool:
+    """An OAuth connection the person granted memory:propose but not memory:write: its writes wait."""
+    return caller.scopes is not None and OAuthScope.WRITE.value not in caller.scopes
 
 
 def write_scope(caller: Caller, requested: Scope | None) -> tuple[Scope, str | None]:

@@ -83,6 +83,15 @@ class KillSwitch(StrEnum):
     ALL = "all"
 
 
+class OAuthScope(StrEnum):
+    """What an OAuth connection may do, granted by the person when they approve it."""
+
+    READ = "memory:read"
+    PROPOSE = "memory:propose"
+    WRITE = "memory:write"
+    DELETE = "memory:delete"
+
+
 class LinkType(StrEnum):
     DEPENDS_ON = "depends_on"
     CONTRADICTS = "contradicts"
@@ -105,6 +114,9 @@ class Caller:
     surface: Surface
     workspace_id: str | None = None
     owner: bool = False
+    # The OAuth scopes the person granted this connection (`OAuthScope` values); None: a caller
+    # not limited by scopes (local callers, static bearer tokens).
+    scopes: frozenset[str] | None = None
 
     @property
     def is_local(self) -> bool:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from memvault.core.writer.mood import is_passing_mood
 from memvault.core.writer.normalize import is_chatter
-from memvault.core.writer.secrets import find_secrets
+from memvault.core.writer.secrets import IN_PROSE, find_secrets, formed_secrets, said_in_prose
 
 
 def warm() -> None:
@@ -19,7 +19,9 @@ def warm() -> None:
 
 def secret_rejection(texts: Iterable[str | None]) -> str | None:
     """Why text stored beside a write (a reason, evidence) must be refused: it holds a secret."""
-    found = find_secrets("\n".join(t for t in texts if t))
+    given = [t for t in texts if t]
+    # Forms are found across the texts together (a key split between two fields); a sentence is judged alone.
+    found = formed_secrets("\n".join(given)) or ([IN_PROSE] if any(map(said_in_prose, given)) else [])
     if found:
         return f"refused: it looks like it holds a secret ({', '.join(found)}); secrets are never stored"
     return None

@@ -11,14 +11,15 @@ import re
 from memvault.core.writer.secret_text import digits_of
 
 _SEPARATOR = r"[\s.\-/_·•,]"
-_CARD_CANDIDATE = re.compile(rf"(?<![\d.])(?:\d{_SEPARATOR}{{0,2}}){{12,18}}\d(?![\d])")
+_CARD_CANDIDATE = re.compile(rf"(?<![\w.])(?:\d{_SEPARATOR}{{0,2}}){{12,18}}\d(?![\d])")
 _IBAN_CANDIDATE = re.compile(rf"\b[A-Z]{{2}}{_SEPARATOR}?\d{{2}}(?:{_SEPARATOR}{{0,3}}[A-Z0-9]){{11,30}}")
-_NINE_DIGITS = re.compile(rf"(?<![\d])(?:\d{_SEPARATOR}?){{8}}\d(?![\d])")
+_NINE_DIGITS = re.compile(r"(?<!\d)(?<!\d[\s-])\d{9}(?![\s-]?\d)")  # written whole: grouped digits are a phone number
 _BANK_WORDS = re.compile(
     r"\b(?:bank|routing|aba|wire|transfer|deposit|checking|savings|account|überweisung|konto|virement|banque"
     r"|compte|transferencia|cuenta|banco)\b",
     re.IGNORECASE,
 )
+_PHONE = re.compile(r"\+\d[\d\s().-]{6,}\d")
 _DATE_LIKE = re.compile(r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$")
 
 
@@ -49,4 +50,6 @@ def has_routing_number(folded: str) -> bool:
 
     if not _BANK_WORDS.search(folded):
         return False
-    return any(rtn.is_valid(digits_of(m.group())) for m in _NINE_DIGITS.finditer(folded))
+    # A bank's phone number is not its routing number: international numbers are left out.
+    unphoned = _PHONE.sub(" ", folded)
+    return any(rtn.is_valid(digits_of(m.group())) for m in _NINE_DIGITS.finditer(unphoned))

@@ -1,9 +1,11 @@
 """Secret detection for the writer gate: nothing that looks like a credential is ever stored.
 
 Provider tokens and key blocks come from detect-secrets' detectors; card numbers
-(Luhn) and IBANs are validated with python-stdnum; what no library names for
-prose (a password or a one-time code said in a sentence, a random high-entropy
-string) is matched here. Findings name the class of secret, never the secret.
+(Luhn) and IBANs are validated with python-stdnum; a random high-entropy string
+and the common phrasings of a password are matched here; what people say in
+their own words (a door code as what to press, a PIN in words, a wifi key beside
+its network) is judged by a trained head over each value and the words around it
+(secret_cues.py). Findings name the class of secret, never the secret.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
+from memvault.core.writer.ngram_head import NgramHead
+from memvault.core.writer.secret_cues import secret_view
 from memvault.core.writer.secret_numbers import has_card_number, has_iban, has_routing_number
 from memvault.core.writer.secret_phrases import phrase_secrets
 from memvault.core.writer.secret_text import fold
@@ -30,6 +34,8 @@ _BASE64 = re.compile(r"(?<![\w+/])[A-Za-z0-9+/]{16,}={0,2}(?![\w+/])")
 _SPLIT_PARTS = re.compile(r"\b[A-Za-z0-9_\-]{3,12}(?:\s[A-Za-z0-9_\-]{3,12}){2,8}\b")
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_\-.]{24,}")
 _HEX = re.compile(r"\b[0-9a-fA-F]{32,}\b")
+# A value said in a sentence that opens something (tests/writer_eval/train_heads.py trains it).
+SECRET_HEAD = NgramHead("secret", "8e043acbc2fd09833ac9e402b0e48e5c727d3c9e99bc037129fef4d51774c6dc")
 _SECRET_WORDS = re.compile(r"\b(?:key|secret|token|password|credential|api|bearer|auth)\b", re.IGNORECASE)
 
 
@@ -138,8 +144,11 @@ def _format_secrets(text: str) -> list[str]:
     return _provider_secrets([text, _compact_runs(text), _decoded_base64(text)])
 
 
-def find_secrets(text: str) -> list[str]:
-    """The classes of secret found in `text` (empty when it holds none)."""
+IN_PROSE = "a code, key or password in a sentence"
+
+
+def formed_secrets(text: str) -> list[str]:
+    """The classes of secret whose form gives them away (key formats, checksums, phrasings, entropy)."""
     folded = fold(text)
     found = _format_secrets(folded)
     found += phrase_secrets(fold(text, line_break=": "))
@@ -154,3 +163,18 @@ def find_secrets(text: str) -> list[str]:
     if not found and (_has_random_token(folded) or _has_random_token(_decoded_base64(folded))):
         found.append("high-entropy string")
     return found
+
+
+def said_in_prose(text: str) -> bool:
+    """A code, key or password said in the person's own words, as the head judges a sentence (a lone
+    word, such as a domain name or a tag, is no sentence: its values have no words around them)."""
+    folded = fold(text)
+    if len(folded.split()) < 3:
+        return False
+    view = secret_view(folded)
+    return bool(view) and SECRET_HEAD.says(view)
+
+
+def find_secrets(text: str) -> list[str]:
+    """The classes of secret found in `text` (empty when it holds none)."""
+    return formed_secrets(text) or ([IN_PROSE] if said_in_prose(text) else [])

@@ -16,7 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from memvault.core.retrieval.placement import assign_domain
-from memvault.core.security.access import require_owner, write_scope
+from memvault.core.security.access import only_proposes, require_owner, write_scope
 from memvault.core.store import events, memories, proposals, record_kinds
 from memvault.core.store.connection import Connection, savepoint
 from memvault.core.store.context import Context
@@ -38,6 +38,7 @@ from memvault.core.vocabulary.model import (
 )
 from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vocabulary.results import AddOutcome, AddResult, ArchiveResult, CorrectResult, RestoreResult
+from memvault.core.writer import sensitivity
 from memvault.core.writer.classify import near_duplicate
 from memvault.core.writer.gate import rejection, secret_rejection
 from memvault.core.writer.normalize import normalize_statement
@@ -49,6 +50,10 @@ if TYPE_CHECKING:
 _PROJECT_TAG = re.compile(r"^project:(.+)$", re.IGNORECASE)
 ANY_DOMAIN = "*"  # in auto_write_domains: automatic mode may open new domains too
 REVIEW = "review-before-write: waiting in the approval inbox"
+SENSITIVE_WAITS = (
+    "sensitive: it reads like a private matter (health, beliefs, politics, origin, a criminal record, money "
+    "trouble, a child's health or schooling), so it waits for the person's approval and stays local_only"
+)
 NEW_DOMAIN = (
     "a new domain waits for review: approve it in the inbox, or list the domains automatic mode may write "
     "(`memvault config set auto_write_domains NAME,...`, or * for any domain)"
@@ -79,6 +84,8 @@ def _write_mode(ctx: Context, caller: Caller) -> WriteMode | None:
     mode = WriteMode(ctx.setting("write_mode"))
     if mode is WriteMode.RETRIEVAL_ONLY:
         raise ReadOnlyMode("memvault is in retrieval-only mode: assistants cannot write")
+    if only_proposes(caller):  # an OAuth connection granted memory:propose, not memory:write
+        return WriteMode.REVIEW_BEFORE_WRITE
     return mode
 
 
@@ -104,8 +111,8 @@ def _staging_reason(
         return REVIEW
     if change and ctx.setting("auto_write_review_changes"):
         return "review-before-write for corrections, archives and restores (auto_write_review_changes)"
-    if sensitivity is not Sensitivity.NORMAL:
-        return f"{sensitivity.value}: waits for review"
+    if sensitivity is Sensitivity.SENSITIVE:
+        return SENSITIVE_WAITS
     if confidence < float(ctx.setting("auto_write_min_confidence")):
         return "below the confidence automatic mode commits (auto_write_min_confidence): waits for review"
     if scope.value not in ctx.setting("auto_write_scopes"):
@@ -133,6 +140,9 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
     )
     if refused:
         return _added("rejected", reason=refused)
+    draft = replace(draft, sensitivity=sensitivity.of(draft.statement, draft.sensitivity))
+    if draft.sensitivity is Sensitivity.SENSITIVE and draft.access_scope is None:
+        scope, workspace = Scope.LOCAL_ONLY, None  # a sensitive record stays on this machine unless asked
     judged = nearby if nearby and not caller.owner else None  # the person's own adds: the exact rule only
     # The model runs before the transaction, so it holds no store lock; the person's own adds need no
     # duplicate judgement (their vector is made behind the commit). When another thread is making the
@@ -334,8 +344,16 @@ def current_record(conn: Connection, caller: Caller, memory_id: str, expected_re
     return record
 
 
-def _change_waits(ctx: Context, conn: Connection, caller: Caller, mode: WriteMode | None, record: Memory) -> str | None:
-    """Why an assistant's correction, archive or restore of `record` waits for review (None: it commits)."""
+def _change_waits(
+    ctx: Context,
+    conn: Connection,
+    caller: Caller,
+    mode: WriteMode | None,
+    record: Memory,
+    judged: Sensitivity | None = None,
+) -> str | None:
+    """Why an assistant's correction, archive or restore of `record` waits for review (None: it commits).
+    `judged`: a correction's sensitivity (its new statement's and the record's, the higher)."""
     if mode is None:
         return None
     return _staging_reason(
@@ -343,7 +361,7 @@ def _change_waits(ctx: Context, conn: Connection, caller: Caller, mode: WriteMod
         conn,
         caller,
         mode,
-        record.sensitivity,
+        judged or record.sensitivity,
         record.confidence,
         record.domain,
         record.access_scope,
@@ -364,7 +382,7 @@ def correct(ctx: Context, caller: Caller, request: CorrectRequest) -> CorrectRes
         if normalize_statement(request.statement) == normalize_statement(old.statement):
             raise InvalidArgument("the correction says the same as the record")
         now = ctx.now()
-        waits = _change_waits(ctx, conn, caller, mode, old)
+        waits = _change_waits(ctx, conn, caller, mode, old, sensitivity.of(request.statement, old.sensitivity))
         if waits:
             payload = {
                 "id": old.id,
@@ -425,7 +443,7 @@ def apply_correction(
         valid_from=valid_from,
         due_at=old.due_at,
         access_scope=old.access_scope,
-        sensitivity=old.sensitivity,
+        sensitivity=sensitivity.of(statement, old.sensitivity),
         entities=memories.entity_names(conn, old.id),
     )
     new_id = commit_draft(

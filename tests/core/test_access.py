@@ -127,7 +127,9 @@ def test_a_remote_add_of_a_local_only_statement_is_not_a_duplicate(vault: Vault,
 def test_a_remote_write_gets_no_domain_from_invisible_records(vault: Vault, add: Adder) -> None:
     for i in range(3):
         add(f"Velmora dosage note number {i} from the oncology clinic", domain="private-oncology")
-    staged = vault.add(REMOTE, Draft.of(statement="Velmora dosage questions for the oncology clinic"))
+    # Asked for remote_allowed: a sensitive record the caller did not scope would stay local_only.
+    question = Draft.of(statement="Velmora dosage questions for the oncology clinic", access_scope="remote_allowed")
+    staged = vault.add(REMOTE, question)
     record = vault.approve(OWNER, staged["proposal_id"])
     assert vault.get(REMOTE, record["id"])["memory"]["domain"] != "private-oncology"
 

@@ -9,6 +9,7 @@ from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.writer import mood
 from memvault.core.writer.gate import rejection
+from memvault.core.writer.ngram_head import NgramHead
 
 MOODS = [
     "Feeling really tired and grumpy today",  # a new user's own try, stored before the head
@@ -43,9 +44,6 @@ def test_no_write_path_stores_a_mood(vault: Vault) -> None:
 
 
 def test_a_head_that_does_not_match_its_pin_is_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    mood._head.cache_clear()
-    monkeypatch.setattr(mood, "WEIGHTS_SHA256", "0" * 64)
-    try:
-        assert mood.mood_score(MOODS[0]) is None and rejection(MOODS[1]) is None
-    finally:
-        mood._head.cache_clear()
+    assert mood.MOOD_HEAD.says(MOODS[1])
+    monkeypatch.setattr(mood, "MOOD_HEAD", NgramHead("mood", "0" * 64))
+    assert mood.MOOD_HEAD.score(MOODS[0]) is None and rejection(MOODS[1]) is None

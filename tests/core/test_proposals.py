@@ -95,7 +95,7 @@ def test_a_staged_archive_is_applied_on_approval(vault: Vault, add: Adder) -> No
 
 
 def test_an_approved_remote_proposal_keeps_the_proposers_scope_and_name(vault: Vault) -> None:
-    staged = vault.add(REMOTE, Draft.of(statement="The Kiln Road surgery closes at five", domain="health"))
+    staged = vault.add(REMOTE, Draft.of(statement="The Kiln Road library closes at five", domain="errands"))
     approved = vault.approve(OWNER, staged["proposal_id"])
     record = vault.get(REMOTE, approved["id"])["memory"]
     assert record["access_scope"] == "remote_allowed"

@@ -90,7 +90,6 @@ def test_automatic_commits_a_normal_confident_write_in_an_existing_domain(automa
     ("fields", "why"),
     [
         ({"domain": "home", "sensitivity": "sensitive"}, "sensitive"),
-        ({"domain": "home", "sensitivity": "personal"}, "personal"),
         ({"domain": "home", "confidence": 0.4}, "low confidence"),
         ({"domain": "astronomy", "confidence": 0.95}, "a new domain"),
         ({"domain": "home", "confidence": 0.95, "access_scope": "remote_allowed"}, "a scope not approved"),

@@ -1,0 +1,144 @@
+"""Train the writer's n-gram heads (core/writer/ngram_head.py) on the tuning part; measure on the held-out part.
+
+    .venv/bin/python tests/writer_eval/train_heads.py [mood|secret|sensitive ...] [--write]
+
+Ridge regression in its dual form (a few thousand statements, 16k buckets), one class against
+everything else. The threshold is chosen on the tuning part alone, from out-of-fold scores (folds
+by template, so a template's statements are never scored by a head that saw them): the lowest score
+that keeps the class's recall at the head's target, unless that refuses more ordinary statements
+than the head allows. The held-out part is scored once, after; its figures are printed per language.
+With --write, the weights go to resources/writer/<name>_head.bin (threshold folded into the bias)
+and the sha256 to pin beside the head is printed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from memvault.core.writer import ngram_head
+from memvault.core.writer.secret_cues import secret_view
+from memvault.core.writer.secret_text import fold
+from memvault.core.writer.sensitive_cues import sensitive_view
+
+HERE = Path(__file__).parent
+OUT = HERE.parents[1] / "resources" / "writer"
+RIDGE = 1.0
+FOLDS = 5
+
+
+@dataclass(frozen=True)
+class Head:
+    name: str
+    label: Callable[[dict], bool]
+    view: Callable[[str], str]  # what the head reads of a statement ("": the head does not judge it)
+    recall: float  # the tuning part's out-of-fold recall the threshold aims for
+    ordinary_taken: float  # ...unless more than this share of ordinary statements would be taken
+
+
+HEADS = {
+    "mood": Head("mood", lambda r: bool(r["labels"]["mood"]), lambda t: t, 0.0, 0.0),
+    "secret": Head("secret", lambda r: bool(r["labels"]["secret"]), lambda t: secret_view(fold(t)), 0.99, 0.01),
+    "sensitive": Head(
+        "sensitive", lambda r: bool(r["labels"]["sensitive"]), lambda t: sensitive_view(fold(t)), 0.97, 0.25
+    ),
+}
+
+
+def matrix(texts: list[str]) -> np.ndarray:
+    rows = np.zeros((len(texts), ngram_head.BUCKETS), dtype=np.float64)
+    for i, text in enumerate(texts):
+        for bucket, value in ngram_head.features(text).items():
+            rows[i, bucket] = value
+    return rows
+
+
+def fit(a: np.ndarray, y: np.ndarray) -> np.ndarray:
+    alpha = np.linalg.solve(a @ a.T + RIDGE * np.eye(len(a)), y)
+    return a.T @ alpha
+
+
+def out_of_fold(a: np.ndarray, y: np.ndarray, groups: list[str]) -> np.ndarray:
+    names = sorted(set(groups))
+    rng = np.random.default_rng(7)
+    rng.shuffle(names)
+    fold_of = {name: i % FOLDS for i, name in enumerate(names)}
+    folds = np.array([fold_of[g] for g in groups])
+    scores = np.zeros(len(y))
+    for k in range(FOLDS):
+        test = folds == k
+        scores[test] = a[test] @ fit(a[~test], y[~test])
+    return scores
+
+
+def threshold(head: Head, scores: np.ndarray, truth: np.ndarray, ordinary: int) -> float:
+    """`scores` of the statements the head judges; `ordinary`: how many ordinary statements there are
+    in all (the share a refusal costs counts every one, judged or not)."""
+    if head.recall == 0.0:
+        return 0.0
+    wanted = float(np.quantile(scores[truth], 1.0 - head.recall))
+    allowed = int(head.ordinary_taken * ordinary)
+    ordinary_scores = np.sort(scores[~truth])[::-1]
+    ceiling = float(ordinary_scores[allowed]) if allowed < len(ordinary_scores) else -np.inf
+    return max(wanted, ceiling)
+
+
+def report(name: str, said: np.ndarray, part: list[dict], truth: np.ndarray) -> None:
+    ordinary = np.array([bool(r["labels"]["ordinary"]) for r in part])
+    tp, fp, fn = int((said & truth).sum()), int((said & ~truth).sum()), int((~said & truth).sum())
+    precision, recall = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
+    print(f"  {name:9} precision {precision:.3f} recall {recall:.3f} ({int(truth.sum())});", end=" ")
+    print(f"ordinary taken {int((said & ordinary).sum())} of {int(ordinary.sum())}")
+    if name == "held-out":
+        for lang in ("en", "de", "fr", "es"):
+            mask_ = truth & np.array([r["lang"] == lang for r in part])
+            print(f"            {lang}: recall {said[mask_].mean():.3f} of {int(mask_.sum())}")
+
+
+def train(head: Head, rows: list[dict], write: bool) -> None:
+    tune = [r for r in rows if r["split"] == "tune"]
+    held = [r for r in rows if r["split"] == "heldout"]
+    views = [head.view(r["text"]) for r in tune]
+    judged = np.array([bool(v) for v in views])
+    a = matrix([v for v in views if v])
+    truth = np.array([head.label(r) for r in tune])
+    y = np.where(truth[judged], 1.0, -1.0)
+    oof = np.full(len(tune), -np.inf)
+    oof[judged] = out_of_fold(a, y, [r["template_id"] for r, j in zip(tune, judged, strict=True) if j])
+    ordinary = sum(bool(r["labels"]["ordinary"]) for r in tune)
+    # Ordinary statements outnumber the rest of the non-class ones the head judges; the cap counts them.
+    cut = threshold(head, oof[judged], truth[judged], ordinary)
+    print(f"{head.name}: threshold {cut:+.3f} (from out-of-fold scores on tune)")
+    report("tune-oof", oof > cut, tune, truth)
+    weights = fit(a, y).astype(np.float32)
+    bias = -cut
+    held_views = [head.view(r["text"]) for r in held]
+    held_scores = np.array(
+        [s if v else -np.inf for s, v in zip(matrix(held_views) @ weights + bias, held_views, strict=True)]
+    )
+    report("held-out", held_scores > 0, held, np.array([head.label(r) for r in held]))
+    if write:
+        OUT.mkdir(parents=True, exist_ok=True)
+        data = array("f", weights.tolist()).tobytes()
+        (OUT / f"{head.name}_head.bin").write_bytes(data)
+        meta = {"bias": round(bias, 6), "buckets": ngram_head.BUCKETS, "ridge": RIDGE}
+        (OUT / f"{head.name}_head.json").write_text(json.dumps(meta) + "\n")
+        print(f"  sha256 {hashlib.sha256(data).hexdigest()}")
+
+
+def main() -> None:
+    rows = [json.loads(line) for line in (HERE / "statements.jsonl").read_text(encoding="utf-8").splitlines()]
+    names = [a for a in sys.argv[1:] if not a.startswith("--")] or list(HEADS)
+    for name in names:
+        train(HEADS[name], rows, "--write" in sys.argv)
+
+
+if __name__ == "__main__":
+    main()
