@@ -10,10 +10,9 @@ What is measured, as the code stands (nothing here changes or tunes a rule):
 - mood: the same gate's chatter rule or its passing-mood head (`core.writer.mood`): reason "refused:
   nothing durable to remember ..." or "refused: a passing mood ...".
 - false refusals: ordinary statements the gate refuses for either reason.
-- sensitive: (a) what `memory_add` / `memory_propose` store as `sensitivity` for a statement sent
-  without one: `Draft.parse` answers the caller's value or `normal`, and nothing in the writer
-  changes it; (b) the importer's flag, `core.importers.sensitivity.sensitivity_of`: `sensitive`,
-  and anything but `normal` (automatic mode holds `personal` for review too).
+- sensitive: the writer's judgement, `core.writer.sensitivity.of(text, caller's value)`, which every
+  write path applies (memory_add, memory_propose, the person's own writes, import): `sensitive` is
+  what automatic mode stages; also how many ordinary statements it calls `personal` or `sensitive`.
 - type: (a) `memory_add`'s type for a statement sent without one (FACT); (b) the importer's cue
   rules, `core.importers.extract.candidates` on a one-turn conversation (None: not extracted).
 - pairs: each pair in a fresh encrypted store: the person adds the existing statement, then a local
@@ -104,8 +103,8 @@ def _f(x: float | None) -> str:
 def judge_statements(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from memvault.core.importers.conversation import Conversation, Turn  # noqa: PLC0415
     from memvault.core.importers.extract import candidates  # noqa: PLC0415
-    from memvault.core.importers.sensitivity import sensitivity_of  # noqa: PLC0415
     from memvault.core.vocabulary.drafts import Draft  # noqa: PLC0415
+    from memvault.core.writer import sensitivity  # noqa: PLC0415
     from memvault.core.writer.gate import rejection  # noqa: PLC0415
 
     out = []
@@ -121,9 +120,8 @@ def judge_statements(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "reason": reason,
                 "secret": bool(reason and reason.startswith(SECRET_REASON)),
                 "chatter": bool(reason and reason.startswith(CHATTER_REASONS)),
-                "writer_sensitivity": draft.sensitivity.value,
+                "writer_sensitivity": sensitivity.of(text, draft.sensitivity).value,
                 "writer_type": draft.type.value,
-                "import_sensitivity": sensitivity_of(text).value,
                 "import_type": extracted[0].type.value if extracted else None,
             }
         )
@@ -181,18 +179,17 @@ def statement_figures(rows: list[dict[str, Any]], judged: list[dict[str, Any]]) 
     storable = [(r, j) for r, j in zip(rows, judged, strict=True) if not r["labels"]["secret"]]
     gold = [r["labels"]["sensitive"] is not None for r, _ in storable]
     figures["sensitive"] = {
-        "writer_add_or_propose": prf(gold, (j["writer_sensitivity"] == "sensitive" for _, j in storable)),
-        "import_flag_sensitive": prf(gold, (j["import_sensitivity"] == "sensitive" for _, j in storable)),
-        "import_not_normal": prf(gold, (j["import_sensitivity"] != "normal" for _, j in storable)),
-        "import_flag_recall_by_category": {
+        "writer": prf(gold, (j["writer_sensitivity"] == "sensitive" for _, j in storable)),
+        "writer_not_normal": prf(gold, (j["writer_sensitivity"] != "normal" for _, j in storable)),
+        "writer_recall_by_category": {
             cat: rate(
-                sum(j["import_sensitivity"] == "sensitive" for r, j in storable if r["labels"]["sensitive"] == cat),
+                sum(j["writer_sensitivity"] == "sensitive" for r, j in storable if r["labels"]["sensitive"] == cat),
                 sum(r["labels"]["sensitive"] == cat for r, _ in storable),
             )
             for cat in sorted({r["labels"]["sensitive"] for r, _ in storable if r["labels"]["sensitive"]})
         },
-        "import_not_normal_on_ordinary": rate(
-            sum(j["import_sensitivity"] != "normal" for r, j in storable if r["labels"]["ordinary"]),
+        "sensitive_on_ordinary": rate(
+            sum(j["writer_sensitivity"] == "sensitive" for r, j in storable if r["labels"]["ordinary"]),
             sum(r["labels"]["ordinary"] for r, _ in storable),
         ),
     }
@@ -247,10 +244,10 @@ def misses(rows: list[dict[str, Any]], judged: list[dict[str, Any]], n: int) -> 
             out["mood stored"].append(r["text"])
         if lab["ordinary"] and j["reason"]:
             out["ordinary refused"].append(f"{r['text']}  [{j['reason'][:60]}]")
-        if lab["sensitive"] and not lab["secret"] and j["import_sensitivity"] != "sensitive":
-            out["sensitive not flagged (import)"].append(f"{lab['sensitive']}: {r['text']}")
-        if not lab["secret"] and not lab["sensitive"] and j["import_sensitivity"] == "sensitive":
-            out["flagged sensitive, is not (import)"].append(r["text"])
+        if lab["sensitive"] and not lab["secret"] and j["writer_sensitivity"] != "sensitive":
+            out["sensitive not judged so"].append(f"{lab['sensitive']}: {r['text']}")
+        if not lab["secret"] and not lab["sensitive"] and j["writer_sensitivity"] == "sensitive":
+            out["judged sensitive, is not"].append(r["text"])
     rng = __import__("random").Random(7)
     return {k: rng.sample(v, min(n, len(v))) for k, v in out.items()}
 
@@ -359,9 +356,8 @@ def report(split: str, st: dict[str, Any], pf: dict[str, Any]) -> str:
     row("secret", "gate: secret finding", st["secret"])
     row("mood", "gate: chatter rule + mood head", st["mood"])
     s = st["sensitive"]
-    row("sensitive", "memory_add/propose (no judgement)", s["writer_add_or_propose"])
-    row("sensitive", "importer flag = sensitive", s["import_flag_sensitive"])
-    row("sensitive", "importer flag != normal (held)", s["import_not_normal"])
+    row("sensitive", "the writer's judgement (every write path)", s["writer"])
+    row("sensitive", "the writer: personal or sensitive", s["writer_not_normal"])
     for lab, m in pf["per_label"].items():
         row(f"pair {lab}", "memory_propose", m)
     fr = st["false_refusals"]
@@ -376,9 +372,9 @@ def report(split: str, st: dict[str, Any], pf: dict[str, Any]) -> str:
         "secret recall by language: " + ", ".join(f"{k} {_f(v['recall'])}" for k, v in st["secret_by_lang"].items()),
         "secret recall by kind: " + ", ".join(f"{k} {_rate(v)}" for k, v in st["secret_recall_by_kind"].items()),
         "mood recall by language: " + ", ".join(f"{k} {_f(v['recall'])}" for k, v in st["mood_by_lang"].items()),
-        "importer 'sensitive' recall by category: "
-        + ", ".join(f"{k} {_rate(v)}" for k, v in s["import_flag_recall_by_category"].items()),
-        f"ordinary statements the importer marks personal or sensitive: {_rate(s['import_not_normal_on_ordinary'])}",
+        "sensitive recall by category: "
+        + ", ".join(f"{k} {_rate(v)}" for k, v in s["writer_recall_by_category"].items()),
+        f"ordinary statements judged sensitive (staged in automatic mode): {_rate(s['sensitive_on_ordinary'])}",
         f"type ({t['statements']} storable statements):"
         f" memory_add default FACT right {_rate(t['writer_default_accuracy'])};"
         f" importer cues right {_rate(t['import_accuracy'])} (English {_rate(t['import_accuracy_english'])}),"
@@ -415,7 +411,7 @@ def code_state() -> dict[str, Any]:
 
     root = HERE.parents[1]
     paths = [
-        "core/writer", "core/importers/extract.py", "core/importers/sensitivity.py", "core/importers/conversation.py",
+        "core/writer", "core/importers/extract.py", "core/importers/conversation.py",
         "core/vocabulary", "core/retrieval", "core/store",
     ]  # fmt: skip
     try:
