@@ -50,10 +50,8 @@ if TYPE_CHECKING:
 _PROJECT_TAG = re.compile(r"^project:(.+)$", re.IGNORECASE)
 ANY_DOMAIN = "*"  # in auto_write_domains: automatic mode may open new domains too
 REVIEW = "review-before-write: waiting in the approval inbox"
-SENSITIVE_WAITS = (
-    "sensitive: it reads like a private matter (health, beliefs, politics, origin, a criminal record, money "
-    "trouble, a child's health or schooling), so it waits for the person's approval and stays local_only"
-)
+_PRIVATE_MATTER = "health, beliefs, politics, origin, a criminal record, money trouble or a child's health or schooling"
+SENSITIVE_WAITS = f"sensitive ({_PRIVATE_MATTER}): waits for the person's approval, then stays local_only"
 NEW_DOMAIN = (
     "a new domain waits for review: approve it in the inbox, or list the domains automatic mode may write "
     "(`memvault config set auto_write_domains NAME,...`, or * for any domain)"
@@ -213,6 +211,7 @@ def _store(
                 "workspace_id": workspace,  # the record's binding (None for a shared record)
                 "proposer_workspace": caller.workspace_id,  # whom approval acts as
                 "domain_assigned": assigned,
+                "waits_because": waits,  # what the inbox shows the person
             },
             now,
             norm_key=norm,
@@ -223,7 +222,9 @@ def _store(
     memory_id = commit_draft(conn, caller, draft, workspace, now)
     if assigned:
         events.record(conn, caller, "domain_assigned", now, memory_id, domain=draft.domain)
-    return _added("added", id=memory_id)
+    assert draft.access_scope is not None
+    kept = f"sensitive ({_PRIVATE_MATTER}): kept {draft.access_scope.value}"
+    return _added("added", id=memory_id, reason=kept if draft.sensitivity is Sensitivity.SENSITIVE else None)
 
 
 def require_writable(ctx: Context, caller: Caller) -> None:

@@ -19,7 +19,8 @@ def _what(proposal: dict[str, Any]) -> str:
     payload = proposal["payload"]
     if proposal["kind"] == "add":
         draft = payload.get("draft", {})
-        return f"{draft.get('type', '')} in {draft.get('domain', '?')}: {draft.get('statement', '')}"
+        badge = "[sensitive] " if draft.get("sensitivity") == "sensitive" else ""
+        return f"{badge}{draft.get('type', '')} in {draft.get('domain', '?')}: {draft.get('statement', '')}"
     if proposal["kind"] == "correct":
         return f"{payload.get('id')} → {payload.get('statement', '')}"
     return f"{payload.get('id', proposal.get('target_id') or '')}" + (
@@ -31,10 +32,16 @@ def _proposals_text(items: list[dict[str, Any]]) -> str:
     if not items:
         return "no proposals"
     rows = [
-        [p["id"], p["kind"], p["status"], p["principal"], (p["created_at"] or "")[:16], short(_what(p), 70)]
+        [p["id"], p["kind"], p["status"], p["principal"], (p["created_at"] or "")[:16], _why(p), short(_what(p), 70)]
         for p in items
     ]
-    return table(["id", "kind", "status", "by", "created", "what"], rows)
+    return table(["id", "kind", "status", "by", "created", "why", "what"], rows)
+
+
+def _why(proposal: dict[str, Any]) -> str:
+    """Why it waits, in its first words ("sensitive", "review-before-write", "a new domain ...")."""
+    because = str(proposal["payload"].get("waits_because") or "")
+    return short(because.split(":", maxsplit=1)[0].split(" (", maxsplit=1)[0], 28)
 
 
 def _proposals_list(args: argparse.Namespace) -> int:

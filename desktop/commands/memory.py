@@ -149,9 +149,11 @@ def report_write(args: argparse.Namespace, result: Mapping[str, object]) -> int:
         print(f"memvault: rejected: {result['reason']}", file=sys.stderr)
         return 1
     messages = {
-        "added": lambda r: f"added {r['id']}",
+        "added": lambda r: f"added {r['id']}" + (f" ({r['reason']})" if r.get("reason") else ""),
         "duplicate": lambda r: f"already known: {r['id']} (confirmed again, nothing new stored)",
-        "staged": lambda r: f"staged for approval: proposal {r['proposal_id']}",
+        "staged": lambda r: (
+            f"staged for approval: proposal {r['proposal_id']}" + (f" ({r['reason']})" if r.get("reason") else "")
+        ),
         "superseded": lambda r: f"corrected: {r['id']} supersedes {r['supersedes_id']}",
         "archived": lambda r: f"archived {r['id']}",
         "restored": lambda r: f"restored {r['id']}",

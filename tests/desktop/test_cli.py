@@ -262,6 +262,22 @@ def test_proposals_list_approve_and_reject(home: Path, capsys: pytest.CaptureFix
     assert counts(home)["current"] == 1
 
 
+def test_the_inbox_says_why_a_write_waits_and_badges_a_sensitive_one(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stage(home, "Plays the ukulele on Sunday afternoons")
+    _stage(home, "Sees a psychiatrist every other Friday for bipolar disorder")
+    code, out, _ = run(capsys, "proposals", "list")
+    lines = out.splitlines()
+    assert code == 0 and "why" in lines[0]
+    ukulele = next(line for line in lines if "ukulele" in line)
+    psychiatrist = next(line for line in lines if "psychiatrist" in line)
+    assert "review-before-write" in ukulele and "[sensitive]" not in ukulele
+    assert "[sensitive]" in psychiatrist
+    code, out, _ = run(capsys, "add", "I take lithium every evening for bipolar disorder")
+    assert code == 0 and "sensitive" in out and "kept local_only" in out
+
+
 def test_config_lists_every_setting_and_changes_one(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "config", "get")
     assert code == 0
