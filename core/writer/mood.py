@@ -9,7 +9,7 @@ from __future__ import annotations
 from memvault.core.writer.ngram_head import NgramHead
 from memvault.core.writer.secret_text import fold
 
-MOOD_HEAD = NgramHead("mood", "b37dfe41df2ca00d7feb2da44778950f3a3a94bbe6159b915a461c4548167d52")
+MOOD_HEAD = NgramHead("mood", "89e7d9a9553910daca4bfcdb9c192e13e459f060feb74fd4ebf429b51be294ac")
 
 
 def is_passing_mood(text: str) -> bool:

@@ -31,6 +31,11 @@ SIZES = (3, 4, 5)
 _DIGIT = re.compile(r"\d")
 
 
+def pin(weights: bytes, meta: bytes) -> str:
+    """The sha256 a head's files are pinned by."""
+    return hashlib.sha256(weights + meta).hexdigest()
+
+
 def features(text: str) -> dict[int, float]:
     """The text's n-gram buckets with their L2-normalised counts."""
     folded = " " + _DIGIT.sub("0", text.lower()) + " "
@@ -55,11 +60,12 @@ class NgramHead:
         folder = resources.files("memvault.resources").joinpath("writer")
         try:
             data = folder.joinpath(f"{self.name}_head.bin").read_bytes()
-            meta = json.loads(folder.joinpath(f"{self.name}_head.json").read_text(encoding="utf-8"))
+            meta_bytes = folder.joinpath(f"{self.name}_head.json").read_bytes()
+            meta = json.loads(meta_bytes)
         except (OSError, ValueError) as error:
             log.warning("no %s head (%s): the rules alone judge", self.name, type(error).__name__)
             return None
-        if hashlib.sha256(data).hexdigest() != self.sha256:
+        if pin(data, meta_bytes) != self.sha256:
             log.warning("the %s head does not match its pinned sha256: the rules alone judge", self.name)
             return None
         weights = array("f")

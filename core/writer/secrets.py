@@ -35,7 +35,7 @@ _SPLIT_PARTS = re.compile(r"\b[A-Za-z0-9_\-]{3,12}(?:\s[A-Za-z0-9_\-]{3,12}){2,8
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_\-.]{24,}")
 _HEX = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 # A value said in a sentence that opens something (tests/writer_eval/train_heads.py trains it).
-SECRET_HEAD = NgramHead("secret", "8e043acbc2fd09833ac9e402b0e48e5c727d3c9e99bc037129fef4d51774c6dc")
+SECRET_HEAD = NgramHead("secret", "033900863b117c819e19bb12a0128db32cdf3734687d9ee88d7f113fc4c7d474")
 _SECRET_WORDS = re.compile(r"\b(?:key|secret|token|password|credential|api|bearer|auth)\b", re.IGNORECASE)
 
 

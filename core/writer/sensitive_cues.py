@@ -60,7 +60,8 @@ FAMILIES = WordFamilies(
             r"member of the|party member|canvass\w*|vertrauens\w*|ig metall|ver\.di|verdi|cgt|cfdt|ccoo|ugt"
             r"|shop steward|tract\w*|milit\w*|"
             r"party|partei\w*|parti|partido|mitglied\w*|afiliad\w*|adhérent\w*"
-            r"|vot\w*|wähl\w*|gewählt|elect\w*|élect\w*|elecci\w*|union|gewerkschaft\w*|syndica\w*|sindica\w*"
+            r"|vot\w*|wähl\w*|gewählt|election\w*|elector\w*|electoral|élect\w*|elecci\w*|trade union|labou?r union"
+            r"|union member\w*|union rep\w*|gewerkschaft\w*|syndica\w*|sindica\w*"
             r"|shop steward|betriebsrat\w*|delegad\w*|délégué\w*|strike|streik\w*|grève|huelga|protest\w*"
             r"|demonstr\w*|manif\w*|rall(?:y|ies)|labour|labor|tory|tories|conservative\w*"
             r"|liberal\w*|green party|grünen|grüne|verts|verdes|socialis\w*|sozialis\w*|communis\w*"
@@ -112,17 +113,21 @@ FAMILIES = WordFamilies(
             r"|owe|owes|owed|owing|schulde|je dois(?= \d)|debo(?= \d)|crédit conso\w*|kredit\w*|payday loan\w*|prêt\w*"
             r"|préstamo\w*|minicrédit\w*|klarna|ratenzahlung\w*|plan de pago|échéancier"
         ),
+        # A child, and what only a child's schooling is called.
         "child": (
-            r"teacher says|lehrerin sagt|lehrer sagt|la maîtresse dit|la profe dice|behind in (?:reading|maths|math"
-            r"|school)|bullying|mobbing|harcèlement|acoso|cole|tutor\w*|assessment|förderbedarf|nachhilfe|"
             r"son|sons|daughter\w*|kid|kids|child\w*|sohn|söhne|tochter|töchter|kind|kinder|fils|fille|filles"
-            r"|enfant\w*|hijo\w*|hija\w*|niñ[oa]s?|crío\w*|little one|baby|bébé|bebé"
-            r"|school\w*|\w*schule\w*|schul\w*|école\w*|collège|lycée|escuela\w*|colegio\w*|instituto|kita|kindergarten"
-            r"|nursery|crèche|maternelle|guardería"
-            r"|klasse\w*|zeugnis\w*|iep|förder\w*|dyslex\w*"
-            r"|legasthen\w*|dyslexi\w*|dislexi\w*|pediatri\w*|kinderarzt\w*|pédiatre|pediatra|starts? at|starts? school"
-            r"|einschul\w*|rentrée|entra en|empieza en|academy|akademie|gymnasium|grundschule|primary|secondary"
-            r"|primaire|primaria|secundaria|juniors|infants|nachhilfe|soutien scolaire|clases particulares"
+            r"|enfant\w*|hijo\w*|hija\w*|niñ[oa]s?|crío\w*|little one|baby|bébé|bebé|pediatri\w*|kinderarzt\w*"
+            r"|pédiatre|pediatra|kita|kindergarten|nursery|crèche|maternelle|guardería|grundschule|primary school"
+            r"|juniors|infants|einschul\w*|rentrée|starts? school|teacher says"
+            r"|lehrerin sagt|lehrer sagt|la maîtresse dit|la profe dice|behind in (?:reading|maths|math|school)"
+            r"|bullying|mobbing|harcèlement|acoso|iep|förderbedarf|nachhilfe|soutien scolaire|clases particulares"
+            r"|dyslex\w*|legasthen\w*|dyslexi\w*|dislexi\w*"
+        ),
+        # Schooling: in the person's memory, most often a child's.
+        "schooling": (
+            r"school\w*|\w*schule\w*|schul\w*|école\w*|collège|lycée|escuela\w*|colegio\w*|instituto|cole"
+            r"|academy|akademie|gymnasium|secondary|primaire|primaria|secundaria|klasse\w*|zeugnis\w*|förder\w*"
+            r"|tutor\w*"
         ),
         "self": (
             r"i|i'm|im|i've|i'd|me|my|mine|myself|ich|mich|mir|mein\w*|je|j'\w*|moi|me|m'\w*|mon|ma|mes"

@@ -17,7 +17,7 @@ from memvault.core.writer.ngram_head import NgramHead
 from memvault.core.writer.secret_text import fold
 from memvault.core.writer.sensitive_cues import sensitive_view
 
-SENSITIVE_HEAD = NgramHead("sensitive", "56cc19517c055237d7fd7bf17569e3b4c4bf4041c65278a2bdd062c0df180d49")
+SENSITIVE_HEAD = NgramHead("sensitive", "542954f50923e72d43d816c88aa150f7d13155570af52a302cbcce1c7cc7013e")
 _RANK = {Sensitivity.NORMAL: 0, Sensitivity.PERSONAL: 1, Sensitivity.SENSITIVE: 2}
 _PERSONAL = re.compile(
     r"\b(?:my (?:wife|husband|partner|sister|brother|daughter|son|mother|father|mum|mom|dad|kids?|children|"
@@ -34,7 +34,8 @@ _PERSONAL = re.compile(
 
 def judged(statement: str) -> Sensitivity:
     """The writer's own judgement of the statement."""
-    if SENSITIVE_HEAD.says(sensitive_view(fold(statement))):
+    view = sensitive_view(fold(statement))
+    if view and SENSITIVE_HEAD.says(view):
         return Sensitivity.SENSITIVE
     return Sensitivity.PERSONAL if _PERSONAL.search(statement) else Sensitivity.NORMAL
 

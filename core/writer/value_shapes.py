@@ -39,7 +39,9 @@ _DATE = re.compile(
 # Ordinals and centuries ("19th-century", "3e étage", "2º piso").
 _ORDINAL = re.compile(r"\b\d{1,4}(?:st|nd|rd|th|e|er|re|ère|ème|eme|º|ª|o|a)\b(?:-\w+)?", re.IGNORECASE)
 # Years ("in 2025", "since 1998"): a number of that shape is far more often a year than a PIN.
-_YEAR = re.compile(r"(?<![\w.,:/-])(?:19|20)\d{2}(?![\w.,:/#*-])")
+_YEAR = re.compile(r"(?<![\w.,:/-])(?:19|20)\d{2}(?!\w|[.,:/-]\d|[#*])")
+# A number joined to its unit or noun ("40-person", "3-day", "10-minute").
+_MEASURE = re.compile(r"\b\d+-[^\W\d_]{2,}\b")
 # Quantities with their unit ("68.5 square metres", "4000 kronor", "16 GB").
 _QUANTITY = re.compile(
     r"\b\d[\d,.]*\s?(?:square|sq|m²|m2|metres?|meters?|km|kg|g|mg|ml|l|cm|mm|mb|gb|tb|kb|kronor|kroner|kr|chf|yen"
@@ -55,9 +57,12 @@ _VERSION = re.compile(r"\bv?\d+(?:\.\d+){1,3}\b")
 _TOKEN = re.compile(r"[^\s,;:()\[\]{}\"'«»“”]+")
 
 
+_HYPHENATED_NAME = re.compile(r"^[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)+$")
+
+
 def _token_shape(token: str) -> str | None:
     core = token.rstrip(".!?")
-    if not core:
+    if not core or _HYPHENATED_NAME.match(core):  # "Pemberton-Oyelaran", "Saint-Étienne": a name
         return None
     digits = sum(c.isdigit() for c in core)
     letters = sum(c.isalpha() for c in core)
@@ -88,22 +93,29 @@ _SPANS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("version", _VERSION),
     ("quantity", _QUANTITY),
     ("year", _YEAR),
+    ("measure", _MEASURE),
     ("count", _COUNT),
     ("ordinal", _ORDINAL),
     ("spelled", _SPELLED),
     ("groups", _GROUPS),
 )
-# Shapes that cannot hold a credential on their own.
 PLACEHOLDER = re.compile(r"⟨(\w+)⟩")
+# Shapes that cannot hold a credential on their own (a product name in camel case, "SQLite", neither).
 _NOT_VALUES = frozenset(
-    {"d1", "d2", "ordinal", "longgroups", "url", "email", "phone", "money", "date", "time", "version", "count"}
+    (
+        "d1 d2 camel ordinal longgroups shortgroups quantity year measure url email phone money date time version count"
+    ).split()
 )
 
 
 def _span_shape(name: str, value: str) -> str:
     # Digits in groups that add up to nine or more are a phone or account number's shape (a card or an
     # IBAN is the checksum rules' to find); a code or a key press sequence is shorter.
-    return "longgroups" if name == "groups" and sum(c.isdigit() for c in value) >= 9 else name
+    # Two or fewer digits ("shelf 0-1", "a 2-1 win") open nothing.
+    if name != "groups":
+        return name
+    digits = sum(c.isdigit() for c in value)
+    return "longgroups" if digits >= 9 else "shortgroups" if digits < 3 else name
 
 
 def _shapes(text: str) -> list[tuple[int, int, str]]:
@@ -137,7 +149,7 @@ def mask(text: str) -> str:
     return "".join(out)
 
 
-def value_windows(text: str, words: int = 4) -> list[str]:
+def value_windows(text: str, words: int = 6) -> list[str]:
     """Each value that could hold a credential, masked, with the `words` words either side."""
     tokens = mask(text).split()
     windows = []

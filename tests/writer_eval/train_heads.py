@@ -7,13 +7,12 @@ everything else. The threshold is chosen on the tuning part alone, from out-of-f
 by template, so a template's statements are never scored by a head that saw them): the lowest score
 that keeps the class's recall at the head's target, unless that refuses more ordinary statements
 than the head allows. The held-out part is scored once, after; its figures are printed per language.
-With --write, the weights go to resources/writer/<name>_head.bin (threshold folded into the bias)
-and the sha256 to pin beside the head is printed.
+With --write, the weights go to resources/writer/<name>_head.bin, the bias (the threshold folded in)
+to <name>_head.json, and the pin to write beside the head (ngram_head.pin) is printed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from array import array
@@ -78,14 +77,19 @@ def out_of_fold(a: np.ndarray, y: np.ndarray, groups: list[str]) -> np.ndarray:
     return scores
 
 
-def threshold(head: Head, scores: np.ndarray, truth: np.ndarray, ordinary: int) -> float:
-    """`scores` of the statements the head judges; `ordinary`: how many ordinary statements there are
-    in all (the share a refusal costs counts every one, judged or not)."""
+def threshold(
+    head: Head, scores: np.ndarray, truth: np.ndarray, ordinary: np.ndarray, counts: tuple[int, int]
+) -> float:
+    """The cut over the scores of the statements the head judges (`truth` and `ordinary` mark them):
+    low enough to reach the head's recall over every statement of the class (`counts[0]`, judged or
+    not), unless more than its share of every ordinary statement (`counts[1]`) would be taken."""
     if head.recall == 0.0:
         return 0.0
-    wanted = float(np.quantile(scores[truth], 1.0 - head.recall))
-    allowed = int(head.ordinary_taken * ordinary)
-    ordinary_scores = np.sort(scores[~truth])[::-1]
+    positives = np.sort(scores[truth])[::-1]
+    needed = int(np.ceil(head.recall * counts[0]))
+    wanted = float(positives[min(needed, len(positives)) - 1]) - 1e-6
+    allowed = int(head.ordinary_taken * counts[1])
+    ordinary_scores = np.sort(scores[ordinary])[::-1]
     ceiling = float(ordinary_scores[allowed]) if allowed < len(ordinary_scores) else -np.inf
     return max(wanted, ceiling)
 
@@ -112,9 +116,8 @@ def train(head: Head, rows: list[dict], write: bool) -> None:
     y = np.where(truth[judged], 1.0, -1.0)
     oof = np.full(len(tune), -np.inf)
     oof[judged] = out_of_fold(a, y, [r["template_id"] for r, j in zip(tune, judged, strict=True) if j])
-    ordinary = sum(bool(r["labels"]["ordinary"]) for r in tune)
-    # Ordinary statements outnumber the rest of the non-class ones the head judges; the cap counts them.
-    cut = threshold(head, oof[judged], truth[judged], ordinary)
+    ordinary = np.array([bool(r["labels"]["ordinary"]) for r in tune])
+    cut = threshold(head, oof[judged], truth[judged], ordinary[judged], (int(truth.sum()), int(ordinary.sum())))
     print(f"{head.name}: threshold {cut:+.3f} (from out-of-fold scores on tune)")
     report("tune-oof", oof > cut, tune, truth)
     weights = fit(a, y).astype(np.float32)
@@ -128,9 +131,9 @@ def train(head: Head, rows: list[dict], write: bool) -> None:
         OUT.mkdir(parents=True, exist_ok=True)
         data = array("f", weights.tolist()).tobytes()
         (OUT / f"{head.name}_head.bin").write_bytes(data)
-        meta = {"bias": round(bias, 6), "buckets": ngram_head.BUCKETS, "ridge": RIDGE}
-        (OUT / f"{head.name}_head.json").write_text(json.dumps(meta) + "\n")
-        print(f"  sha256 {hashlib.sha256(data).hexdigest()}")
+        meta = (json.dumps({"bias": round(bias, 6), "buckets": ngram_head.BUCKETS, "ridge": RIDGE}) + "\n").encode()
+        (OUT / f"{head.name}_head.json").write_bytes(meta)
+        print(f"  pin {ngram_head.pin(data, meta)}")
 
 
 def main() -> None:
