@@ -35,7 +35,7 @@ _SPLIT_PARTS = re.compile(r"\b[A-Za-z0-9_\-]{3,12}(?:\s[A-Za-z0-9_\-]{3,12}){2,8
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_\-.]{24,}")
 _HEX = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 # A value said in a sentence that opens something (tests/writer_eval/train_heads.py trains it).
-SECRET_HEAD = NgramHead("secret", "033900863b117c819e19bb12a0128db32cdf3734687d9ee88d7f113fc4c7d474")
+SECRET_HEAD = NgramHead("secret", "92b756e5daf92b4d9b539f929066a81c87a1f9ddaeae91204e119dfc407d52a9")
 _SECRET_WORDS = re.compile(r"\b(?:key|secret|token|password|credential|api|bearer|auth)\b", re.IGNORECASE)
 
 

@@ -72,7 +72,7 @@ FAMILIES = WordFamilies(
             r"i'm half|ich bin halb\w*|à moitié|soy medio|soy mitad|on my (?:mum|mom|dad|mother|father)'s side"
             r"|par (?:mon père|ma mère)|por parte de (?:madre|padre)|mütterlicherseits|väterlicherseits|sámi|sami"
             r"|sorb\w*|uyghur|tamil|basque|vasc[oa]|gitan\w*|jenisch\w*|yenish|"
-            r"ethnic\w*|ethni\w*|étni\w*|heritage|herkunft|origine\w*|origen|roots|wurzeln|racines|raíces"
+            r"ethnic\w*|ethni\w*|étni\w*|heritage|herkunft|origine\w*|origen"
             r"|descent|abstammung|ascendance|ascendencia|roma|sinti|gitano\w*|kurd\w*|indigenous|indigen\w*"
             r"|aborigin\w*|negr[oa]|latin[oa]|latinx|hispanic|arab\w*|árabe|turkish"
             r"|türkisch\w*|turc|turque|turc[oa]|maghreb\w*|berber\w*|bereber|amazigh|afro\w*|mixed race"

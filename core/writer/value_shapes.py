@@ -57,21 +57,26 @@ _VERSION = re.compile(r"\bv?\d+(?:\.\d+){1,3}\b")
 _TOKEN = re.compile(r"[^\s,;:()\[\]{}\"'«»“”]+")
 
 
-_HYPHENATED_NAME = re.compile(r"^[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)+$")
+_HYPHENATED_NAME = re.compile(r"^[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)+$")  # "Pemberton-Oyelaran", "Saint-Étienne"
+_CASE_TURN = re.compile(r"[a-zà-ÿ][A-ZÀ-Þ]")
+_TAG = re.compile(r"^[#@][a-z][a-z0-9_.-]*$")  # "#billing-data", "@noor"
 
 
 def _token_shape(token: str) -> str | None:
     core = token.rstrip(".!?")
-    if not core or _HYPHENATED_NAME.match(core):  # "Pemberton-Oyelaran", "Saint-Étienne": a name
+    if not core or _HYPHENATED_NAME.match(core) or _TAG.match(core):  # a name, a #channel or an @handle
         return None
     digits = sum(c.isdigit() for c in core)
     letters = sum(c.isalpha() for c in core)
     symbols = len(core) - digits - letters
-    inner_upper = any(c.isupper() for c in core[1:]) and any(c.islower() for c in core)
+    # Lower case then upper case inside a word ("WolkeTulip", "mLDej"); "SIM-only" is no such mix.
+    inner_upper = bool(_CASE_TURN.search(core))
     if digits and not letters and not symbols:
         return f"d{min(len(core), 7)}"
     if digits and not letters:
         return f"d{min(digits, 7)}s"
+    if digits and letters and len(core) < 4:
+        return None  # "4B", "X1", "B2": a flat, a model or a level, too short to open anything
     if digits and letters:
         # "gl4c13r8244", "TulipCobalt13", "MOVISTAR_3A8F", "OPS-1177": the head tells them apart.
         kind = "mixed" if letters >= 3 and digits >= 2 else "tagged"

@@ -15,6 +15,9 @@ class WordFamilies:
     """Named families of words (regular expressions of whole words, case-insensitive)."""
 
     def __init__(self, families: dict[str, str]) -> None:
+        empty = [name for name, words in families.items() if re.fullmatch(f"(?:{words})", "")]
+        if empty:  # a stray "||" in a family would mark every position of every text
+            raise ValueError(f"word families that match nothing at all: {', '.join(empty)}")
         self.names = tuple(families)
         self._pattern = re.compile(
             # Whole words only, and never inside a value's placeholder (`⟨tagged⟩`).
