@@ -14,7 +14,10 @@ from memvault.core.writer.word_families import WordFamilies
 FAMILIES = WordFamilies(
     {
         # Numbers that name, count or locate something: not credentials (first: "code postal" is no code).
-        "other": r"called|named|heißt|heisst|nennt\w*|s'appelle|appel[ée]e?s?|se llama|llamad[oa]s?|post ?code\w*"
+        "other": r"status|http|country code|area code|dialling code|\w*vorwahl|indicatif|prefijo|postal code"
+        r"|promo\w*|discount\w*|coupon\w*|voucher\w*|rabatt\w*|gutschein\w*|cupón|ending in|endet auf"
+        r"|se termine par|termina en|last four|letzten vier|quatre derniers|últimos cuatro|called|named|heißt|heisst"
+        r"|nennt\w*|s'appelle|appel[ée]e?s?|se llama|llamad[oa]s?|post ?code\w*"
         r"|zip ?code\w*|postleitzahl\w*|plz|code postal|código postal|port|ports|desk|seat|platform|floor"
         r"|table|flat|apartment|unit|schreibtisch|sitz\w*|gleis|stock|etage"
         r"|wohnung|siège|quai|étage|appartement|escritorio|asiento|andén|planta|piso|mesa|ticket\w*|issue\w*|bug\w*"
@@ -46,7 +49,8 @@ FAMILIES = WordFamilies(
         r"|desbloque\w*|bloqueo|sim|card\w*|karte\w*|carte\w*|tarjeta\w*|bank|banks|banque|banco|banking"
         r"",
         # Getting in with it.
-        "enter": r"press\w*|dial\w*|enter\w*|type\w*|punch\w*|key in|put in|opens?\b|open with|join\w*|log ?in\w*"
+        "enter": r"press|presses|pressed|pressing|dial|dials|dialed|dialled|dialing|dialling|enter|enters|entered"
+        r"|entering|type|types|typed|typing|punch\w*|key in|put in|opens?\b|open with|join\w*|log ?in\w*"
         r"|sign ?in|get in|let in|tipp\w*|eingeb\w*|drück\w*|wähl\w*|geht mit|öffnet|anmeld\w*|einlogg\w*"
         r"|tape[rsz]?\b|tapez|compos\w*|s'ouvre|ouvr\w*|connect\w*|entr\w*|marca\w*|teclea\w*|abre\w*|conect\w*"
         r"|valid\w*|verif\w*|vérif\w*|bestätig\w*|confirm\w*|authori[sz]\w*|autori[sz]\w*|melde|einlogg\w*"

@@ -58,6 +58,7 @@ _TOKEN = re.compile(r"[^\s,;:()\[\]{}\"'«»“”]+")
 
 
 _HYPHENATED_NAME = re.compile(r"^[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)+$")  # "Pemberton-Oyelaran", "Saint-Étienne"
+_PASSWORD_MANAGERS = frozenset({"1password", "bitwarden", "keepass", "keepassxc", "lastpass", "dashlane", "enpass"})
 _CASE_TURN = re.compile(r"[a-zà-ÿ][A-ZÀ-Þ]")
 _TAG = re.compile(r"^[#@][a-z][a-z0-9_.-]*$")  # "#billing-data", "@noor"
 
@@ -71,6 +72,10 @@ def _token_shape(token: str) -> str | None:
     symbols = len(core) - digits - letters
     # Lower case then upper case inside a word ("WolkeTulip", "mLDej"); "SIM-only" is no such mix.
     inner_upper = bool(_CASE_TURN.search(core))
+    if digits and not letters and digits <= 2:
+        return None  # "+34", "#7", "5%": too short to open anything
+    if core.lower() in _PASSWORD_MANAGERS:
+        return None  # where passwords are kept, not a password
     if digits and not letters and not symbols:
         return f"d{min(len(core), 7)}"
     if digits and not letters:
