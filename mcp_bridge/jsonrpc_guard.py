@@ -24,7 +24,8 @@ would answer the client's own request of that id.
 A line longer than `MAX_LINE_BYTES` is never held whole: `LineSplitter` (stdio, the relay) and the
 daemon's socket reader keep its first and last bytes only and hand on a `Refusal` (`-32600` with the
 id those bytes show, else `-32700`), which `problem` answers like any other line; the session goes
-on. Nothing here logs what a line holds. Standard library only: the relay imports it.
+on. The HTTP transport judges each POST body the same way (`body_problem`). Nothing here logs
+what a line holds. Standard library only: the relay imports it.
 """
 
 from __future__ import annotations
@@ -193,6 +194,20 @@ def _response_problem(value: dict[str, Any], lone_surrogate: bool) -> bytes | No
         )
     )
     return None if well_formed and not lone_surrogate else NO_ANSWER
+
+
+def body_problem(body: bytes) -> bytes | None:
+    """The HTTP transport's judgement of a POST body (one JSON-RPC message, as a line is on stdio):
+    None to pass it on, else the JSON-RPC error to answer it with (without a newline). HTTP answers
+    every POST, so what stdio drops unanswered (a notification whose params are wrong, a malformed
+    response) gets `-32600` with `id: null` (a response's id is the client's own request's); an empty
+    body is a parse error."""
+    if not body.strip():
+        return _answer(PARSE_ERROR, "Parse error: empty body").rstrip(b"\n")
+    answer = problem(body)
+    if answer == NO_ANSWER:
+        answer = _answer(INVALID_REQUEST, "Invalid Request: a notification or response that is not well formed")
+    return None if answer is None else answer.rstrip(b"\n")
 
 
 def rejected(line: bytes) -> bytes:

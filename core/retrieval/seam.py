@@ -31,8 +31,9 @@ class Retriever(Protocol):
         """Called after every committed write (embed what is new); answers how many were embedded."""
         ...
 
-    def forget_text(self) -> None:
-        """Empty the caches of this process that keep memory text (after a purge)."""
+    def forget_text(self, ctx: Context) -> None:
+        """After a purge: forget every copy of memory text this process keeps to go faster (every
+        cache; what `ctx`'s connection keeps) and release the memory that held them."""
         ...
 
     def reindex(self, ctx: Context) -> ReindexReport:

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from memvault.core.runtime.text_caches import keeps_text
+
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 STOPWORDS = frozenset(
     """
@@ -37,6 +39,7 @@ MIN_WORD = 2
 MAX_WORD = 40
 
 
+@keeps_text
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A deliberately light English stemmer: plural, -ing, -ed, -ly. Good enough to meet halfway."""

@@ -7,9 +7,12 @@ every such cache registers here, and a purge this process makes or sees clears t
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable
 from typing import Protocol, TypeVar
+
+from memvault.core.runtime.heap import overwrite_freed_objects, release_freed_memory
 
 
 class _Clearable(Protocol):
@@ -42,8 +45,11 @@ def unregister(clear: Callable[[], None]) -> None:
 
 
 def forget_all() -> None:
-    """Empty every registered cache (after a purge)."""
+    """Empty every registered cache (after a purge), then let go of the memory that held them."""
     with _LOCK:
         clears = list(_CLEARS)
     for clear in clears:
         clear()
+    gc.collect()
+    overwrite_freed_objects()
+    release_freed_memory()

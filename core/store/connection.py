@@ -70,6 +70,9 @@ def open_connection(path: Path, key: bytes, *, create: bool = False) -> Connecti
         f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
         "PRAGMA secure_delete = ON",
         "PRAGMA temp_store = MEMORY",
+        # Temp holds scratch tables of memory text (`word_index_rows.tokenized`), in this process's
+        # memory: what they delete is zeroed too (the setting above leaves temp out).
+        "PRAGMA temp.secure_delete = ON",
     ):
         conn.execute(pragma)
     conn.row_factory = dbapi2.Row

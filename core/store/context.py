@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -9,12 +10,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memvault.core.runtime import change_signal
+from memvault.core.runtime.heap import release_freed_memory
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import setting
 from memvault.core.store import change_rows, later_writes, settings_table
-from memvault.core.store.connection import Connection, read_snapshot, write_transaction
+from memvault.core.store.connection import (
+    Connection,
+    DatabaseError,
+    open_connection,
+    read_snapshot,
+    write_transaction,
+)
 from memvault.core.store.later_writes import LaterWrites, Write
 from memvault.core.vocabulary.clock import Clock, format_time
+from memvault.core.vocabulary.errors import MemvaultError
+
+log = logging.getLogger("memvault.store")
 
 
 @dataclass
@@ -29,6 +40,7 @@ class Context:
     key: bytes = field(default=b"", repr=False)
     # Writes queued to follow an answer (`later`): written before the next use of `conn`.
     queued: LaterWrites = field(default_factory=LaterWrites, repr=False)
+    _renew: bool = field(default=False, init=False, repr=False)  # `renew_connection` asked inside a snapshot
 
     def now(self) -> str:
         return format_time(self.clock.now())
@@ -45,6 +57,7 @@ class Context:
                 before = change_rows.cursor(conn)
                 yield conn
                 after = change_rows.cursor(conn)
+            self._renew_if_asked()
             if after != before:
                 change_signal.notify(self.paths, after)
 
@@ -55,6 +68,7 @@ class Context:
             self._write_queued()
             with read_snapshot(self.conn) as conn:
                 yield conn
+            self._renew_if_asked()
 
     @contextmanager
     def holding(self) -> Iterator[Connection]:
@@ -63,6 +77,28 @@ class Context:
         with self.lock:
             self._write_queued()
             yield self.conn
+
+    def renew_connection(self) -> None:
+        """Open the store on a new connection and close this one (after a purge: what a connection
+        keeps of the text it read and wrote goes with it: its cached statements, which hold their
+        last bound values, its page cache of decrypted pages, its temp tables). Now, or, inside a
+        snapshot or a transaction, as it ends."""
+        with self.lock:
+            self._renew = True
+            self._renew_if_asked()
+
+    def _renew_if_asked(self) -> None:
+        if not self._renew or self.conn.in_transaction:
+            return
+        self._renew = False
+        try:
+            fresh = open_connection(self.paths.store, self.key)
+        except (MemvaultError, DatabaseError) as exc:  # the store moved or is busy: keep serving on this one
+            log.warning("the store's connection was not opened anew after a purge (%s)", type(exc).__name__)
+            return
+        stale, self.conn = self.conn, fresh
+        stale.close()
+        release_freed_memory()
 
     def later(self, write: Write, records: int) -> None:
         """Queue a write that need not hold up the answer it follows (a search's usage, touching
