@@ -12,6 +12,7 @@ import contextlib
 import plistlib
 import shlex
 import shutil
+import subprocess
 import sys
 from importlib import resources
 from pathlib import Path
@@ -22,6 +23,7 @@ from memvault.desktop.clients import memvault_executable, write_atomically
 
 ENTRY_NAME = "memvault.desktop"
 LAUNCH_AGENT = "org.memvault.tray.plist"
+LAUNCH_AGENT_LABEL = "org.memvault.tray"
 RUN_VALUE = "memvault"
 RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
 
@@ -44,6 +46,17 @@ def desktop_entry(executable: str, *, autostart: bool) -> str:
     if autostart:
         lines.append("X-GNOME-Autostart-enabled=true")
     return "\n".join(lines) + "\n"
+
+
+def launch_agent(executable: str) -> bytes:
+    """The macOS LaunchAgent (XML plist) that starts `memvault app --minimized` at login."""
+    agent = {"Label": LAUNCH_AGENT_LABEL, "ProgramArguments": [executable, "app", "--minimized"], "RunAtLoad": True}
+    return plistlib.dumps(agent)
+
+
+def run_command(executable: str) -> str:
+    """The command line the Windows Run value holds (quoted as Windows' own parser splits it)."""
+    return subprocess.list2cmdline([executable, "app", "--minimized"])
 
 
 def autostart_path() -> Path:
@@ -71,13 +84,12 @@ def enable(executable: str | None = None) -> Path | str:
     never reads half an entry)."""
     program = executable or memvault_executable()
     if sys.platform == "win32":
-        _set_run_key(f'"{program}" app --minimized')
+        _set_run_key(run_command(program))
         return rf"HKCU\{RUN_KEY}\{RUN_VALUE}"
     target = autostart_path()
     target.parent.mkdir(parents=True, exist_ok=True)
     if sys.platform == "darwin":
-        plist = {"Label": "org.memvault.tray", "ProgramArguments": [program, "app", "--minimized"], "RunAtLoad": True}
-        write_atomically(target, plistlib.dumps(plist).decode())
+        write_atomically(target, launch_agent(program).decode())
     else:
         write_atomically(target, desktop_entry(program, autostart=True))
     return target

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
+import socket
 from typing import TYPE_CHECKING, Any
 
 from memvault.core.runtime.paths import VaultPaths
@@ -70,11 +70,12 @@ class ChangeHub:
         from memvault.core.runtime.change_watch import SignalWatcher  # noqa: PLC0415
 
         self._changed = anyio.Event()
-        # Watchdog's thread writes a byte into a pipe: it never waits for the loop (which could be
-        # joining that very thread while stopping).
-        read_end, write_end = os.pipe()
-        os.set_blocking(read_end, False)
-        os.set_blocking(write_end, False)
+        # Watchdog's thread writes a byte into a socket pair: it never waits for the loop (which could
+        # be joining that very thread while stopping). A socket pair, not a pipe: on Windows the loop
+        # can wait on sockets only.
+        read_end, write_end = socket.socketpair()
+        read_end.setblocking(False)
+        write_end.setblocking(False)
         watcher = SignalWatcher(self.paths, lambda: _poke(write_end))
         try:
             await anyio.to_thread.run_sync(watcher.start)
@@ -82,18 +83,18 @@ class ChangeHub:
             while True:
                 await anyio.wait_readable(read_end)
                 with contextlib.suppress(BlockingIOError):
-                    os.read(read_end, 4096)
+                    read_end.recv(4096)
                 woken, self._changed = self._changed, anyio.Event()
                 woken.set()
         finally:
             watcher.stop()
-            os.close(read_end)
-            os.close(write_end)
+            read_end.close()
+            write_end.close()
 
 
-def _poke(fd: int) -> None:
-    with contextlib.suppress(OSError):  # a full pipe already holds a wake-up; a closed one: stopping
-        os.write(fd, b"!")
+def _poke(end: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # a full pair already holds a wake-up; a closed one: stopping
+        end.send(b"!")
 
 
 async def serve_subscription(

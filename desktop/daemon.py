@@ -1,22 +1,25 @@
 """The tray daemon's serving core: one process per user and store that unlocks the store once and
-serves MCP to every `memvault mcp` bridge over a private Unix socket.
+serves MCP to every `memvault mcp` bridge over a private Unix socket (on Windows, a loopback port
+that serves only a peer proving the secret of this run: `mcp_bridge/loopback.py`, decision 0017).
 
-- Single instance: an exclusive lock on a file next to the socket (it also records the pid);
-  a second daemon for the same store refuses to start.
+- Single instance: an exclusive lock on `run/daemon.lock` in the store's folder
+  (`core/runtime/instance_lock.py`; it also records the pid and the socket); a second daemon for
+  the same store refuses to start.
 - The socket is 0600 inside a 0700 folder (see `mcp_bridge.relay.DaemonAddress`), and each
   connection's peer must be this same user (SO_PEERCRED where the OS tells).
 - Each connection is one MCP session as the local assistant, run by the same server code as the
   embedded bridge (`mcp_bridge.server.serve_streams`) over newline-delimited JSON-RPC, unless
-  its first line subscribes to the change feed (`desktop/change_push.py`).
-- SIGTERM, SIGINT or SIGHUP stop it cleanly: no new sessions, open ones are cancelled between
-  calls (a store call is synchronous, so no transaction is cut), the socket file is removed,
-  the store closed, the lock released.
+  its first line subscribes to the change feed (`desktop/change_push.py`) or asks it to stop.
+- SIGTERM, SIGINT or SIGHUP (Windows: Ctrl+C or Ctrl+Break in its console, or `memvault daemon
+  --stop`, which asks over a connection) stop it cleanly: no new sessions, open ones are cancelled
+  between calls (a store call is synchronous, so no transaction is cut), the socket file is
+  removed, the store closed, the lock released.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
+import json
 import logging
 import os
 import signal
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memvault.core.runtime import instance_lock
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.vocabulary.errors import EnvironmentProblem
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, Caller
@@ -38,6 +42,7 @@ from memvault.mcp_bridge.stdio import setup_logging
 
 if TYPE_CHECKING:
     from anyio.abc import SocketStream
+    from anyio.streams.buffered import BufferedByteReceiveStream
 
     from memvault.core.vault import Vault
     from memvault.mcp_bridge.socket_transport import SessionServer
@@ -55,56 +60,33 @@ class DaemonAlreadyRunning(EnvironmentProblem):
 
 @dataclass
 class DaemonLock:
-    """An exclusive `flock` on the lock file, held for the daemon's whole life; the file records the pid."""
+    """The store's single-instance lock (`core/runtime/instance_lock.py`), held for the daemon's whole
+    life; the file records its pid and socket path."""
 
-    path: Path
-    fd: int
+    lock: instance_lock.InstanceLock
 
     @classmethod
     def acquire(cls, path: Path, socket_path: Path) -> DaemonLock:
         """Take the lock and record `pid` and the socket path (how bridges with a stripped environment find it)."""
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+        lock = instance_lock.InstanceLock.acquire(path)
+        if lock is None:
             pid = read_pid(path)
-            raise DaemonAlreadyRunning(
-                f"a memvault daemon already serves this store (pid {pid or 'unknown'})"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n{socket_path}\n".encode())
-        return cls(path, fd)
+            raise DaemonAlreadyRunning(f"a memvault daemon already serves this store (pid {pid or 'unknown'})")
+        lock.record(f"{os.getpid()}\n{socket_path}\n")
+        return cls(lock)
 
     def release(self) -> None:
-        with contextlib.suppress(OSError):
-            os.ftruncate(self.fd, 0)
-        os.close(self.fd)
+        self.lock.release()
 
 
 def read_pid(path: Path) -> int | None:
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
-        return None
+    lines = instance_lock.read_lines(path)
     return int(lines[0]) if lines and lines[0].isdigit() else None
 
 
 def running_pid(address: relay.DaemonAddress) -> int | None:
     """The pid of the daemon holding this store's lock, or None when none runs."""
-    try:
-        fd = os.open(address.lock, os.O_RDONLY)
-    except FileNotFoundError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return read_pid(address.lock)
-    else:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return None
-    finally:
-        os.close(fd)
+    return read_pid(address.lock) if instance_lock.held(address.lock) else None
 
 
 @dataclass
@@ -122,6 +104,7 @@ class Daemon:
     handle_signals: bool = True
     _stopping: bool = field(default=False, repr=False)
     _serving: Any = field(default=None, repr=False)
+    _secret: bytes = field(default=b"", repr=False)  # a loopback address's: proved by every peer
     _hub: change_push.ChangeHub | None = field(default=None, repr=False)
 
     async def run(self, on_ready: Callable[[], None] | None = None) -> None:
@@ -169,6 +152,8 @@ class Daemon:
 
         with contextlib.suppress(FileNotFoundError):
             self.address.socket.unlink()  # stale: we hold the lock, so no live daemon owns it
+        if self.address.loopback:
+            return await self._listen_on_loopback()
         old_umask = os.umask(0o177)  # the socket is born 0600
         try:
             listener = await anyio.create_unix_listener(self.address.socket)
@@ -176,6 +161,41 @@ class Daemon:
             os.umask(old_umask)
         os.chmod(self.address.socket, 0o600)
         return listener
+
+    async def _listen_on_loopback(self) -> Any:
+        """A loopback port chosen by the OS, recorded with a new secret where bridges look for it."""
+        import anyio  # noqa: PLC0415
+        from anyio.abc import SocketAttribute  # noqa: PLC0415
+
+        from memvault.mcp_bridge import loopback  # noqa: PLC0415
+
+        listener = await anyio.create_tcp_listener(local_host=loopback.HOST, local_port=0)
+        try:
+            self._secret = loopback.new_secret()
+            port = listener.extra(SocketAttribute.local_port)  # noqa: S610 - anyio, not Django
+            loopback.write_endpoint(self.address.socket, port, self._secret)
+        except BaseException:
+            await listener.aclose()
+            raise
+        return listener
+
+    async def _admitted(self, stream: SocketStream, lines: BufferedByteReceiveStream) -> bool:
+        """Whether a loopback peer proves the secret (`mcp_bridge/loopback.py`) within the time allowed."""
+        import anyio  # noqa: PLC0415
+
+        from memvault.mcp_bridge import loopback  # noqa: PLC0415
+
+        with anyio.move_on_after(loopback.HANDSHAKE_S):
+            try:
+                answer = loopback.answer_hello(self._secret, await lines.receive_until(b"\n", loopback.MAX_LINE))
+                if answer is None:
+                    return False
+                reply, nonce = answer
+                await stream.send(reply)
+                return loopback.proved(self._secret, nonce, await lines.receive_until(b"\n", loopback.MAX_LINE))
+            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.DelimiterNotFound, anyio.BrokenResourceError):
+                return False
+        return False
 
     async def _warm_up(self) -> None:
         """Load what a search needs now (the model, the vector index, the word postings), beside the
@@ -239,33 +259,65 @@ class Daemon:
             arrived.set()  # the abandoned wait ends
 
     async def _stop_on_signal(self, scope: Any, *, task_status: Any) -> None:
+        if sys.platform == "win32":
+            await self._stop_on_console_signal(scope, task_status=task_status)
+            return
         import anyio  # noqa: PLC0415
 
         with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
             task_status.started()
             async for signum in signals:
-                log.info(
-                    "daemon: %s received, %s",
-                    signal.Signals(signum).name,
-                    "already stopping" if self._stopping else "stopping",
-                )
-                self._stopping = True
-                scope.cancel()
+                self._signalled(signum, scope)
+
+    async def _stop_on_console_signal(self, scope: Any, *, task_status: Any) -> None:
+        """Windows: asyncio has no `add_signal_handler` there, which anyio's signal receiver needs.
+        Python's own handlers (on the main thread, which runs this loop; its wake-up fd makes the
+        loop run them at once) hand each signal to the loop. The daemon runs on anyio's asyncio backend."""
+        import asyncio  # noqa: PLC0415
+
+        loop = asyncio.get_running_loop()
+        arrived: asyncio.Queue[int] = asyncio.Queue()
+
+        def on_signal(signum: int, frame: Any) -> None:
+            loop.call_soon_threadsafe(arrived.put_nowait, signum)
+
+        previous = {signum: signal.signal(signum, on_signal) for signum in STOP_SIGNALS}
+        try:
+            task_status.started()
+            while True:
+                self._signalled(await arrived.get(), scope)
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+    def _signalled(self, signum: int, scope: Any) -> None:
+        log.info(
+            "daemon: %s received, %s", signal.Signals(signum).name, "already stopping" if self._stopping else "stopping"
+        )
+        self._stopping = True
+        scope.cancel()
 
     async def _session(self, stream: SocketStream) -> None:
         from anyio.abc import SocketAttribute  # noqa: PLC0415
+        from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
 
         async with stream:
-            uid = relay.peer_uid(stream.extra(SocketAttribute.raw_socket))  # noqa: S610 - anyio, not Django
-            if uid is not None and uid != os.getuid():
-                log.warning("daemon: refused a connection from another user (uid %d)", uid)
-                return
+            lines = BufferedByteReceiveStream(stream)
+            if self.address.loopback:
+                if not await self._admitted(stream, lines):
+                    log.warning("daemon: refused a loopback connection that did not prove the secret")
+                    return
+            elif sys.platform != "win32":
+                uid = relay.peer_uid(stream.extra(SocketAttribute.raw_socket))  # noqa: S610 - anyio, not Django
+                if uid is not None and uid != os.getuid():
+                    log.warning("daemon: refused a connection from another user (uid %d)", uid)
+                    return
             self.sessions_started += 1
             self.sessions_open += 1
             number = self.sessions_started
             log.info("daemon: session %d opened (%d open)", number, self.sessions_open)
             try:
-                await self._serve_connection(stream)
+                await self._serve_connection(stream, lines)
             except Exception as exc:
                 # Type and frames only: an exception's text could quote what a client sent.
                 frames = "".join(traceback.format_tb(exc.__traceback__))
@@ -274,21 +326,32 @@ class Daemon:
                 self.sessions_open -= 1
                 log.info("daemon: session %d closed (%d open)", number, self.sessions_open)
 
-    async def _serve_connection(self, stream: SocketStream) -> None:
-        """An MCP session, or a change subscription when the first line asks for one."""
-        from anyio.streams.buffered import BufferedByteReceiveStream  # noqa: PLC0415
-
+    async def _serve_connection(self, stream: SocketStream, lines: BufferedByteReceiveStream) -> None:
+        """An MCP session, or a change subscription or a stop request when the first line asks for one."""
         from memvault.mcp_bridge.socket_transport import next_line, serve_socket_session  # noqa: PLC0415
 
-        lines = BufferedByteReceiveStream(stream)
         first = await next_line(lines)
         if first is None:
+            return
+        if _asks_to_stop(first):
+            log.info("daemon: asked to stop over a connection")
+            self.request_stop()
             return
         request = change_push.subscription(first)
         if request is not None and self._hub is not None:
             await change_push.serve_subscription(self.vault, self.caller, stream, lines, request, self._hub)
         else:
             await serve_socket_session(self.vault, self.caller, stream, self.serve, lines, first)
+
+
+def _asks_to_stop(line: bytes) -> bool:
+    if relay.STOP_METHOD.encode() not in line:  # a session's first line is parsed only where it may ask
+        return False
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("method") == relay.STOP_METHOD
 
 
 def _kinds(exc: BaseException) -> str:
@@ -337,11 +400,12 @@ def _announce(paths: VaultPaths) -> Callable[[], None]:
 
 
 def stop(home: str | os.PathLike[str] | None = None) -> int | None:
-    """Ask this store's daemon to stop (SIGTERM); returns its pid, or None when none runs."""
+    """Ask this store's daemon to stop (SIGTERM; on a loopback address, over a connection: on Windows
+    `os.kill` ends a process at once, its store unclosed); returns its pid, or None when none runs."""
     address = relay.DaemonAddress.for_home(VaultPaths.from_env(home).home)
     pid = running_pid(address)
-    if pid is not None:
-        os.kill(pid, signal.SIGTERM)
+    if pid is not None and not (address.loopback and relay.request_stop(address)):
+        os.kill(pid, signal.SIGTERM)  # (loopback: a daemon not listening yet has served nothing to cut)
     return pid
 
 

@@ -15,11 +15,12 @@ when it exits.
 - Dropped exports: reading a large export and judging its candidates takes memory and minutes of CPU,
   and in the daemon it held the store's lock (every session's call waited). The daemon only watches
   the folder and runs an `inbox` pass here for the files dropped; its sessions never wait for it.
-- Stopping: the daemon's stop sends SIGTERM; the child raises SystemExit at its next Python
-  instruction, so an open transaction rolls back. The backup alone is let finish first: its file
-  and its row in `backups` (which a later purge follows) must not be parted, and an interrupted
-  export would leave a file the store does not know. After STOP_GRACE_S the child is killed; SQLite
-  then discards an open transaction at the next open. Every job writes in transactions.
+- Stopping: the daemon's stop sends SIGTERM (on Windows, where `terminate` ends a process at once,
+  it closes the child's stdin instead, which the child takes as below); the child raises SystemExit
+  at its next Python instruction, so an open transaction rolls back. The backup alone is let finish
+  first: its file and its row in `backups` (which a later purge follows) must not be parted, and an
+  interrupted export would leave a file the store does not know. After STOP_GRACE_S the child is
+  killed; SQLite then discards an open transaction at the next open. Every job writes in transactions.
 - When the daemon dies without stopping it, the child's stdin ends and it stops as on SIGTERM.
 - The jobs run as the owner's housekeeping (HOUSEKEEPER) and read the settings from the store, as
   they did inside the daemon: the kill switch, which stops assistants, does not stop them.
@@ -51,8 +52,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("memvault.daemon")
 
 UPKEEP_FLAG = "--upkeep"  # `memvault daemon --upkeep`: the child's command (hidden from --help)
-# SIGHUP (a closed terminal) does not exist on Windows.
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+# Windows has no SIGHUP (a closed terminal); Ctrl+Break in a console is SIGBREAK there.
+if sys.platform == "win32":
+    STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGBREAK)
+else:
+    STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 STOP_GRACE_S = 10.0  # after SIGTERM, how long the child may take to finish a backup, roll back, close
 STOPPED = 3  # the child's exit code when it was stopped before it finished
 HOURLY = ("backup", "domains", "consolidation", "word index")
@@ -85,7 +89,11 @@ async def _stop(process: Process) -> None:
 
     if process.returncode is not None:
         return
-    process.terminate()
+    if sys.platform == "win32":  # terminate() is TerminateProcess there: no rollback, a backup cut short
+        if process.stdin is not None:
+            await process.stdin.aclose()  # the child stops as when the daemon goes
+    else:
+        process.terminate()
     with anyio.move_on_after(STOP_GRACE_S):
         await process.wait()
     if process.returncode is None:
@@ -116,7 +124,10 @@ def child(home: str | os.PathLike[str] | None) -> int:
         log.info("daemon: upkeep stopped before it finished")
         return STOPPED
     what = "upkeep" if jobs == HOURLY else f"{', '.join(jobs)} pass"  # "upkeep done" means the hourly pass
-    log.info("daemon: %s done (process %d, peak %.0f MB)", what, os.getpid(), _peak_mb())
+    peak = _peak_mb()
+    log.info(
+        "daemon: %s done (process %d, peak %s)", what, os.getpid(), "not measured" if peak is None else f"{peak:.0f} MB"
+    )
     return 0
 
 
@@ -148,14 +159,52 @@ def _request(line: bytes) -> tuple[bytes, tuple[str, ...], list[str] | None]:
     return bytes.fromhex(key_hex), tuple(request.get("jobs") or HOURLY), None if paths is None else list(paths)
 
 
-def _peak_mb() -> float:
-    """This process's peak resident size (0 where the OS does not tell: Windows)."""
-    try:
-        import resource  # noqa: PLC0415 - POSIX only
-    except ImportError:
-        return 0.0
+def _peak_mb() -> float | None:
+    """This process's peak resident size (Windows: its peak working set), or None when not told."""
+    if sys.platform == "win32":
+        return _peak_working_set_mb()
+    import resource  # noqa: PLC0415 - POSIX only
+
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB elsewhere
+
+
+if sys.platform == "win32":
+
+    def _peak_working_set_mb() -> float | None:
+        """`PeakWorkingSetSize` of PROCESS_MEMORY_COUNTERS (psapi.h), through kernel32."""
+        import ctypes  # noqa: PLC0415
+        from ctypes import wintypes  # noqa: PLC0415
+
+        class Counters(ctypes.Structure):
+            _fields_ = [
+                ("cb", wintypes.DWORD),
+                ("PageFaultCount", wintypes.DWORD),
+                ("PeakWorkingSetSize", ctypes.c_size_t),
+                ("WorkingSetSize", ctypes.c_size_t),
+                ("QuotaPeakPagedPoolUsage", ctypes.c_size_t),
+                ("QuotaPagedPoolUsage", ctypes.c_size_t),
+                ("QuotaPeakNonPagedPoolUsage", ctypes.c_size_t),
+                ("QuotaNonPagedPoolUsage", ctypes.c_size_t),
+                ("PagefileUsage", ctypes.c_size_t),
+                ("PeakPagefileUsage", ctypes.c_size_t),
+            ]
+
+        try:
+            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+            current = kernel32.GetCurrentProcess
+            current.restype = wintypes.HANDLE
+            memory_info = kernel32.K32GetProcessMemoryInfo
+            memory_info.argtypes = [wintypes.HANDLE, ctypes.POINTER(Counters), wintypes.DWORD]
+            memory_info.restype = wintypes.BOOL
+            counters = Counters()
+            counters.cb = ctypes.sizeof(Counters)
+            if not memory_info(current(), ctypes.byref(counters), counters.cb):
+                return None
+        except (OSError, AttributeError):
+            return None
+        peak: int = counters.PeakWorkingSetSize
+        return peak / (1024 * 1024)
 
 
 def _run_job(name: str, job: Callable[[Caller], object]) -> None:
@@ -208,4 +257,7 @@ def _stop_when_the_daemon_goes() -> None:
     its lock, and the interpreter's exit then aborts."""
     while os.read(sys.stdin.fileno(), 4096):
         pass
-    os.kill(os.getpid(), signal.SIGTERM)
+    if sys.platform == "win32":  # os.kill is TerminateProcess there; this runs the handler, as a signal would
+        signal.raise_signal(signal.SIGTERM)
+    else:
+        os.kill(os.getpid(), signal.SIGTERM)

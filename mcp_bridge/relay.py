@@ -15,6 +15,9 @@ the store's folder, so each store has its own daemon and two stores never meet
 on one socket. The daemon's lock file lives in the store's own `run/` folder and
 records its pid and socket path: a bridge spawned with a stripped environment
 (Codex passes only HOME, PATH, USER and a few more to MCP servers) still finds it.
+Windows has no Unix sockets for Python: there the daemon listens on a loopback
+port that serves only a peer proving its secret (`loopback.py`, decision 0017),
+recorded in `MEMVAULT_HOME/run/daemon.port`; the relay is the same either way.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import select
 import socket
 import stat
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -43,6 +47,9 @@ CHUNK = 64 * 1024
 MAX_SOCKET_PATH = 100
 # After the client's stdin closes, how long the daemon may take to finish its answers.
 DRAIN_SECONDS = 30.0
+# The first line of a connection that asks the daemon to stop (`memvault daemon --stop` where a
+# signal cannot do it: on Windows `os.kill` ends a process without letting it close its store).
+STOP_METHOD = "memvault/stop_daemon"
 
 
 class UnsafeRuntimeDir(Exception):
@@ -51,21 +58,30 @@ class UnsafeRuntimeDir(Exception):
 
 @dataclass(frozen=True)
 class DaemonAddress:
-    """Where the daemon of one store listens, and the lock (in the store's folder) that keeps it single."""
+    """Where the daemon of one store listens, and the lock (in the store's folder) that keeps it single.
+
+    `socket` is the Unix socket; with `loopback` (Windows), the file naming the loopback port and
+    secret (`loopback.write_endpoint`). Either exists while the daemon listens and goes when it stops.
+    """
 
     folder: Path
     socket: Path
     lock: Path
+    loopback: bool = False
 
     @classmethod
-    def for_home(cls, home: Path) -> DaemonAddress:
+    def for_home(cls, home: Path, *, loopback: bool = False) -> DaemonAddress:
+        """The address of `home`'s daemon: a Unix socket, or on Windows (or when asked) a loopback port."""
+        run = home / "run"
+        if loopback or sys.platform == "win32":
+            return cls(folder=run, socket=run / "daemon.port", lock=run / "daemon.lock", loopback=True)
         tag = hashlib.sha256(os.fsencode(home)).hexdigest()[:16]
         folder = _runtime_folder(home)
         if len(os.fsencode(folder / f"daemon-{tag}.sock")) > MAX_SOCKET_PATH:
             import tempfile  # noqa: PLC0415 - rare, and tempfile costs every bridge start ~10 ms
 
             folder = Path(tempfile.gettempdir()) / f"memvault-{os.getuid()}"
-        return cls(folder=folder, socket=folder / f"daemon-{tag}.sock", lock=home / "run" / "daemon.lock")
+        return cls(folder=folder, socket=folder / f"daemon-{tag}.sock", lock=run / "daemon.lock")
 
     def ensure_folders(self) -> None:
         for folder in (self.folder, self.lock.parent):
@@ -83,6 +99,8 @@ class DaemonAddress:
 def ensure_private_folder(folder: Path) -> None:
     """Create the folder 0700, or check that an existing one is ours and closed to others."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if sys.platform == "win32":
+        return  # no owner or mode bits there: the folder keeps the permissions of the profile that holds the store
     info = folder.lstat()
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
         raise UnsafeRuntimeDir(f"{folder} is not a folder owned by this user")
@@ -91,6 +109,8 @@ def ensure_private_folder(folder: Path) -> None:
 
 
 def _runtime_folder(home: Path) -> Path:
+    if sys.platform == "win32":
+        return home / "run"
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isdir(runtime):
         return Path(runtime) / "memvault"
@@ -112,8 +132,10 @@ def peer_uid(sock: socket.socket) -> int | None:
 
 def connect(address: DaemonAddress) -> socket.socket | None:
     """A connection to a running daemon of this user, or None when none answers."""
-    if not hasattr(socket, "AF_UNIX"):  # no Unix sockets on this platform: always embedded
-        return None
+    if address.loopback:
+        from memvault.mcp_bridge import loopback  # noqa: PLC0415 - Windows' path; the others never pay for it
+
+        return loopback.connect(address.socket)
     for path in dict.fromkeys((address.socket, address.recorded_socket())):
         if path is not None and path.exists():
             sock = _connect(path)
@@ -123,6 +145,8 @@ def connect(address: DaemonAddress) -> socket.socket | None:
 
 
 def _connect(path: Path) -> socket.socket | None:
+    if sys.platform == "win32":  # no AF_UNIX in CPython there (a daemon address there is a loopback one)
+        return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(os.fspath(path))
@@ -137,6 +161,24 @@ def _connect(path: Path) -> socket.socket | None:
         log.warning("the process on the daemon socket runs as another user: not relaying")
         return None
     return sock
+
+
+def request_stop(address: DaemonAddress, timeout: float = 30.0) -> bool:
+    """Ask the daemon to stop over its connection (where no signal stops it cleanly); True once it
+    has closed the connection, i.e. it is stopping."""
+    sock = connect(address)
+    if sock is None:
+        return False
+    try:
+        sock.settimeout(timeout)
+        sock.sendall(b'{"jsonrpc": "2.0", "method": "%s"}\n' % STOP_METHOD.encode())
+        while sock.recv(CHUNK):
+            pass
+    except OSError:
+        return False
+    finally:
+        sock.close()
+    return True
 
 
 def write_all(fd: int, data: bytes) -> None:

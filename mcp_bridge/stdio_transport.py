@@ -12,7 +12,9 @@ relay task and a stream hop each way cost ~0.2 ms of event-loop CPU a call). Whe
 session still answers the requests it has read (the SDK would cancel them), within `DRAIN_SECONDS`:
 `memvault mcp < requests.jsonl` answers every line. While a session runs, fd 0 reads the null device
 and fd 1 writes to stderr, as under the SDK's transport: nothing a library prints reaches the wire.
-POSIX only, like the relay.
+Windows: the loop cannot wait on a pipe there (anyio's selector thread takes sockets only) and
+Python 3.11 cannot make one non-blocking, so a worker thread reads the client's input and answers
+are written blocking (the client reads them).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class ClientPipe:
         self._pollable = _is_pipe(in_fd) or os.isatty(in_fd)
 
     async def read(self) -> bytes:
+        if sys.platform == "win32":  # abandoned when cancelled: the client's input ends with the client
+            return await anyio.to_thread.run_sync(os.read, self.in_fd, CHUNK, abandon_on_cancel=True)
         if self._pollable:
             await anyio.wait_readable(self.in_fd)
         return os.read(self.in_fd, CHUNK)
@@ -117,14 +121,16 @@ def claimed_stdio() -> Iterator[ClientPipe]:
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
-    blocking = os.get_blocking(out_fd)
-    if _is_pipe(out_fd):
-        os.set_blocking(out_fd, False)
+    if sys.platform != "win32":
+        blocking = os.get_blocking(out_fd)
+        if _is_pipe(out_fd):
+            os.set_blocking(out_fd, False)
     try:
         yield ClientPipe(in_fd, out_fd)
     finally:
         sys.stdout.flush()
-        os.set_blocking(out_fd, blocking)
+        if sys.platform != "win32":
+            os.set_blocking(out_fd, blocking)
         os.dup2(in_fd, 0)
         os.dup2(out_fd, 1)
         os.close(in_fd)

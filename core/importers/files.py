@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -46,7 +47,7 @@ def open_regular(path: Path) -> BinaryIO:
         raise InvalidArgument(f"{path}: cannot be opened ({exc.strerror or type(exc).__name__})") from None
     try:
         refuse_special(path, os.fstat(fd).st_mode)
-        if NONBLOCK:
+        if sys.platform != "win32" and NONBLOCK:  # (Windows has no O_NONBLOCK: nothing to undo)
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:

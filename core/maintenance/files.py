@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 from pathlib import Path
 
 SIDE_SUFFIXES = ("-wal", "-shm", "-journal", "-keys")  # -keys: a backup's wrapped key
@@ -24,6 +25,10 @@ def fsync_file(path: Path) -> None:
 
 
 def fsync_dir(folder: Path) -> None:
+    """Make a folder's entries (a file created, renamed or removed in it) durable. Nothing on Windows:
+    `os.open` cannot open a folder there, so no flush of one is offered."""
+    if sys.platform == "win32":
+        return
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
