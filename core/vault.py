@@ -24,6 +24,7 @@ from memvault.core.maintenance import schedule as maintenance_schedule
 from memvault.core.operations import domain_upkeep, domains, feedback, inbox, principals, reads, views
 from memvault.core.operations.changes import MAX_BATCH, ChangeBatch, changes_since
 from memvault.core.operations.export import export_markdown
+from memvault.core.operations.oauth import OAuthGrants
 from memvault.core.operations.serving import Serving
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.seam import Engine
@@ -195,6 +196,11 @@ class Vault:
     def consolidation(self) -> Consolidation:
         """Merging, promoting, disputing and fading records (core/consolidate/service.py)."""
         return Consolidation(self.ctx)
+
+    @property
+    def oauth(self) -> OAuthGrants:
+        """OAuth connections: requests the person answers, codes and tokens (core/operations/oauth.py)."""
+        return OAuthGrants(self.ctx)
 
     def _guard(self, caller: Caller) -> None:
         check_kill_switch(self.ctx.setting("kill_switch"), caller)
@@ -475,7 +481,7 @@ class Vault:
 
     def confirm_purge(self, caller: Caller, request_id: str) -> PurgeReport:
         report = purge.confirm(self.ctx, caller, request_id)
-        self.retriever.forget_text()  # at once; other processes forget at their next search
+        self.retriever.forget_text(self.ctx)  # at once; other processes forget at their next search
         return report
 
     def reject_purge(self, caller: Caller, request_id: str) -> PurgeRejected:

@@ -7,7 +7,10 @@
   ride another's session (an unknown session to that principal: 404);
 - puts the authenticated `Caller` into the request scope, where the tools' caller
   source finds it. The caller therefore comes from the token of each request,
-  never from arguments, and a token revoked mid-session stops at its next request.
+  never from arguments, and a token revoked mid-session stops at its next request;
+- judges each POST body as stdio judges a line (`jsonrpc_guard.body_problem`): a
+  malformed message gets its JSON-RPC error (400) with the request's id when one can
+  be read, never the SDK's `id: null` and validator text; a sound one goes on unchanged.
 
 Binding: loopback only, unless `--allow-address` names the address.
 """
@@ -30,6 +33,8 @@ from mcp.server.transport_security import TransportSecuritySettings
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import Forbidden, InvalidArgument, RateLimited
 from memvault.core.vocabulary.model import Caller
+from memvault.mcp_bridge.jsonrpc_guard import body_problem
+from memvault.mcp_bridge.oauth.app import OAuthFront, config_for
 from memvault.mcp_bridge.ratelimit import RateLimiter
 from memvault.mcp_bridge.server import create_server
 
@@ -80,6 +85,15 @@ def _plain(status: int, code: str, message: str, extra: list[tuple[bytes, bytes]
     ]
 
 
+def _json_rpc_error(body: bytes) -> list[Message]:
+    """A JSON-RPC error answering a POST body the guard refused (`jsonrpc_guard.body_problem`)."""
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    return [
+        {"type": "http.response.start", "status": 400, "headers": headers},
+        {"type": "http.response.body", "body": body},
+    ]
+
+
 class BearerGate:
     """ASGI middleware in front of the SDK app: authentication, limits and session ownership."""
 
@@ -90,11 +104,13 @@ class BearerGate:
         *,
         max_body: int = DEFAULT_MAX_BODY,
         limiter: RateLimiter | None = None,
+        challenge: bytes = b'Bearer realm="memvault"',
     ) -> None:
         self.app = app
         self.authenticate = authenticate
         self.max_body = max_body
         self.limiter = limiter
+        self.challenge = challenge  # the 401's WWW-Authenticate (with OAuth: where its metadata is)
         self._sessions: dict[bytes, str] = {}
         self._lock = threading.Lock()
 
@@ -143,7 +159,7 @@ class BearerGate:
                 del self._sessions[next(iter(self._sessions))]
 
     async def _answer(self, send: Send, status: int, code: str, message: str) -> None:
-        extra = [(b"www-authenticate", b'Bearer realm="memvault"')] if status == 401 else None
+        extra = [(b"www-authenticate", self.challenge)] if status == 401 else None
         for message_part in _plain(status, code, message, extra):
             await send(message_part)
 
@@ -154,6 +170,12 @@ class BearerGate:
             # Read here, before the SDK: an error raised inside its task group came out as a 500.
             log.info("http: principal %s sent an oversized body", caller.principal)
             await self._answer(send, 413, "invalid_argument", f"request body larger than {self.max_body} bytes")
+            return
+        refused = body_problem(body) if scope.get("method") == "POST" else None
+        if refused is not None:  # the SDK would answer `id: null` with its validator's text
+            log.info("http: principal %s sent a malformed JSON-RPC message; answered with an error", caller.principal)
+            for message_part in _json_rpc_error(refused):
+                await send(message_part)
             return
         delivered = False
 
@@ -209,22 +231,33 @@ def build_app(
     max_body: int = DEFAULT_MAX_BODY,
     calls_per_minute: float = DEFAULT_CALLS_PER_MINUTE,
     burst: int = DEFAULT_BURST,
-) -> tuple[BearerGate, MCPServer]:
-    """The ASGI app of `memvault serve --http` (and the MCP server inside it)."""
+    public_url: str | None = None,
+    client_metadata_documents: bool = False,
+) -> tuple[ASGIApp, MCPServer]:
+    """The ASGI app of `memvault serve --http` (and the MCP server inside it); with a public URL,
+    OAuth 2.1 beside /mcp (`oauth/app.py`)."""
     server = create_server(vault, caller_from_request, RateLimiter(calls_per_minute, burst))
     named = f"[{host}]" if ":" in host else host
     hosts = [named, "localhost"] if ipaddress.ip_address(host).is_loopback else [named]
+    front = (
+        None
+        if public_url is None
+        else OAuthFront(vault, config_for(public_url, fetch_client_documents=client_metadata_documents))
+    )
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=[f"{h}:{port}" for h in hosts],
-        allowed_origins=[f"http://{h}:{port}" for h in hosts],
+        allowed_hosts=[f"{h}:{port}" for h in hosts] + ([front.host] if front else []),
+        allowed_origins=[f"http://{h}:{port}" for h in hosts] + ([front.config.issuer] if front else []),
     )
     inner = server.streamable_http_app(
         streamable_http_path=MCP_PATH, max_request_body_size=max_body, transport_security=security, host=host
     )
     # Requests (any MCP message) get a looser limit than tool calls: listing and initialising are cheap.
     flood = RateLimiter(calls_per_minute * 5, burst * 5)
-    return BearerGate(inner, vault.authenticate, max_body=max_body, limiter=flood), server
+    if front is None:
+        return BearerGate(inner, vault.authenticate, max_body=max_body, limiter=flood), server
+    gate = BearerGate(inner, front.authenticate, max_body=max_body, limiter=flood, challenge=front.challenge)
+    return front.wrap(gate), server
 
 
 def bind(host: str, port: int, allowed: list[str] | None = None) -> socket.socket:

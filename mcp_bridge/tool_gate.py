@@ -34,6 +34,7 @@ from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import InvalidArgument
 from memvault.core.vocabulary.model import Caller
 from memvault.mcp_bridge.errors import code_for, ok_result, result_for
+from memvault.mcp_bridge.oauth.scopes import check_tool_scope
 from memvault.mcp_bridge.ratelimit import RateLimiter
 
 log = logging.getLogger("memvault.mcp")
@@ -102,6 +103,7 @@ class Gate:
         check_kill_switch(str(self.vault.get_setting("kill_switch")), caller)
         if spec.local_only:
             require_local(caller, spec.name)
+        check_tool_scope(caller, spec.name)  # an OAuth connection: only what the person granted
         if self.limiter is not None and not caller.is_local:
             self.limiter.check(caller.principal)
         return spec.fn(self.vault, caller, **validate_arguments(tool, arguments))

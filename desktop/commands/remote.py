@@ -35,7 +35,19 @@ def _serve(args: argparse.Namespace) -> int:
     with open_vault(args) as vault:
         setup_logging(vault.paths, "http.log", verbose=args.verbose)  # who called which tool: an audit trail
         print(f"memvault: serving MCP at http://{shown}:{bound_port}{http.MCP_PATH}", file=sys.stderr, flush=True)
-        http.serve_http(vault, sock, max_body=args.max_body, calls_per_minute=args.calls_per_minute, burst=args.burst)
+        if args.public_url:
+            print(
+                f"memvault: OAuth issuer {args.public_url.rstrip('/')} (consent: memvault connections)", file=sys.stderr
+            )
+        http.serve_http(
+            vault,
+            sock,
+            max_body=args.max_body,
+            calls_per_minute=args.calls_per_minute,
+            burst=args.burst,
+            public_url=args.public_url,
+            client_metadata_documents=args.client_metadata_documents,
+        )
     return 0
 
 
@@ -103,6 +115,16 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--max-body", type=int, default=1024 * 1024, help="largest request body in bytes")
     serve.add_argument("--calls-per-minute", type=float, default=120.0, help="tool calls a minute per principal")
     serve.add_argument("--burst", type=int, default=30, help="tool calls at once per principal")
+    serve.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the https address clients reach (a tunnel's): turns on OAuth 2.1, consent in memvault (docs/oauth.md)",
+    )
+    serve.add_argument(
+        "--client-metadata-documents",
+        action="store_true",
+        help="with --public-url: fetch the metadata document of a client whose id is an https URL (network use)",
+    )
 
     token = add_command(subparsers, "token", lambda a: a.token_parser.print_help(), "bearer tokens for remote access")
     token.set_defaults(token_parser=token)
