@@ -2,7 +2,9 @@
 
 - Skip: self-contained requests (arithmetic, general knowledge with nothing personal in it,
   creative writing on a theme of its own, greetings, requests without a word to look up) answer
-  `skipped: true` with a reason.
+  `skipped: true` with a reason, before the store is read (`skip_reason`). So do off-topic
+  requests, once the router has heard the records and activated nothing (`skip_after_route`):
+  no domain and no record of this memory matches them, by words or by meaning.
 - Budgets: at most `limit` records and `max_tokens` packet tokens (the packet keeps them); one
   domain takes at most `domain_max_share` of the tokens when several compete; graph expansion
   at most `graph_max_depth` hops (depth shallow: none, normal: one, deep: the setting); the
@@ -15,11 +17,9 @@ from __future__ import annotations
 
 import re
 
-_PERSONAL = re.compile(
-    r"\b(i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|our|ours|us|remind|remember|"
-    r"usual|usually|prefer|preference|favou?rite|project|plan|plans|decided|decision)\b",
-    re.IGNORECASE,
-)
+from memvault.core.retrieval.query import is_personal
+from memvault.core.retrieval.router import RouteDecision
+
 _OPERATOR = (
     r"[-+*/^x\u00d7\u00f7%=().,]|times|multiplied\s+by|divided\s+by|plus|minus|over|modulo|mod|"
     r"to\s+the\s+power\s+of|percent\s+of|of|squared|cubed"
@@ -61,12 +61,20 @@ def skip_reason(text: str, has_terms: bool) -> str | None:
         return "arithmetic: self-contained, personal memory does not help"
     if _CHATTER.match(text):
         return "greeting or acknowledgement: nothing to look up"
-    if _GENERAL.search(text) and not _PERSONAL.search(text):
+    if _GENERAL.search(text) and not is_personal(text):
         return "general knowledge with nothing personal in it"
     creative = _CREATIVE.match(text)
-    if creative and not _PERSONAL.search(text[creative.end() :]):
+    if creative and not is_personal(text[creative.end() :]):
         return "creative writing on a theme of its own: personal memory does not help"
     return None
+
+
+OFF_TOPIC = "off-topic: no domain and no record of this memory matches the request, by words or by meaning"
+
+
+def skip_after_route(decision: RouteDecision) -> str | None:
+    """Why the search stops once routed (the router activated nothing: `router.judged`), or None."""
+    return OFF_TOPIC if decision.off_topic else None
 
 
 DEPTH_HOPS = {"shallow": 0, "normal": 1, "deep": 2}

@@ -20,7 +20,7 @@ from memvault.core.retrieval import query as q
 from memvault.core.retrieval.answers import as_known_at, search_answer, shadow_answer, skipped_answer
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
 from memvault.core.retrieval.embeddings import loaded as embeddings_loaded
-from memvault.core.retrieval.governor import hops_for, pool_for, skip_reason
+from memvault.core.retrieval.governor import hops_for, pool_for, skip_after_route, skip_reason
 from memvault.core.retrieval.hybrid import (
     SEEDS,
     Deadline,
@@ -41,7 +41,7 @@ from memvault.core.retrieval.packet import Counter, compile_packet, default_coun
 from memvault.core.retrieval.query_dates import date_span, without_date
 from memvault.core.retrieval.ranking import Signals, Weights, hold_back, rank, relevance
 from memvault.core.retrieval.ranking_cache import Hit, Ranking, RankingCache, cache_key, stamp
-from memvault.core.retrieval.router import likely_depth, route
+from memvault.core.retrieval.router import Evidence, judged, likely_depth, route
 from memvault.core.retrieval.tiers import TierRules, tier_for
 from memvault.core.retrieval.vectors import BackgroundJob, Made, Nearby, Nearest, VectorIndex, backfill
 from memvault.core.retrieval.word_postings import WordPostings
@@ -247,19 +247,24 @@ class HybridRetriever:
         except MemvaultError as exc:  # a busy store or no model: search anyway, with what is embedded
             log.info("no catch-up embedding before this search (%s)", type(exc).__name__)
 
-    def _forget_purged(self, conn: Connection, cursor: int) -> None:
+    def _forget_purged(self, ctx: Context, conn: Connection, cursor: int) -> None:
         """After a purge (in any process: the change feed says so), forget the text this process
-        keeps to search faster: the packet lines' token counts, the words of statements, the
-        vectors of texts embedded alone. A purged statement must not stay in memory."""
+        keeps (`forget_text`). A purged statement must not stay in memory."""
         if 0 < self._feed_seen < cursor and sql.purged_since(conn, self._feed_seen):
-            self.forget_text()
+            self.forget_text(ctx)
         self._feed_seen = cursor
 
-    def forget_text(self) -> None:
-        """Empty every cache of this process that keeps memory text (`core/text_caches`), this
-        retriever's own included: called after a purge."""
+    def forget_text(self, ctx: Context) -> None:
+        """Forget every copy of memory text this process keeps to go faster (after a purge): this
+        retriever's rankings, requests made ahead, the embedder's recent vectors, token and word
+        counts and vector index; every cache registered with `core/runtime/text_caches` (the word
+        postings, the parses, the stems, the tokenizer's pieces, ...); what `ctx`'s connection keeps
+        (`Context.renew_connection`); then the freed memory that held them (`text_caches.forget_all`)."""
         self.clear_caches()
         self._counter = None
+        self._word_counts = WordCounts()
+        self._index = None  # it holds the purged records' vectors; the next search loads it again
+        ctx.renew_connection()
         text_caches.forget_all()
 
     # -- search --------------------------------------------------------------------------------
@@ -294,7 +299,7 @@ class HybridRetriever:
         request: SearchRequest,
     ) -> tuple[Ranking, dict[str, Memory]]:
         """The ranking (cached, or ranked now) and its hits' records, read in this snapshot."""
-        self._forget_purged(conn, stamps.cursor)
+        self._forget_purged(ctx, conn, stamps.cursor)
         if caller.is_local:  # the word index in memory ranks their matches (`word_postings`)
             self._postings.refresh(conn, stamp(stamps))
         # The deadline counts this search's own work: not the catch-up embedding of other
@@ -351,6 +356,9 @@ class HybridRetriever:
                 semantic = False  # rank what the lexical stage found on its own terms
             else:
                 gather_semantic(conn, caller, request, index, vector, pool, gathered, ahead)
+        decision = judged(decision, _evidence(request, gathered) if semantic else None, request.query)
+        if decision.off_topic:  # nothing of this memory matches: not searched further
+            return Ranking((), (), float(setting("domain_max_share")), skipped=skip_after_route(decision) or ""), {}
         weights_by_domain = decision.weights
 
         def signals(feedback: dict[str, tuple[int, int]]) -> dict[str, Signals]:
@@ -452,6 +460,8 @@ class HybridRetriever:
         started: float,
         packet_max_tokens: int,
     ) -> SearchAnswer | ShadowAnswer:
+        if ranking.skipped:
+            return skipped_answer(request, ranking.skipped, (time.perf_counter() - started) * 1000)
         ordered = [records[h.id] for h in ranking.hits if h.id in records]
         max_tokens = request.max_tokens or packet_max_tokens
         packet = compile_packet(
@@ -547,6 +557,12 @@ def _depth_for(request: SearchRequest, routed: Callable[[], str]) -> str:
 def _as_known_at(conn: Connection, caller: Caller, records: dict[str, Memory], moment: str) -> dict[str, Memory]:
     successors = sql.by_ids(conn, caller, [r.superseded_by_id for r in records.values() if r.superseded_by_id])
     return {k: as_known_at(r, moment, successors) for k, r in records.items()}
+
+
+def _evidence(request: SearchRequest, gathered: Gathered) -> Evidence | None:
+    """What the candidates say about the request, for the router's second look (`router.judged`)."""
+    lexical = lexical_signal(request, gathered)
+    return Evidence.of((item.cosine, lexical.get(key, 0.0)) for key, item in gathered.found.items())
 
 
 def _similarity(index: VectorIndex | None, vector: Any) -> Callable[[list[str]], dict[str, float]] | None:

@@ -25,6 +25,12 @@ _STOPWORDS = frozenset(
     """.split()
 )
 MAX_TERMS = 32
+# A request about the person: never skipped as general knowledge, creative writing or off-topic.
+_PERSONAL = re.compile(
+    r"\b(i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|our|ours|us|remind|remember|"
+    r"usual|usually|prefer|preference|favou?rite|project|plan|plans|decided|decision)\b",
+    re.IGNORECASE,
+)
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 # Han, Hiragana, Katakana, Hangul: scripts where words are not separated by spaces.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -35,6 +41,11 @@ def _fold(text: str) -> str:
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def is_personal(text: str) -> bool:
+    """Whether the request speaks of the person (I, my, we, our, prefer, decided, ...)."""
+    return _PERSONAL.search(text) is not None
 
 
 def query_terms(text: str) -> list[str]:

@@ -39,6 +39,7 @@ class Ranking:
     conflicts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     truncated: bool = False
     held_back: int = 0  # turns said by someone the request does not name, left out (`ranking.hold_back`)
+    skipped: str = ""  # the governor's reason when the routed request is not searched (off-topic)
 
 
 CacheKey = tuple[object, ...]
