@@ -39,6 +39,7 @@ setup(
             "demo/*.jsonl",
             "icons/*",
             "bench/*.jsonl",
+            "skills/*/*.md",
         ],
     },
     include_package_data=False,

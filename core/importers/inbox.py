@@ -10,7 +10,9 @@ of a large export never hold the daemon's store, memory or interpreter while ses
 Without it (tests, a single process) it stages in its own threads.
 
 Only regular files inside the folder are offered: a link leading out of it, a device, a FIFO or
-a socket is left alone. A file already staged (known by its sha256) is not read again. A file
+a socket is left alone. An unzipped ChatGPT or Claude export dropped as a folder is staged by its
+conversations.json; the files beside it (users.json, projects.json, user.json, chat.html, ...) are
+not exports and are not offered. A file already staged (known by its sha256) is not read again. A file
 that is not an export is logged (its name and the error's code, never its content) and left.
 """
 
@@ -26,6 +28,7 @@ from watchdog.events import DirCreatedEvent, FileClosedEvent, FileMovedEvent, Fi
 from watchdog.observers import Observer
 
 from memvault.core.importers import files, run
+from memvault.core.importers.layout import COMPANIONS
 from memvault.core.importers.report import ImportReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.store import events, import_rows, proposals
@@ -94,8 +97,15 @@ def commit_approved(ctx: Context, proposer: Caller, proposal: ProposalRow, finis
 
 
 def offered(folder: Path, path: Path) -> bool:
-    """A file the inbox takes: an export's suffix, not hidden, a regular file inside the folder."""
-    return path.suffix.lower() in SUFFIXES and not path.name.startswith(".") and files.within(folder, path)
+    """A file the inbox takes: an export's suffix, not hidden, a regular file inside the folder, and
+    not one of the files beside an unzipped export's conversations.json (users.json, chat.html...)."""
+    name = path.name.lower()
+    return (
+        path.suffix.lower() in SUFFIXES
+        and not name.startswith(".")
+        and name not in COMPANIONS
+        and files.within(folder, path)
+    )
 
 
 def stage_files(ctx: Context, caller: Caller, paths: Iterable[Path] | None = None) -> InboxPass:

@@ -1,9 +1,9 @@
 """Open an export, whatever product wrote it, as a stream of conversations; the original is only read.
 
-`read_export(path, format)` accepts a file (ChatGPT's zip or conversations.json, Claude's
-conversations.json, a Codex rollout file, memvault JSONL or Markdown) or a folder of Codex
-sessions. `format="auto"` tells them apart by name and content. Only regular files are read
-(files.py); the whole export is checked while its outlines are read, before anything is written.
+`read_export(path, format)` accepts a file (ChatGPT's or Claude's zip or conversations.json, a
+Codex rollout file, memvault JSONL or Markdown) or a folder (an unzipped ChatGPT or Claude export,
+Codex sessions). `format="auto"` tells them apart by content (layout.py). Only regular files are
+read (files.py); the whole export is checked while its outlines are read, before anything is written.
 
 Memory does not grow with the file: the first reading keeps an outline per conversation (no
 text); `Export.conversations` then reads the chosen ones in windows whose text takes at most
@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from memvault.core.importers import chatgpt, claude, files
+from memvault.core.importers import chatgpt, claude, files, layout
 from memvault.core.importers.conversation import FORMATS, Conversation, ImportFormatError, Outline
 from memvault.core.importers.sources import (
     CodexFiles,
@@ -34,7 +34,6 @@ from memvault.core.vocabulary.errors import Conflict, InvalidArgument
 
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 WINDOW_BYTES = 48 * 1024 * 1024  # the memory the text of conversations held at once may take
-HEAD_BYTES = 4096
 
 
 @dataclass(frozen=True)
@@ -82,40 +81,47 @@ def read_export(
         raise InvalidArgument(f"{source}: no such file or folder") from None
     except OSError as exc:
         raise InvalidArgument(f"{source}: cannot be read ({exc.strerror or type(exc).__name__})") from None
-    if stat.S_ISDIR(mode):
-        return _codex_folder(source, fmt, max_bytes, expect_hash)
-    files.refuse_special(source, mode)
-    size = files.size_of(source)
+    if not stat.S_ISDIR(mode):
+        files.refuse_special(source, mode)
+        return _file_export(source, source, fmt, max_bytes, expect_hash)
+    found = layout.in_folder(source, fmt)
+    if found.conversations is not None:  # an unzipped ChatGPT or Claude export
+        return _file_export(found.conversations, source, fmt, max_bytes, expect_hash)
+    return _codex_folder(source, found.sessions, max_bytes, expect_hash)
+
+
+def _file_export(file: Path, shown: Path, fmt: str, max_bytes: int, expect_hash: str | None) -> Export:
+    """An export read from one file (`shown`: the path the person gave, a folder holding it or the file)."""
+    size = files.size_of(file)
     if size > max_bytes:
-        raise InvalidArgument(f"{source}: {size} bytes, over the limit of {max_bytes} (--max-bytes)")
-    digest = files.digest([(b"", source)])
+        raise InvalidArgument(f"{file}: {size} bytes, over the limit of {max_bytes} (--max-bytes)")
+    digest = files.digest([(b"", file)])
     if expect_hash is not None and digest != expect_hash:
         raise Conflict("the file changed since its dry run: drop it again for a new report")
-    opener, name = _inner(source, max_bytes)
-    found = _guess(opener, name, str(source), max_bytes) if fmt == "auto" else fmt
-    reader = _source(found, opener, name, source, max_bytes)
-    return Export(str(source), found, digest, size, reader.outlines(), reader)
+    opener, name, siblings = _inner(file, max_bytes)
+    found = _guess(opener, name, str(file), max_bytes, siblings) if fmt == "auto" else fmt
+    reader = _source(found, opener, name, file, max_bytes)
+    return Export(str(shown), found, digest, size, reader.outlines(), reader)
 
 
-def _inner(source: Path, max_bytes: int) -> tuple[Opener, str]:
-    """What to read: the file, or the conversations.json inside an export's zip (ChatGPT's, Claude's)."""
+def _inner(source: Path, max_bytes: int) -> tuple[Opener, str, set[str]]:
+    """What to read: the file, or the conversations.json inside an export's zip (ChatGPT's, Claude's);
+    and the names beside it (they tell an empty export's product)."""
     with files.open_regular(source) as handle:
         is_zip = zipfile.is_zipfile(handle)
         if not is_zip:
             if source.suffix.lower() == ".zip":
                 raise ImportFormatError(str(source), "zip", "not a zip archive (or a damaged one)")
-            return plain(source), source.name
+            return plain(source), source.name, layout.folder_siblings(source)
         try:
             with zipfile.ZipFile(handle) as archive:
-                members = [i for i in archive.infolist() if Path(i.filename).name == "conversations.json"]
+                infos = {i.filename: i for i in archive.infolist()}
         except (zipfile.BadZipFile, OSError, EOFError):
             raise ImportFormatError(str(source), "zip", "not a zip archive (or a damaged one)") from None
-    if not members:
-        raise ImportFormatError(str(source), "zip", "holds no conversations.json (not a data export)")
-    member = min(members, key=lambda i: i.filename.count("/"))
-    if member.file_size > max_bytes:
+    member = layout.zip_member(source, list(infos))
+    if infos[member].file_size > max_bytes:
         raise InvalidArgument(f"{source}: conversations.json is over the limit of {max_bytes} bytes")
-    return zip_member(source, member.filename), member.filename
+    return zip_member(source, member), member, layout.siblings_of(member, infos)
 
 
 def _source(fmt: str, opener: Opener, name: str, path: Path, max_bytes: int) -> Source:
@@ -129,28 +135,18 @@ def _source(fmt: str, opener: Opener, name: str, path: Path, max_bytes: int) -> 
     return Markdown(opener, file, max_bytes)
 
 
-def _guess(opener: Opener, name: str, file: str, max_bytes: int) -> str:
+def _guess(opener: Opener, name: str, file: str, max_bytes: int, siblings: set[str]) -> str:
+    """The format, by content: Markdown by its name; JSONL by its first line; JSON by its first conversation."""
     lower = Path(name).name.lower()
     if lower.endswith((".md", ".markdown")):
         return "markdown"
     if lower.endswith(".jsonl"):
-        with opener() as raw:
-            head = raw.read(HEAD_BYTES).decode("utf-8", "replace")
-        return "codex" if lower.startswith("rollout-") or "session_meta" in head else "jsonl"
+        return layout.jsonl_format(layout.sniff(opener), lower)
     first = JsonArray(opener, file, chatgpt.conversation, max_bytes).first()
-    if isinstance(first, dict) and "mapping" in first:
-        return "chatgpt"
-    if isinstance(first, dict) and "chat_messages" in first:
-        return "claude"
-    raise ImportFormatError(file, "top", "neither a ChatGPT nor a Claude export (give --format)")
+    return layout.json_format(first, file, name, siblings)
 
 
-def _codex_folder(folder: Path, fmt: str, max_bytes: int, expect_hash: str | None) -> Export:
-    if fmt not in ("auto", "codex"):
-        raise InvalidArgument(f"{folder}: a folder is read as Codex sessions (format codex)")
-    found = files.files_within(folder, "rollout-*.jsonl")
-    if not found:
-        raise InvalidArgument(f"{folder}: no Codex session files (rollout-*.jsonl) in it")
+def _codex_folder(folder: Path, found: list[Path], max_bytes: int, expect_hash: str | None) -> Export:
     total = sum(files.size_of(f) for f in found)
     if total > max_bytes:
         raise InvalidArgument(f"{folder}: {total} bytes of sessions, over the limit of {max_bytes} (--max-bytes)")

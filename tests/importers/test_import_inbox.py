@@ -75,6 +75,17 @@ def test_a_file_dropped_twice_is_staged_once_and_a_bad_one_not_at_all(vault: Vau
     assert len(_imports(vault)) == 1
 
 
+def test_an_unzipped_claude_export_is_staged_by_its_conversations_alone(vault: Vault) -> None:
+    dropped = InboxWatcher(vault.ctx).folder / "claude-export"
+    dropped.mkdir()
+    shutil.copy(FIXTURES / "claude_conversations.json", dropped / "conversations.json")
+    (dropped / "users.json").write_text('[{"uuid": "u1", "full_name": "Sam Fictional"}]')
+    (dropped / "projects.json").write_text('[{"uuid": "p1", "name": "Home", "docs": []}]')
+    assert vault.imports.stage_inbox(OWNER) == {"staged": 1, "already": 0, "refused": 0}  # users.json is no export
+    (proposal,) = _imports(vault)
+    assert "conversations.json (claude)" in str(proposal["reason"]) and "add 5" in str(proposal["reason"])
+
+
 def test_a_file_changed_after_its_dry_run_is_not_committed(vault: Vault, tmp_path: Path) -> None:
     watching = InboxWatcher(vault.ctx)  # not started: offered by hand
     dropped = watching.folder / "notes.md"
