@@ -103,3 +103,18 @@ def layout(
         np.clip(pos, -side, side, out=pos)
     centred: Positions = pos - pos.mean(axis=0) if not known else pos
     return centred
+
+
+def grid_beside(placed: Positions, count: int, spacing: float = SPACING) -> Positions:
+    """Positions (count x 2) for nodes with no links: a tidy block right of the `placed` nodes, not a ring
+    the force layout would fling them into."""
+    if count == 0:
+        return np.zeros((0, 2))
+    columns = max(1, int(np.ceil(np.sqrt(count))))
+    left = (placed[:, 0].max() + spacing * 2) if len(placed) else 0.0
+    top = placed[:, 1].min() if len(placed) else 0.0
+    index = np.arange(count)
+    block: Positions = np.column_stack(
+        (left + (index % columns) * spacing * 0.8, top + (index // columns) * spacing * 0.8)
+    ).astype(np.float64)
+    return block

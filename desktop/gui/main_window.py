@@ -1,8 +1,10 @@
 """The main window: a navigation list beside the views (Memories, Timeline, Graph, Inbox, Domains, Settings).
 
-Ctrl+1..7 (or the list, by keyboard) switch views. Closing the window leaves the app in the tray
-when a tray exists; without one, closing quits, and the status bar says why. A view is built the
-first time it is shown: the window's first paint waits only for Memories.
+Ctrl+1..7 (or the list, by keyboard) switch views; Ctrl+F goes to the search box. The list shows the
+number of records, pending proposals and domains, read again after every change (with the tray's
+state). Closing the window leaves the app in the tray when a tray exists; without one, closing quits,
+and the status bar says why. A view is built the first time it is shown: the window's first paint
+waits only for Memories.
 """
 
 from __future__ import annotations
@@ -10,12 +12,11 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QMainWindow,
     QMessageBox,
     QStackedWidget,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from memvault.core.vocabulary.results import RestoreReport
+from memvault.desktop.gui.navigation import Navigation
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.theme import app_icon
 from memvault.desktop.gui.tray import Tray
@@ -66,16 +68,12 @@ class MainWindow(QMainWindow):
         self.import_dialog: ImportDialog | None = None
         self.setWindowTitle(f"memvault — {ops.vault.paths.home}")
         self.setWindowIcon(app_icon())
-        self.nav = QListWidget()
-        self.nav.setAccessibleName("Views")
+        self.nav = Navigation([name for name, _ in PAGES])
         self.stack = QStackedWidget()
         self.pages: dict[str, QWidget] = {}  # the views built so far, by name
-        for name, _ in PAGES:
+        for _ in PAGES:
             self.stack.addWidget(QWidget())  # a stand-in until the view is first shown
-            self.nav.addItem(name)
         self.nav.currentRowChanged.connect(self._show_row)
-        widest = max(self.fontMetrics().horizontalAdvance(text) for text in ("Inbox (999)", *(n for n, _ in PAGES)))
-        self.nav.setFixedWidth(widest + 4 * self.fontMetrics().averageCharWidth())
         body = QWidget()
         row = QHBoxLayout(body)
         row.addWidget(self.nav)
@@ -109,6 +107,12 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.quit_requested)
         go = self.menuBar().addMenu("&Go")
+        find = QAction("&Find in memories", self)
+        find.setShortcut(QKeySequence.StandardKey.Find)
+        find.triggered.connect(self.focus_search)
+        go.addAction(find)
+        self.addAction(find)
+        go.addSeparator()
         for number, (name, _) in enumerate(PAGES, start=1):
             action = QAction(name, self)
             action.setShortcut(QKeySequence(f"Ctrl+{number}"))
@@ -136,6 +140,8 @@ class MainWindow(QMainWindow):
             opened.connect(self.open_record)
         if isinstance(view, MemoriesView):
             view.answered.connect(self._first_rows)
+            view.import_requested.connect(self.open_import)
+            view.assistants_requested.connect(self.open_assistants)
         if name == "Settings":
             view.restore_requested.connect(self.restore_requested)  # type: ignore[attr-defined]
 
@@ -149,6 +155,20 @@ class MainWindow(QMainWindow):
     def current_page(self) -> str:
         return PAGES[self.stack.currentIndex()][0]
 
+    def focus_search(self) -> None:
+        memories = self.page("Memories")
+        assert isinstance(memories, MemoriesView)
+        self.show_page("Memories")
+        memories.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        memories.search.selectAll()
+
+    def open_assistants(self) -> None:
+        """Settings, scrolled to where assistants are connected."""
+        settings = cast("SettingsView", self.page("Settings"))
+        self.show_page("Settings")
+        settings.ensureWidgetVisible(settings.clients)
+        settings.clients.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def open_record(self, memory_id: str) -> None:
         memories = self.page("Memories")
         assert isinstance(memories, MemoriesView)
@@ -161,9 +181,14 @@ class MainWindow(QMainWindow):
             self.ready.emit()
 
     def _tray_state(self) -> None:
-        pending = self.tray.pending
-        self.nav.item([n for n, _ in PAGES].index("Inbox")).setText(f"Inbox ({pending})" if pending > 0 else "Inbox")
-        self.state.setText(self.tray.summary() if pending >= 0 else "")
+        """The counts beside the views and the status line, from the state the tray read last."""
+        tray = self.tray
+        known = tray.pending >= 0
+        self.nav.set_count("Memories", tray.records if known else None, "records")
+        self.nav.set_count("Inbox", tray.pending if known and tray.pending > 0 else None, "waiting", attention=True)
+        self.nav.set_count("Domains", tray.domains if known else None, "domains")
+        self.nav.viewport().update()
+        self.state.setText(tray.summary() if known else "")
 
     def restored(self, result: RestoreReport) -> None:
         settings = cast("SettingsView", self.page("Settings"))

@@ -13,6 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
+from memvault.desktop.gui.readable_style import ReadableStyle
+
 _DARK = {
     QPalette.ColorRole.Window: "#202326",
     QPalette.ColorRole.WindowText: "#e8e8e8",
@@ -22,13 +24,19 @@ _DARK = {
     QPalette.ColorRole.ToolTipText: "#e8e8e8",
     QPalette.ColorRole.PlaceholderText: "#9a9fa4",
     QPalette.ColorRole.Text: "#e8e8e8",
-    QPalette.ColorRole.Button: "#2b2f33",
+    QPalette.ColorRole.Button: "#30353a",
     QPalette.ColorRole.ButtonText: "#e8e8e8",
     QPalette.ColorRole.BrightText: "#ff6b6b",
     QPalette.ColorRole.Link: "#7cb7ff",
     QPalette.ColorRole.LinkVisited: "#b89cff",
     QPalette.ColorRole.Highlight: "#3d6ea5",
     QPalette.ColorRole.HighlightedText: "#ffffff",
+    # Bevels and the timeline's superseded bars: shades of the window, not the light palette's greys.
+    QPalette.ColorRole.Light: "#4a5056",
+    QPalette.ColorRole.Midlight: "#3a3f44",
+    QPalette.ColorRole.Mid: "#6b7278",
+    QPalette.ColorRole.Dark: "#141618",
+    QPalette.ColorRole.Shadow: "#000000",
 }
 
 
@@ -54,9 +62,11 @@ def dark_palette() -> QPalette:
 
 
 def apply_scheme(app: QApplication, scheme: Qt.ColorScheme | None = None) -> None:
-    """Use the system's scheme (or the one given): Fusion with a dark palette when dark is asked."""
+    """Use the system's scheme (or the one given): Fusion (with readable indicators and focus rings,
+    readable_style.py) and a dark palette when dark is asked."""
     wanted = scheme if scheme is not None else QGuiApplication.styleHints().colorScheme()
-    app.setStyle("Fusion")
+    if not isinstance(app.style(), ReadableStyle):
+        app.setStyle(ReadableStyle())
     if wanted == Qt.ColorScheme.Dark:
         app.setPalette(dark_palette())
     else:

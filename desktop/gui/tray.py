@@ -61,15 +61,19 @@ def tray_icon(pending: int, kill_switch: str) -> QIcon:
 
 def _tray_state(vault: Vault, ops: Operations) -> dict[str, Any]:
     status = vault.status(ops.caller)
+    counts = status["counts"]
+    by_domain = counts.get("by_domain")
     return {
         "pending": int(status["pending_proposals"]),
         "kill_switch": str(status["kill_switch"]),
         "write_mode": str(status["write_mode"]),
+        "records": int(str(counts.get("current", 0))),
+        "domains": len([name for name in by_domain if name]) if isinstance(by_domain, dict) else 0,
     }
 
 
 class Tray(QObject):
-    """The tray icon and its menu; `refresh` re-reads the state after any change."""
+    """The tray icon and its menu; `refresh` re-reads the state after any change (also the window's counts)."""
 
     open_requested = Signal()
     quit_requested = Signal()
@@ -81,6 +85,8 @@ class Tray(QObject):
         self.ops = ops
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
         self.pending = -1  # unknown until the first refresh
+        self.records = -1  # current records, for the window's navigation (unknown until the first refresh)
+        self.domains = -1  # domains holding records
         self.kill_switch = KillSwitch.OFF.value
         self.menu = QMenu()
         self.open_action = self.menu.addAction("Open memvault")
@@ -140,7 +146,7 @@ class Tray(QObject):
         self.refresh()
 
     def _on_changed(self, changes: Changes) -> None:
-        if changes.touches(*MEMORY_KINDS, *PROPOSAL_KINDS, ChangeKind.SETTING_CHANGED):
+        if changes.touches(*MEMORY_KINDS, *PROPOSAL_KINDS, ChangeKind.SETTING_CHANGED, ChangeKind.DOMAIN_CHANGED):
             self.refresh()
 
     def refresh(self) -> None:
@@ -151,6 +157,7 @@ class Tray(QObject):
         if self.pending >= 0 and pending > self.pending:
             self._notify(pending - self.pending)
         self.pending, self.kill_switch = pending, kill_switch
+        self.records, self.domains = state["records"], state["domains"]
         self.kill_actions[kill_switch].setChecked(True)
         self.pause_action.blockSignals(True)
         self.pause_action.setChecked(state["write_mode"] == WriteMode.RETRIEVAL_ONLY.value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
@@ -116,3 +118,17 @@ def test_an_empty_inbox_says_what_it_is_for(qtbot: QtBot, ops: Operations, vault
     view.show()
     qtbot.waitUntil(lambda: view.list_stack.currentWidget() is view.empty, timeout=10000)
     assert "Nothing is waiting for your review" in view.empty.text()
+
+
+def test_when_a_proposal_came_reads_as_people_say_it(qtbot: QtBot, ops: Operations, seeded: Seeded) -> None:
+    view = open_inbox(qtbot, ops)
+    when = view.table.rows.index(0, 3)
+    assert when.data() == "just now"  # staged by the fixture a moment ago
+    assert "UTC" in when.data(Qt.ItemDataRole.ToolTipRole)  # the exact time on hover
+    select(view, seeded.proposals["add"])
+    lines = view.detail.toPlainText().splitlines()
+    proposed_at = lines[lines.index("Proposed at") + 1]
+    assert proposed_at.startswith("just now · ") and not re.search(r"\d{4}-\d\d-\d\dT", proposed_at)  # no ISO string
+    assert lines[lines.index("Type") + 1] == "Fact"  # the type in words, not FACT
+    select(view, seeded.proposals["correct"])  # old beside new: its times too
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:", view.detail.toPlainText())

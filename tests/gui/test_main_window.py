@@ -62,7 +62,7 @@ def test_the_pending_count_and_a_notification_follow_new_proposals(
 ) -> None:
     window = open_window(qtbot, ops)
     assert window.tray.pending == len(seeded.proposals)
-    qtbot.waitUntil(lambda: window.nav.item(3).text() == f"Inbox ({len(seeded.proposals)})", timeout=10000)
+    qtbot.waitUntil(lambda: window.nav.count_of("Inbox") == len(seeded.proposals), timeout=10000)
     vault.add(LOCAL_ASSISTANT, Draft(statement="Mara waters the ferns on Sundays", domain="garden"))
     with qtbot.waitSignal(window.tray.proposals_arrived, timeout=10000) as arrived:
         window.tray.refresh()

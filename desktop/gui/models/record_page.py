@@ -10,6 +10,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from memvault.desktop.gui import human_time
+from memvault.desktop.gui.models.record_table import plain_words
 from memvault.desktop.gui.models.vault_calls import RecordDetail, Row
 
 RECORD_SCHEME = "memvault"
@@ -64,12 +66,34 @@ def _value(value: Any) -> str:
     return escape(str(value))
 
 
+def time_html(value: Any, *, whole: bool = True) -> str:
+    """A stored time as "3 days ago", with the exact moment beside it (`whole`) and on hover."""
+    when = human_time.parse(value)
+    if when is None:
+        return _value(value)
+    exact, now = human_time.exact(when), human_time.now_utc()
+    said = human_time.relative(when, now)
+    if whole:  # the date in words beside a relative time; a date alone when it is said as one
+        said = f"{said} · {exact.splitlines()[0]}" if human_time.is_near(when, now) else exact.splitlines()[0]
+    return f'<span title="{escape(exact)}">{escape(said)}</span>'
+
+
 def record_link(memory_id: str, text: str) -> str:
     return f'<a href="{RECORD_SCHEME}:{escape(memory_id)}">{escape(text)}</a>'
 
 
+def _cell(key: str, value: Any) -> str:
+    if key == "type":
+        return escape(plain_words(value))
+    if key.endswith(("_at", "_time", "_from", "_until")):
+        return time_html(value)
+    return _value(value)
+
+
 def _table(record: Row, fields: tuple[tuple[str, str], ...]) -> str:
-    rows = "".join(f"<tr><th align='left'>{label}</th><td>{_value(record.get(key))}</td></tr>" for label, key in fields)
+    rows = "".join(
+        f"<tr><th align='left'>{label}</th><td>{_cell(key, record.get(key))}</td></tr>" for label, key in fields
+    )
     return f"<table cellspacing='2' cellpadding='2'>{rows}</table>"
 
 
@@ -88,8 +112,8 @@ def _chain(detail: RecordDetail) -> str:
         items.append(f"<li>Newer version: {record_link(str(newer), str(newer))}</li>")
     items.append(f"<li><b>This version</b> (revision {_value(detail.memory.get('revision'))})</li>")
     for old in detail.history:
-        span = f"{_value(old.get('valid_from'))} → {_value(old.get('valid_until'))}"
-        items.append(f"<li>{record_link(str(old['id']), str(old['statement']))} <i>({escape(span)})</i></li>")
+        span = f"{time_html(old.get('valid_from'), whole=False)} → {time_html(old.get('valid_until'), whole=False)}"
+        items.append(f"<li>{record_link(str(old['id']), str(old['statement']))} <i>({span})</i></li>")
     return f"<ul>{''.join(items)}</ul>"
 
 
@@ -106,7 +130,8 @@ def _events(detail: RecordDetail) -> str:
     if not detail.events:
         return "<p><i>No events recorded.</i></p>"
     items = "".join(
-        f"<li>{_value(event.get('time'))}: {_value(event.get('action'))} (by {_value(event.get('principal'))})</li>"
+        f"<li>{time_html(event.get('time'), whole=False)}: {_value(event.get('action'))} "
+        f"(by {_value(event.get('principal'))})</li>"
         for event in detail.events[-20:]
     )
     return f"<ul>{items}</ul>"

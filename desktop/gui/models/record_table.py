@@ -16,6 +16,8 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from memvault.core.vocabulary.model import MemoryType, Scope, Status
+from memvault.desktop.gui import human_time
 from memvault.desktop.gui.models.vault_calls import Row
 
 Index = QModelIndex | QPersistentModelIndex
@@ -23,37 +25,84 @@ SORT_ROLE = Qt.ItemDataRole.UserRole
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
+def plain_words(value: object) -> str:
+    """A vocabulary value as words: OPEN_QUESTION -> "Open question", local_only -> "Local only"."""
+    text = str(value or "").replace("_", " ").strip()
+    return text[:1].upper() + text[1:].lower() if text else "—"
+
+
 @dataclass(frozen=True)
 class Column:
     title: str
     show: Callable[[Row], str]
     sort_key: Callable[[Row], Any]
+    tip: Callable[[Row], str] | None = None  # the tooltip (default: none)
+    samples: tuple[str, ...] = ()  # the widest values it shows, to size it; none: the statement, which stretches
+    shown: bool = True  # shown unless the person asks for it (the Columns menu)
 
 
-def _time(name: str) -> Column:
+def _time(name: str, title: str, *, shown: bool = False) -> Column:
     def show(row: Row) -> str:
-        value = row.get(name)
-        return str(value)[:16].replace("T", " ") if value else "—"
+        return human_time.human(row.get(name))
 
-    return Column(name.replace("_", " ").capitalize(), show, lambda row: row.get(name) or "")
+    def tip(row: Row) -> str:
+        return human_time.hover(row.get(name))
+
+    samples = ("22 hours ago", "45 minutes ago", human_time.human("2026-12-28T10:00:00Z", human_time.now_utc()))
+    return Column(title, show, lambda row: row.get(name) or "", tip, samples, shown)
 
 
-def _text(name: str, title: str) -> Column:
-    return Column(title, lambda row: str(row.get(name) or "—"), lambda row: str(row.get(name) or ""))
+def _text(name: str, title: str, values: tuple[str, ...]) -> Column:
+    return Column(
+        title,
+        lambda row: str(row.get(name) or "—"),
+        lambda row: str(row.get(name) or ""),
+        samples=values,
+        shown=False,
+    )
 
 
+def _words(name: str, title: str, values: tuple[str, ...], *, shown: bool = False) -> Column:
+    return Column(
+        title,
+        lambda row: plain_words(row.get(name)),
+        lambda row: str(row.get(name) or ""),
+        samples=tuple(plain_words(v) for v in values),
+        shown=shown,
+    )
+
+
+STATEMENT = 0
 COLUMNS: tuple[Column, ...] = (
-    Column("Statement", lambda row: str(row["statement"]), lambda row: str(row["statement"]).casefold()),
-    _text("type", "Type"),
-    _text("domain", "Domain"),
-    _text("status", "Status"),
-    _text("access_scope", "Access scope"),
-    _text("tier", "Tier"),
-    Column("Score", lambda row: f"{row['score']:.2f}" if "score" in row else "—", lambda row: row.get("score", -1.0)),
-    _time("learned_at"),
-    _time("valid_from"),
-    _time("valid_until"),
+    Column(
+        "Statement",
+        lambda row: str(row["statement"]),
+        lambda row: str(row["statement"]).casefold(),
+        lambda row: str(row["statement"]),
+    ),
+    _words("type", "Type", tuple(t.value for t in MemoryType), shown=True),
+    Column(
+        "Domain",
+        lambda row: str(row.get("domain") or "—"),
+        lambda row: str(row.get("domain") or ""),
+        lambda row: str(row.get("domain") or ""),
+        ("home-renovation",),
+    ),
+    _text("status", "Status", tuple(s.value for s in Status)),
+    _text("access_scope", "Access scope", tuple(s.value for s in Scope)),
+    _text("tier", "Tier", ("hot", "warm", "cold")),
+    Column(
+        "Score",
+        lambda row: f"{row['score']:.2f}" if "score" in row else "—",
+        lambda row: row.get("score", -1.0),
+        samples=("0.00",),
+        shown=False,
+    ),
+    _time("learned_at", "Learned", shown=True),
+    _time("valid_from", "Valid from"),
+    _time("valid_until", "Valid until"),
 )
+STATUS = next(i for i, column in enumerate(COLUMNS) if column.title == "Status")
 
 
 class RecordTableModel(QAbstractTableModel):
@@ -103,8 +152,8 @@ class RecordTableModel(QAbstractTableModel):
         row, column = self._rows[index.row()], COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
             return column.show(row)
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
-            return str(row["statement"])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return column.tip(row) if column.tip is not None else None
         if role == SORT_ROLE:
             return column.sort_key(row)
         if role == ID_ROLE:

@@ -62,7 +62,8 @@ class RecordDetail:
 
 @dataclass
 class GraphData:
-    """Nodes keyed "m:<id>" (records), "e:<name>" (entities), "p:<name>" (projects); typed edges between keys."""
+    """Nodes keyed "m:<id>" (records), "e:<name>" (entities), "p:<name>" (projects; one node per name, `_Names`);
+    typed edges between keys."""
 
     labels: dict[str, str] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)  # key -> "record" | "entity" | "project"
@@ -146,21 +147,45 @@ def timeline_events(
     return [dict(event) for event in vault.timeline(caller, request)["events"]]
 
 
-def _add_record(data: GraphData, got: RecordView) -> None:
+def folded(name: str) -> str:
+    """A name as nodes are merged by: case and spacing ignored ("Fernbook", "fernbook", "Fernbook ")."""
+    return " ".join(name.split()).casefold()
+
+
+def project_names(record: Any) -> list[str]:
+    return [
+        tag[len(PROJECT_TAG) :].strip()
+        for tag in record["tags"]
+        if tag.lower().startswith(PROJECT_TAG) and tag[len(PROJECT_TAG) :].strip()
+    ]
+
+
+class _Names:
+    """One node per name across the records drawn: a name that is a project anywhere is that project's node
+    (an entity "Fernbook" and the project "Fernbook" are one), and a node keeps the first spelling met."""
+
+    def __init__(self, views: list[RecordView]) -> None:
+        self.keys = {folded(name): "p:" + name for got in views for name in project_names(got["memory"])}
+
+    def join(self, data: GraphData, record_key: str, name: str, link_type: str, joined: set[str]) -> None:
+        key = self.keys.setdefault(folded(name), "e:" + name)
+        data.labels.setdefault(key, name)
+        data.kinds.setdefault(key, "project" if key.startswith("p:") else "entity")
+        if key not in joined:  # one edge per node, though a record name it twice
+            joined.add(key)
+            data.edges.append((record_key, key, link_type))
+
+
+def _add_record(data: GraphData, got: RecordView, names: _Names) -> None:
     record = got["memory"]
     key = "m:" + record["id"]
     data.labels[key] = record["statement"]
     data.kinds[key] = "record"
+    joined: set[str] = set()
+    for name in project_names(record):  # first: "part of project" says more than "mentions"
+        names.join(data, key, name, "part_of_project", joined)
     for name in got["entities"]:
-        data.labels.setdefault("e:" + name, name)
-        data.kinds.setdefault("e:" + name, "entity")
-        data.edges.append((key, "e:" + name, "mentions"))
-    for tag in record["tags"]:
-        if tag.lower().startswith(PROJECT_TAG) and tag[len(PROJECT_TAG) :].strip():
-            name = tag[len(PROJECT_TAG) :].strip()
-            data.labels.setdefault("p:" + name, name)
-            data.kinds.setdefault("p:" + name, "project")
-            data.edges.append((key, "p:" + name, "part_of_project"))
+        names.join(data, key, name, "mentions", joined)
 
 
 def _record_ids(
@@ -188,11 +213,12 @@ def graph_data(
     """Records with their entities and projects, and the typed links among the records drawn."""
     ids, truncated = _record_ids(vault, caller, centre=centre, depth=depth, domain=domain, limit=limit)
     data = GraphData(truncated=truncated)
+    views = [vault.get(caller, memory_id) for memory_id in ids]
+    names = _Names(views)
     links: list[tuple[str, str, str]] = []
-    for memory_id in ids:
-        got = vault.get(caller, memory_id)
-        _add_record(data, got)
-        links += [("m:" + memory_id, "m:" + link["target_id"], link["type"]) for link in got["links"]]
+    for got in views:
+        _add_record(data, got, names)
+        links += [("m:" + got["memory"]["id"], "m:" + link["target_id"], link["type"]) for link in got["links"]]
     data.edges += [edge for edge in links if edge[1] in data.kinds]
     return data
 

@@ -7,12 +7,24 @@ conditions on a fictional data set, each in its own temporary store; only the re
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtSvgWidgets import QSvgWidget
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memvault.core.bench.report import latest, report_folder
 from memvault.core.vocabulary.errors import MemvaultError
@@ -24,6 +36,55 @@ EMPTY = (
     "native-memory stand-in on a fictional data set: answer quality, tokens handed over, latency, "
     "privacy leaks. It takes a few minutes and touches none of your memories."
 )
+
+
+IMAGE_LINE = re.compile(r"^!\[[^\]]*\]\([^)]*\)\s*$", re.MULTILINE)  # the report's link to its plot
+
+
+class AspectSvg(QWidget):
+    """An SVG drawn at its own proportions, as large as fits and centred (QSvgWidget stretches it to the widget)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.renderer = QSvgRenderer(self)
+        self.renderer.repaintNeeded.connect(self.update)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def load(self, svg: bytes) -> None:
+        self.renderer.load(svg)
+        self.updateGeometry()
+        self.update()
+
+    def natural(self) -> QSize:
+        size = self.renderer.defaultSize()
+        return size if size.width() > 0 and size.height() > 0 else QSize(4, 3)
+
+    def target(self) -> QRectF:
+        """Where the picture goes: the widget's rect shrunk to the picture's aspect ratio, centred."""
+        natural, room = self.natural(), QRectF(self.rect())
+        scale = min(room.width() / natural.width(), room.height() / natural.height())
+        width, height = natural.width() * scale, natural.height() * scale
+        return QRectF(room.center().x() - width / 2, room.center().y() - height / 2, width, height)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        natural = self.natural()
+        return round(width * natural.height() / natural.width())
+
+    def sizeHint(self) -> QSize:
+        return self.natural()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if not self.renderer.isValid():
+            return
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.renderer.render(painter, self.target())
+        painter.end()
 
 
 def read_latest(home: Path) -> dict[str, str]:
@@ -48,17 +109,23 @@ class BenchmarkView(QWidget):
         self.message.setWordWrap(True)
         self.text = QTextBrowser()
         self.text.setAccessibleName("Benchmark report")
-        self.plot = QSvgWidget()
-        self.plot.renderer().setAspectRatioMode(Qt.AspectRatioMode.KeepAspectRatio)
-        self.plot.setAccessibleName("Benchmark plot")
+        self.plot = AspectSvg()
+        self.plot.setAccessibleName("Benchmark plot: quality against tokens and latency")
         row = QHBoxLayout()
-        row.addWidget(QLabel("Suite:"))
+        suite_label = QLabel("&Suite:")
+        suite_label.setBuddy(self.suite)
+        row.addWidget(suite_label)
         row.addWidget(self.suite)
         row.addWidget(self.run_button)
         row.addStretch(1)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.text)
         splitter.addWidget(self.plot)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([500, 500])
+        splitter.setChildrenCollapsible(False)
+        self.plot.setMinimumHeight(self.fontMetrics().height() * 10)  # the figure's words stay legible
         column = QVBoxLayout(self)
         column.addLayout(row)
         column.addWidget(self.message)
@@ -69,7 +136,7 @@ class BenchmarkView(QWidget):
         self.ops.run(lambda v: read_latest(v.paths.home), self._show, self._refused)
 
     def _show(self, report: dict[str, str]) -> None:
-        self.text.setMarkdown(report.get("markdown", ""))
+        self.text.setMarkdown(IMAGE_LINE.sub("", report.get("markdown", "")))  # the plot has its own pane
         self.plot.load(report.get("plot", "").encode("utf-8"))
         self.plot.setVisible("plot" in report)
         self.text.setVisible(bool(report))

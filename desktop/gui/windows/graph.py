@@ -1,39 +1,24 @@
 """The Graph view: records, entities and projects as nodes, typed links as coloured edges.
 
 The Vault is read through `Operations`; the force layout (graph_layout.py) then runs on a
-thread of its own, so neither the window nor other views' Vault calls wait for it. The scene
-holds one cached item per node and one path per link type: panning repaints, never relays out.
-Nothing is drawn per frame but what moved into view.
+thread of its own, so neither the window nor other views' Vault calls wait for it. Records with
+no link at all are left out of the picture unless asked for ("Show unlinked records"), and then
+set in a block beside it rather than flung into a ring around it. Clicking a node highlights its
+neighbourhood; double-clicking a record, or Enter, opens it. The canvas is graph_canvas.py.
 """
 
 from __future__ import annotations
 
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPointF, Qt, Signal, Slot
-from PySide6.QtGui import (
-    QColor,
-    QKeyEvent,
-    QMouseEvent,
-    QPainter,
-    QPainterPath,
-    QPalette,
-    QPen,
-    QWheelEvent,
-)
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
-    QAbstractGraphicsShapeItem,
+    QCheckBox,
     QComboBox,
-    QGraphicsEllipseItem,
-    QGraphicsItem,
-    QGraphicsItemGroup,
-    QGraphicsPathItem,
-    QGraphicsRectItem,
-    QGraphicsScene,
-    QGraphicsSimpleTextItem,
-    QGraphicsView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -44,201 +29,64 @@ from PySide6.QtWidgets import (
 )
 
 from memvault.core.vocabulary.errors import MemvaultError
-from memvault.core.vocabulary.model import LinkType
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.vault_calls import GraphData
 from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.windows.graph_canvas import LINK_COLOURS, GraphCanvas
 from memvault.desktop.gui.windows.view_refresh import ShownRefresher
 
 if TYPE_CHECKING:
     from memvault.desktop.gui.graph_layout import Positions
 
-# The one place colours are fixed: a colour per link type, readable on light and dark palettes.
-LINK_COLOURS = {
-    LinkType.DEPENDS_ON.value: "#3b82f6",
-    LinkType.CONTRADICTS.value: "#e5484d",
-    LinkType.SUPERSEDES.value: "#8b8d98",
-    LinkType.PART_OF_PROJECT.value: "#30a46c",
-    LinkType.FAILED_FOR.value: "#f76b15",
-    LinkType.RELATES_TO.value: "#8e4ec6",
-    LinkType.MENTIONS.value: "#a18072",
-}
-RADIUS = {"record": 7.0, "entity": 5.0, "project": 10.0}
-FILL = {"record": QPalette.ColorRole.Highlight, "entity": QPalette.ColorRole.Button, "project": QPalette.ColorRole.Link}
-# Labels appear from these zooms on: names of entities and projects early, record statements late
-# (they are long and records crowd), so a zoomed-out view paints few glyphs and stays legible.
-LABEL_ZOOM = {"record": 1.6, "entity": 0.6, "project": 0.4}
-LABEL_CHARS = 36
-SMOOTH_ZOOM = 1.0  # antialiasing from this zoom on
+__all__ = ["LINK_COLOURS", "GraphView", "Plan", "plan"]
 ANY = "any"
 
 
-KEY = 0  # item data: the node's key ("m:<id>", "e:<name>", "p:<name>")
-NodeItem = QAbstractGraphicsShapeItem
+@dataclass
+class Plan:
+    """What is drawn: the linked nodes (laid out by force) then, when shown, the unlinked records (a block)."""
+
+    source: GraphData  # what the store answered
+    drawn: GraphData
+    linked: int  # the first `linked` nodes of `drawn` are laid out by force
+    loose: list[str] = field(default_factory=list)  # record keys with no link at all
 
 
-def _node(key: str, kind: str, label: str, palette: QPalette) -> NodeItem:
-    """A node drawn by Qt itself (no Python per paint): records circles, entities and projects squares."""
-    r = RADIUS[kind]
-    item: NodeItem = (
-        QGraphicsEllipseItem(-r, -r, 2 * r, 2 * r) if kind == "record" else QGraphicsRectItem(-r, -r, 2 * r, 2 * r)
+def plan(data: GraphData, *, show_unlinked: bool) -> Plan:
+    joined = {key for start, end, _ in data.edges for key in (start, end)}
+    loose = [key for key, kind in data.kinds.items() if kind == "record" and key not in joined]
+    keys = [key for key in data.kinds if key not in set(loose)] + (loose if show_unlinked else [])
+    drawn = GraphData(
+        labels={key: data.labels[key] for key in keys},
+        kinds={key: data.kinds[key] for key in keys},
+        edges=list(data.edges),
+        truncated=data.truncated,
     )
-    item.setBrush(palette.color(FILL[kind]))
-    item.setPen(QPen(palette.color(QPalette.ColorRole.Text), 1.0))
-    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
-    item.setToolTip(label)
-    item.setData(KEY, key)
-    item.setZValue(1)
-    return item
-
-
-def node_key(item: QGraphicsItem | None) -> str | None:
-    key = item.data(KEY) if item is not None else None
-    return key if isinstance(key, str) else None
-
-
-def _label(node: NodeItem, label: str, palette: QPalette) -> QGraphicsSimpleTextItem:
-    text = label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
-    item = QGraphicsSimpleTextItem(text)
-    item.setBrush(palette.color(QPalette.ColorRole.Text))
-    r = node.boundingRect().width() / 2
-    item.setPos(node.pos() + QPointF(r + 2, -item.boundingRect().height() / 2))
-    return item
-
-
-def _group(scene: QGraphicsScene, items: list[QGraphicsItem]) -> QGraphicsItemGroup:
-    """A group made here, not by `scene.createItemGroup`: PySide6 hears when a group it made dies, but a
-    group Qt made keeps a live-looking wrapper after `clear()` or the scene's end, and the address, once
-    reused, came back as that wrapper (a viewport returned as a QGraphicsItemGroup; segfaults)."""
-    group = QGraphicsItemGroup()
-    for item in items:
-        group.addToGroup(item)
-    scene.addItem(group)
-    return group
-
-
-class GraphCanvas(QGraphicsView):
-    node_activated = Signal(str)  # a node key, clicked or chosen with Enter
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setScene(QGraphicsScene(self))
-        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
-        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
-        self.setAccessibleName("Graph of records, entities and projects")
-        self.nodes: dict[str, NodeItem] = {}
-        self.labels: dict[str, QGraphicsItemGroup] = {}  # per kind, shown from their zoom on
-
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        self.zoom(1.25 if event.angleDelta().y() > 0 else 0.8)
-
-    def zoom(self, factor: float) -> None:
-        scale = self.transform().m11() * factor
-        if 0.02 <= scale <= 8:
-            self.scale(factor, factor)
-            self._zoomed()
-
-    def _zoomed(self) -> None:
-        """Labels and antialiasing by zoom: zoomed out, thousands of tiny shapes paint twice as fast without it."""
-        scale = self.transform().m11()
-        for kind, group in self.labels.items():
-            group.setVisible(scale >= LABEL_ZOOM[kind])
-        self.setRenderHint(QPainter.RenderHint.Antialiasing, scale >= SMOOTH_ZOOM)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = event.key()
-        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-            self.zoom(1.25)
-        elif key == Qt.Key.Key_Minus:
-            self.zoom(0.8)
-        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.scene().selectedItems():
-            chosen = node_key(self.scene().selectedItems()[0])
-            if chosen:
-                self.node_activated.emit(chosen)
-        else:
-            super().keyPressEvent(event)
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        under = [i for i in self.items(event.position().toPoint()) if node_key(i)]  # below the label layers
-        moved = (event.position() - self._pressed_at).manhattanLength() > 4
-        super().mouseReleaseEvent(event)
-        item = under[0] if under else None
-        key = node_key(item)
-        if item is not None and key and not moved:
-            self.scene().clearSelection()
-            item.setSelected(True)
-            self.node_activated.emit(key)
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        self._pressed_at = event.position()
-        super().mousePressEvent(event)
-
-    def show_graph(self, data: GraphData, positions: Positions) -> None:
-        """Draw a laid-out graph; a re-layout of mostly the same nodes keeps the person's zoom and place."""
-        scene = self.scene()
-        same = sum(1 for key in data.kinds if key in self.nodes) >= 0.8 * max(1, len(data.kinds))
-        transform, centre = self.transform(), self.mapToScene(self.viewport().rect().center())
-        self.nodes, self.labels = {}, {}  # let go of the items' wrappers while the items still exist
-        scene.clear()
-        palette = self.palette()
-        self.nodes = {}
-        labels: dict[str, list[QGraphicsItem]] = {kind: [] for kind in LABEL_ZOOM}
-        for key, (x, y) in zip(list(data.kinds), positions, strict=True):
-            node = _node(key, data.kinds[key], data.labels[key], palette)
-            node.setPos(float(x), float(y))
-            scene.addItem(node)
-            labels[data.kinds[key]].append(_label(node, data.labels[key], palette))
-            self.nodes[key] = node
-        self.labels = {kind: _group(scene, items) for kind, items in labels.items()}
-        for group in self.labels.values():
-            group.setZValue(2)
-            group.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        for link_type, path in self._edge_paths(data).items():
-            item = QGraphicsPathItem(path)
-            pen = QPen(QColor(LINK_COLOURS.get(link_type, "#8b8d98")), 1.0)
-            pen.setCosmetic(True)
-            item.setPen(pen)
-            item.setZValue(0)
-            scene.addItem(item)
-        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
-        if same:
-            self.setTransform(transform)
-            self.centerOn(centre)
-        else:
-            self.fitInView(scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-        self._zoomed()
-
-    def _edge_paths(self, data: GraphData) -> dict[str, QPainterPath]:
-        paths: dict[str, QPainterPath] = {}
-        for start, end, link_type in data.edges:
-            path = paths.setdefault(link_type, QPainterPath())
-            path.moveTo(self.nodes[start].pos())
-            path.lineTo(self.nodes[end].pos())
-        return paths
+    return Plan(data, drawn, len(keys) - (len(loose) if show_unlinked else 0), loose)
 
 
 def _positions(
-    n: int, pairs: list[tuple[int, int]], known: dict[int, tuple[float, float]], stop: threading.Event
+    linked: int, loose: int, pairs: list[tuple[int, int]], known: dict[int, tuple[float, float]], stop: threading.Event
 ) -> Positions:
     """On the layout thread; numpy is imported here, so opening the app does not wait for it."""
-    from memvault.desktop.gui import graph_layout  # noqa: PLC0415 - numpy only once a graph is drawn
+    import numpy as np  # noqa: PLC0415 - numpy only once a graph is drawn
 
-    return graph_layout.layout(n, pairs, known=known, stop=stop)
+    from memvault.desktop.gui import graph_layout  # noqa: PLC0415
+
+    placed = graph_layout.layout(linked, pairs, known=known, stop=stop)
+    together: Positions = np.vstack((placed, graph_layout.grid_beside(placed, loose)))
+    return together
 
 
 class _LayoutDone(QObject):
-    ready = Signal(int, object, object)  # generation, GraphData, positions (crosses from the layout thread)
+    ready = Signal(int, object, object)  # generation, Plan, positions (crosses from the layout thread)
 
 
-def _deliver(
-    done: _LayoutDone, stop: threading.Event, generation: int, data: GraphData, future: Future[Positions]
-) -> None:
+def _deliver(done: _LayoutDone, stop: threading.Event, generation: int, laid: Plan, future: Future[Positions]) -> None:
     if stop.is_set() or future.cancelled() or future.exception() is not None:
         return
     try:
-        done.ready.emit(generation, data, future.result())
+        done.ready.emit(generation, laid, future.result())
     except RuntimeError:  # the view (the relay's parent) was deleted while the layout ran
         return
 
@@ -253,8 +101,20 @@ def _legend() -> QLabel:
     return label
 
 
+class _Finder(QLineEdit):
+    """The find box: Up and Down step through the nodes that match."""
+
+    step = Signal(int)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
+            self.step.emit(1 if event.key() == Qt.Key.Key_Down else -1)
+        else:
+            super().keyPressEvent(event)
+
+
 class GraphView(QWidget):
-    """Emits `record_opened(memory_id)` when a record node is clicked or chosen with Enter."""
+    """Emits `record_opened(memory_id)` when a record node is double-clicked or chosen with Enter."""
 
     record_opened = Signal(str)
 
@@ -262,8 +122,10 @@ class GraphView(QWidget):
         super().__init__(parent)
         self.ops = ops
         self.centre: str | None = None
-        self.data: GraphData | None = None
+        self.data: GraphData | None = None  # what the store answered
+        self.plan: Plan | None = None  # what is drawn of it
         self._generation = 0
+        self._found = -1
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-graph-layout")
         self._stop = threading.Event()  # set by `shutdown`: a running layout ends at its next step
         self._done = _LayoutDone(self)
@@ -284,14 +146,17 @@ class GraphView(QWidget):
         self.limit.setSingleStep(50)
         self.limit.setValue(500)
         self.limit.setAccessibleName("Most records drawn")
-        self.finder = QLineEdit()
-        self.finder.setPlaceholderText("Find a node (Enter opens it)")
+        self.finder = _Finder()
+        self.finder.setPlaceholderText("Find a node: ↑↓ next match, Enter opens it")
         self.finder.setAccessibleName("Find a node")
+        self.unlinked = QCheckBox("Show &unlinked records")
+        self.unlinked.setToolTip("Records with no link to anything, in a block beside the graph")
         self.around = QPushButton("&Centre on selected")
         self.around.setToolTip("Draw the selected record's neighbourhood, up to the chosen depth")
         self.whole = QPushButton("&Whole store")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
+        self.summary.setAccessibleName("Graph summary")
         self.canvas = GraphCanvas()
         self.canvas.node_activated.connect(self._activated)
         bar = QHBoxLayout()
@@ -305,13 +170,18 @@ class GraphView(QWidget):
         bar.addWidget(self.whole)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
-        layout.addWidget(_legend())
+        legend = QHBoxLayout()
+        legend.addWidget(_legend(), 1)
+        legend.addWidget(self.unlinked, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(legend)
         layout.addWidget(self.summary)
         layout.addWidget(self.canvas, 1)
         self.domain.currentIndexChanged.connect(self._domain_chosen)
         self.depth_box.valueChanged.connect(self.refresh)
         self.limit.editingFinished.connect(self.refresh)
-        self.finder.textChanged.connect(self._find)
+        self.unlinked.toggled.connect(self._replan)
+        self.finder.textChanged.connect(lambda _text: self._find(0))
+        self.finder.step.connect(self._find)
         self.finder.returnPressed.connect(self._open_found)
         self.around.clicked.connect(self._centre_on_selected)
         self.whole.clicked.connect(lambda: self.show_around(None))
@@ -341,21 +211,28 @@ class GraphView(QWidget):
             self._failed,
         )
 
+    def _replan(self) -> None:
+        if self.data is not None:
+            self._generation += 1
+            self._lay_out(self._generation, self.data)
+
     def _lay_out(self, generation: int, data: GraphData) -> None:
-        if generation != self._generation:
+        if generation != self._generation or self._stop.is_set():
             return
-        index = {key: i for i, key in enumerate(data.kinds)}
-        pairs = [(index[a], index[b]) for a, b, _ in data.edges]
+        laid = plan(data, show_unlinked=self.unlinked.isChecked())
+        index = {key: i for i, key in enumerate(laid.drawn.kinds)}
+        pairs = [(index[a], index[b]) for a, b, _ in laid.drawn.edges]
         known = {
-            index[key]: (node.pos().x(), node.pos().y()) for key, node in self.canvas.nodes.items() if key in index
+            index[key]: (node.pos().x(), node.pos().y())
+            for key, node in self.canvas.nodes.items()
+            if key in index and index[key] < laid.linked
         }
-        if self._stop.is_set():
-            return
-        future = self._pool.submit(_positions, len(index), pairs, known, self._stop)
+        loose = len(index) - laid.linked
+        future = self._pool.submit(_positions, laid.linked, loose, pairs, known, self._stop)
         # The callback runs on the layout thread: it holds the relay and the stop flag, never the view
         # (a view whose last reference dropped there would be destroyed on the wrong thread).
         done, stop = self._done, self._stop
-        future.add_done_callback(lambda f: _deliver(done, stop, generation, data, f))
+        future.add_done_callback(lambda f: _deliver(done, stop, generation, laid, f))
 
     def shutdown(self) -> None:
         """Stop the layout thread (the app is quitting): no answer crosses to this view afterwards."""
@@ -363,22 +240,30 @@ class GraphView(QWidget):
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     @Slot(int, object, object)
-    def _laid_out(self, generation: int, data: GraphData, positions: Positions) -> None:
+    def _laid_out(self, generation: int, laid: Plan, positions: Positions) -> None:
         if generation != self._generation:
             return
-        self.data = data
-        self.canvas.show_graph(data, positions)
-        self.summary.setText(self._summary_text(data))
+        self.plan, self.data = laid, laid.source
+        self.canvas.show_graph(laid.drawn, positions)
+        self.summary.setText(self._summary_text(laid.source, laid))
 
-    def _summary_text(self, data: GraphData) -> str:
+    def _summary_text(self, data: GraphData, laid: Plan) -> str:
         if not data.kinds:
-            return "Nothing to draw yet: records and the links between them appear here once memvault holds some."
-        records = sum(1 for kind in data.kinds.values() if kind == "record")
+            return (
+                "Nothing to draw yet: records appear here once memvault holds some, joined to the people, "
+                "places and projects they mention and to each other by their links."
+            )
+        records = sum(1 for kind in laid.drawn.kinds.values() if kind == "record")
         where = f"around {self.centre}, depth {self.depth_box.value()}" if self.centre else "newest current records"
         more = " (more exist: raise the record limit)" if data.truncated else ""
+        loose = ""
+        if laid.loose:
+            state = "shown in the block on the right" if self.unlinked.isChecked() else "hidden"
+            loose = f" {len(laid.loose)} records without links are {state}."
         return (
-            f"{records} records, {len(data.kinds) - records} entities and projects, {len(data.edges)} links; "
-            f"{where}{more}. Drag to pan, wheel or +/- to zoom, click a record to open it."
+            f"{records} records, {len(laid.drawn.kinds) - records} entities and projects, {len(data.edges)} links; "
+            f"{where}{more}.{loose} Hover a node for its label, click one to highlight its neighbours, "
+            "double-click a record (or Enter) to open it; drag to pan, wheel or +/- to zoom."
         )
 
     def _failed(self, error: MemvaultError) -> None:
@@ -389,28 +274,33 @@ class GraphView(QWidget):
         self.refresh()
 
     # -- choosing nodes ------------------------------------------------------------------------
-    def _find(self, text: str) -> None:
-        wanted = text.strip().casefold()
-        if not wanted:
+    def _find(self, step: int) -> None:
+        """Select the next node (`step` 1, or -1 back) whose label holds the find box's words; 0: the first."""
+        wanted = self.finder.text().strip().casefold()
+        matches = [key for key, node in self.canvas.nodes.items() if wanted and wanted in node.toolTip().casefold()]
+        if not matches:
+            self._found = -1
             return
-        for node in self.canvas.nodes.values():
-            if wanted in node.toolTip().casefold():
-                self.canvas.scene().clearSelection()
-                node.setSelected(True)
-                self.canvas.centerOn(node)
-                return
+        self._found = 0 if step == 0 else (self._found + step) % len(matches)
+        self.select_node(matches[self._found])
 
-    def _selected_key(self) -> str | None:
-        keys = [node_key(item) for item in self.canvas.scene().selectedItems()]
-        return next((key for key in keys if key), None)
+    def select_node(self, key: str) -> None:
+        """Select a node as a click would: its neighbourhood highlighted, the view centred on it."""
+        self.canvas.select(key)
+        if key in self.canvas.nodes:
+            self.canvas.centerOn(self.canvas.nodes[key])
+
+    def busiest_record(self) -> str | None:
+        """The record with the most neighbours drawn (for a picture that shows what a neighbourhood is)."""
+        records = [key for key in self.canvas.nodes if key.startswith("m:")]
+        return max(records, key=lambda k: len(self.canvas.neighbours.get(k, ())), default=None)
 
     def _open_found(self) -> None:
-        key = self._selected_key()
-        if key:
-            self._activated(key)
+        if self.canvas.selected:
+            self._activated(self.canvas.selected)
 
     def _centre_on_selected(self) -> None:
-        key = self._selected_key()
+        key = self.canvas.selected
         if key and key.startswith("m:"):
             self.show_around(key[2:])
 

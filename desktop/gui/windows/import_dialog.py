@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QDialog,
     QFileDialog,
     QFormLayout,
@@ -42,6 +41,7 @@ from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks, Stopped
 from memvault.core.operations.changes import ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
+from memvault.desktop.gui.date_edits import DateEdit
 from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.import_report import format_name, report_html, summary_text
@@ -155,11 +155,12 @@ class ImportDialog(QDialog):
         self._layout()
 
     def _limits(self) -> QGroupBox:
-        self.since_on, self.since = QCheckBox("Since"), QDateEdit(QDate.currentDate().addYears(-1))
-        self.until_on, self.until = QCheckBox("Until"), QDateEdit(QDate.currentDate())
-        for edit in (self.since, self.until):
+        self.since_on, self.since = QCheckBox("Since"), DateEdit(QDate.currentDate().addYears(-1))
+        self.until_on, self.until = QCheckBox("Until"), DateEdit(QDate.currentDate())
+        for edit, name in ((self.since, "Since date"), (self.until, "Until date")):
             edit.setCalendarPopup(True)
             edit.setDisplayFormat("yyyy-MM-dd")
+            edit.setAccessibleName(name)
         self.newest = QSpinBox()
         self.newest.setRange(0, 10_000_000)
         self.newest.setSpecialValueText("all")

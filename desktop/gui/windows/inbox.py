@@ -26,7 +26,10 @@ from PySide6.QtWidgets import (
 
 from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
-from memvault.desktop.gui.item_tables import ItemTable
+from memvault.desktop.gui import human_time
+from memvault.desktop.gui.item_tables import Cell, ItemTable
+from memvault.desktop.gui.models.record_page import time_html
+from memvault.desktop.gui.models.record_table import plain_words
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.inbox_items import (
     CLASSIFICATION,
@@ -44,7 +47,8 @@ EMPTY_TEXT = (
     "When an assistant proposes to add, correct, archive or purge a memory and the write mode asks "
     "for review, the proposal appears here. Approve with A, reject with R."
 )
-COLUMNS = ("What", "Proposed by", "When", "Summary")
+COLUMNS = ("What", "Summary", "Proposed by", "When")
+SUMMARY = 1  # the column that takes the room left
 # What deciding proposals changes: the proposals and purge requests, and the records approvals write.
 DECIDED = frozenset(
     {
@@ -64,6 +68,13 @@ def _row(label: str, value: Any) -> str:
     return f"<tr><th align=left valign=top>{escape(label)}</th><td>{shown}</td></tr>"
 
 
+def _shown(value: Any) -> str:
+    """A value of the side-by-side table: a time as people say it (exact on hover), else the text."""
+    if human_time.parse(value) is not None:
+        return time_html(value, whole=False)
+    return escape(str(value or "—"))
+
+
 def _side_by_side(item: InboxItem) -> str:
     now, payload = item.current or {}, item.proposal["payload"]
     rows = [
@@ -71,8 +82,7 @@ def _side_by_side(item: InboxItem) -> str:
         ("Valid from", now.get("valid_from"), payload.get("valid_from") or "when approved"),
     ]
     body = "".join(
-        f"<tr><th align=left valign=top>{escape(label)}</th><td>{escape(str(old or '—'))}</td>"
-        f"<td><b>{escape(str(new or '—'))}</b></td></tr>"
+        f"<tr><th align=left valign=top>{escape(label)}</th><td>{_shown(old)}</td><td><b>{_shown(new)}</b></td></tr>"
         for label, old, new in rows
     )
     return (
@@ -88,7 +98,7 @@ def describe(item: InboxItem) -> str:
         f"<h3>{escape(KIND_TITLES.get(item.kind, item.kind))} · {CLASSIFICATION.get(item.kind, '')}</h3>",
         "<table cellpadding=3>",
         _row("Proposed by", f"{proposal['principal']} ({proposal['surface']})"),
-        _row("Proposed at", proposal["created_at"]),
+        f"<tr><th align=left valign=top>Proposed at</th><td>{time_html(proposal['created_at'])}</td></tr>",
         _row("Reasoning", proposal.get("reason")),
         "</table>",
     ]
@@ -96,7 +106,8 @@ def describe(item: InboxItem) -> str:
     if item.kind == "add":
         draft = payload.get("draft", {})
         parts += ["<table cellpadding=3>"]
-        parts += [_row(k.replace("_", " ").capitalize(), draft.get(k)) for k in _ADD_FIELDS]
+        shown = {**draft, "type": plain_words(draft.get("type"))} if draft.get("type") else draft
+        parts += [_row(k.replace("_", " ").capitalize(), shown.get(k)) for k in _ADD_FIELDS]
         parts += ["</table>"]
     elif item.kind == "correct":
         parts += [_side_by_side(item), "<p><b>Evidence</b></p><table cellpadding=3>"]
@@ -126,9 +137,10 @@ def _purge_text(item: InboxItem) -> str:
     )
 
 
-def _cells(item: InboxItem) -> tuple[str, str, str, str]:
+def _cells(item: InboxItem) -> tuple[str, str, str, Cell]:
     title = f"{KIND_TITLES.get(item.kind, item.kind)} ({CLASSIFICATION.get(item.kind, '')})"
-    return (title, item.proposal["principal"], str(item.proposal["created_at"])[:16].replace("T", " "), item.summary())
+    when = item.proposal["created_at"]
+    return (title, item.summary(), item.proposal["principal"], Cell(human_time.human(when), human_time.hover(when)))
 
 
 class InboxView(QWidget):
@@ -146,7 +158,7 @@ class InboxView(QWidget):
         self.reload()
 
     def _build(self) -> None:
-        self.table = ItemTable(COLUMNS, "Pending proposals")
+        self.table = ItemTable(COLUMNS, "Pending proposals", stretch=SUMMARY)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection_changed())
         self.empty = QLabel(EMPTY_TEXT)
         self.empty.setWordWrap(True)
@@ -186,8 +198,9 @@ class InboxView(QWidget):
         splitter = QSplitter()
         splitter.addWidget(self.list_stack)
         splitter.addWidget(right)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([580, 420])  # the proposal's detail (old beside new) needs room to read
         outer = QVBoxLayout(self)
         outer.addWidget(splitter)
 

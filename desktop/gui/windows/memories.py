@@ -7,18 +7,20 @@ query that is no longer the one on screen is dropped and the current one asked i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QDateTime, QItemSelection, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDateEdit,
-    QDateTimeEdit,
     QGridLayout,
-    QHeaderView,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSplitter,
+    QStackedWidget,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -27,24 +29,35 @@ from PySide6.QtWidgets import (
 from memvault.core.operations.changes import MEMORY_KINDS, ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import MemoryType, Scope, Status
+from memvault.desktop.gui.date_edits import DateEdit, DateTimeEdit
 from memvault.desktop.gui.models import vault_calls
-from memvault.desktop.gui.models.record_table import RecordFilterModel, RecordTableModel, RowFilter
+from memvault.desktop.gui.models.record_table import RecordFilterModel, RecordTableModel, RowFilter, plain_words
 from memvault.desktop.gui.models.vault_calls import RecordDetail, RecordPage, RecordQuery
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.memory_detail import MemoryDetail
+from memvault.desktop.gui.windows.record_columns import RecordColumns
 
 DEBOUNCE_MS = 30  # a little: most keystrokes of a fast typist fall inside one search anyway
 ANY = "any"
 TIERS = ("hot", "warm", "cold")
-COLUMN_CHARS = (48, 20, 16, 11, 15, 6, 7, 17, 17, 17)  # starting widths of the table's columns, in characters
+NO_MEMORIES = "No memories yet. What your assistants save, or you add with `memvault add`, appears here."
+EMPTY_TITLE = "No memories yet"
+EMPTY_TEXT = (
+    "memvault keeps what your AI assistants should remember about you. Memories arrive three ways:<ul>"
+    "<li><b>From an assistant</b> as you talk: connect Claude or Codex in Settings, then tell it what to keep.</li>"
+    "<li><b>From your chat history</b>: import an export from ChatGPT, Claude or Markdown notes "
+    "(<i>Import history…</i>, Ctrl+I). A dry run shows what would be kept before anything is written.</li>"
+    '<li><b>By hand</b>, in a terminal: <code>memvault add "I prefer tea in the morning"</code></li></ul>'
+    "Nothing leaves this computer: the store is encrypted on disk."
+)
 
 
-def _combo(name: str, values: list[str]) -> QComboBox:
+def _combo(name: str, values: list[str], shown: Callable[[str], str] = str) -> QComboBox:
     combo = QComboBox()
     combo.setAccessibleName(name)
     combo.addItem(ANY, None)
     for value in values:
-        combo.addItem(value, value)
+        combo.addItem(shown(value), value)
     return combo
 
 
@@ -55,16 +68,18 @@ class _Moment(QWidget):
         super().__init__()
         self.check = QCheckBox(text)
         self.check.setToolTip(tip)
-        self.edit = QDateTimeEdit(QDateTime.currentDateTimeUtc())
+        self.edit = DateTimeEdit(QDateTime.currentDateTimeUtc())
         self.edit.setCalendarPopup(True)
         self.edit.setDisplayFormat("yyyy-MM-dd HH:mm")
-        self.edit.setAccessibleName(text)
+        self.edit.setAccessibleName(text.replace("&", "") + " moment")
+        self.check.setAccessibleName(text.replace("&", ""))
         self.edit.setEnabled(False)
         self.check.toggled.connect(self.edit.setEnabled)
-        layout = QGridLayout(self)
+        layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.check, 0, 0)
-        layout.addWidget(self.edit, 0, 1)
+        layout.addWidget(self.check)
+        layout.addWidget(self.edit)
+        layout.addStretch(1)
 
     def value(self) -> str | None:
         if not self.check.isChecked():
@@ -72,8 +87,34 @@ class _Moment(QWidget):
         return self.edit.dateTime().toUTC().toString(Qt.DateFormat.ISODate)
 
 
+class _EmptyStore(QWidget):
+    """Said in the table's place while the store holds no records at all: how memories arrive."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        title = QLabel(f"<h2>{EMPTY_TITLE}</h2>")
+        self.text = QLabel(EMPTY_TEXT)
+        self.text.setWordWrap(True)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.import_button = QPushButton("&Import history…")
+        self.connect_button = QPushButton("Co&nnect an assistant…")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.import_button)
+        buttons.addWidget(self.connect_button)
+        buttons.addStretch(1)
+        column = QVBoxLayout(self)
+        column.addStretch(1)
+        column.addWidget(title)
+        column.addWidget(self.text)
+        column.addLayout(buttons)
+        column.addStretch(2)
+        self.setAccessibleName(EMPTY_TITLE)
+
+
 class MemoriesView(QWidget):
     answered = Signal()  # the table shows the answer to the query on screen (or why there is none)
+    import_requested = Signal()  # the empty store's "Import history…"
+    assistants_requested = Signal()  # the empty store's "Connect an assistant…" (Settings)
 
     def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -95,7 +136,7 @@ class MemoriesView(QWidget):
         self.search.setAccessibleName("Search memories")
         self.search.setClearButtonEnabled(True)
         self.domain = _combo("Domain", [])
-        self.type = _combo("Type", [t.value for t in MemoryType])
+        self.type = _combo("Type", [t.value for t in MemoryType], plain_words)
         self.status = QComboBox()
         self.status.setAccessibleName("Status")
         for status in Status:
@@ -103,7 +144,7 @@ class MemoriesView(QWidget):
         self.scope = _combo("Access scope", [s.value for s in Scope])
         self.tier = _combo("Tier", list(TIERS))
         self.tier.setToolTip("Tiers are known for search results only.")
-        self.learned = QDateEdit()
+        self.learned = DateEdit()
         self.learned.setCalendarPopup(True)
         self.learned.setDisplayFormat("yyyy-MM-dd")
         self.learned.setMinimumDate(self.learned.minimumDate())
@@ -112,30 +153,47 @@ class MemoriesView(QWidget):
         self.learned.setAccessibleName("Learned since")
         self.as_of = _Moment("As o&f", "Valid time: show records as things stood in the world then.")
         self.known_at = _Moment("&Known at", "Knowledge time: show what the store held at that moment.")
+        splitter = self._rows_and_detail()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.search)
+        layout.addLayout(self._filters())
+        layout.addWidget(splitter, 1)
+        self._connect()
+
+    def _rows_and_detail(self) -> QSplitter:
+        """The summary line and the table (or the empty store's page) beside the detail pane."""
         self.summary = QLabel()
         self.summary.setWordWrap(True)
+        self.summary.setAccessibleName("Search summary")
         self.model = RecordTableModel(self)
         self.filtered = RecordFilterModel(self)
         self.filtered.setSourceModel(self.model)
         self.table = self._table()
+        self.columns = RecordColumns(self.table, self)
+        self.empty = _EmptyStore()
+        self.empty.import_button.clicked.connect(self.import_requested)
+        self.empty.connect_button.clicked.connect(self.assistants_requested)
+        self.rows_or_empty = QStackedWidget()
+        self.rows_or_empty.addWidget(self.table)
+        self.rows_or_empty.addWidget(self.empty)
         self.detail = MemoryDetail(self.ops)
         self.detail.record_opened.connect(self.open_record)
         splitter = QSplitter()
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.summary)
-        column.addWidget(self.table, 1)
+        above = QHBoxLayout()
+        above.addWidget(self.summary, 1)
+        above.addWidget(self.columns.button)
+        column.addLayout(above)
+        column.addWidget(self.rows_or_empty, 1)
         splitter.addWidget(left)
         splitter.addWidget(self.detail)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setSizes([600, 400])
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.search)
-        layout.addLayout(self._filters())
-        layout.addWidget(splitter, 1)
-        self._connect()
+        splitter.setStretchFactor(0, 2)  # the table takes two thirds of what a larger window adds
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([660, 340])
+        splitter.setChildrenCollapsible(False)
+        return splitter
 
     def _filters(self) -> QGridLayout:
         grid = QGridLayout()
@@ -152,6 +210,8 @@ class MemoriesView(QWidget):
             label.setBuddy(widget)
             grid.addWidget(label, i // 3, (i % 3) * 2)
             grid.addWidget(widget, i // 3, (i % 3) * 2 + 1)
+        for column in (1, 3, 5):  # the boxes take the width, their labels only what they need
+            grid.setColumnStretch(column, 1)
         grid.addWidget(self.as_of, 2, 0, 1, 3)
         grid.addWidget(self.known_at, 2, 3, 1, 3)
         return grid
@@ -166,12 +226,8 @@ class MemoriesView(QWidget):
         table.setAlternatingRowColors(True)
         table.setWordWrap(False)
         table.setAccessibleName("Records")
+        table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it), as in the other views
         table.verticalHeader().hide()
-        header = table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        char = table.fontMetrics().averageCharWidth()
-        for column, chars in enumerate(COLUMN_CHARS):  # fixed widths: sizing to contents costs a pass over every row
-            header.resizeSection(column, char * chars)
         return table
 
     def _connect(self) -> None:
@@ -182,6 +238,7 @@ class MemoriesView(QWidget):
         self.search.textChanged.connect(self._debounce.start)
         for combo in (self.domain, self.type, self.status):
             combo.currentIndexChanged.connect(self.refresh)
+        self.status.currentIndexChanged.connect(lambda: self.columns.follow_status_filter(self.status.currentData()))
         for moment in (self.as_of, self.known_at):
             moment.check.toggled.connect(self.refresh)
             moment.edit.dateTimeChanged.connect(self._debounce.start)
@@ -211,11 +268,11 @@ class MemoriesView(QWidget):
         query = self.query()
         if not query.text.strip() and (query.as_of or query.known_at):
             self.model.set_rows([])
-            self.summary.setText("Type a few words to search as things stood then: listing does not go back in time.")
+            self._say("Type a few words to search as things stood then: listing does not go back in time.")
             return
         if query.text.strip() and query.status == "archived":
             self.model.set_rows([])
-            self.summary.setText("Search never returns archived records: clear the search box to list them.")
+            self._say("Search never returns archived records: clear the search box to list them.")
             return
         self._in_flight, self._dirty = True, False
         self.ops.run(
@@ -232,7 +289,7 @@ class MemoriesView(QWidget):
         self.model.set_rows(page.rows, page.next_cursor)
         self.shown_query = query
         self._apply_row_filter()
-        self.summary.setText(self._summary_text(query, page))
+        self._say(self._summary_text(query, page))
         if self._open_id is not None:
             self._reselect(self._open_id)
         self.answered.emit()
@@ -243,8 +300,14 @@ class MemoriesView(QWidget):
             self.refresh()
             return
         self.model.set_rows([])
-        self.summary.setText(f"Could not search: {error.message}")
+        self._say(f"Could not search: {error.message}")
         self.answered.emit()
+
+    def _say(self, text: str) -> None:
+        """The line above the table; an empty store gets the page that says how memories arrive instead."""
+        self.summary.setText(text)
+        self.summary.setVisible(text != NO_MEMORIES)
+        self.rows_or_empty.setCurrentWidget(self.empty if text == NO_MEMORIES else self.table)
 
     def _summary_text(self, query: RecordQuery, page: RecordPage) -> str:
         shown = self.filtered.rowCount()
@@ -255,7 +318,7 @@ class MemoriesView(QWidget):
                 return "Nothing matches this search. Try other words, another domain or type, or status “any”."
             if query.domain or query.type or query.status != "current":
                 return "No records with these filters."
-            return "No memories yet. What your assistants save, or you add with `memvault add`, appears here."
+            return NO_MEMORIES
         if shown == 0:
             return "The rows found are all hidden by the scope, tier or learned-since filters."
         more = " (scroll for more)" if page.next_cursor else ""

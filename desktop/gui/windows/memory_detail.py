@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -33,6 +34,13 @@ from memvault.desktop.gui.models.vault_calls import RecordDetail, Row
 from memvault.desktop.gui.operations import Operations
 
 LIVE = ("current", "partial", "disputed")
+ACTION_NAMES = {
+    "correct": "Correct this record",
+    "archive": "Archive this record",
+    "restore": "Restore this record",
+    "scope": "Change who may read this record",
+    "purge": "Request a purge of this record",
+}
 EMPTY = (
     "<p><i>Select a record to see all of it here: its provenance, its earlier versions, "
     "its links and entities. Arrow keys move through the table.</i></p>"
@@ -123,14 +131,16 @@ class MemoryDetail(QWidget):
         self.buttons["restore"].clicked.connect(self.restore)
         self.buttons["purge"].clicked.connect(self._ask_purge)
         self.buttons["scope"].clicked.connect(self._ask_scope)
-        row = QHBoxLayout()
-        for button in self.buttons.values():
-            row.addWidget(button)
-        row.addStretch(1)
+        for key, button in self.buttons.items():
+            button.setAccessibleName(ACTION_NAMES[key])
+        # Two rows: the pane stays narrow enough to leave the table its room in a small window.
+        grid = QGridLayout()
+        for index, button in enumerate(self.buttons.values()):
+            grid.addWidget(button, index // 3, index % 3)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.page, 1)
-        layout.addLayout(row)
+        layout.addLayout(grid)
         layout.addWidget(self.form)
         layout.addWidget(self.message)
         self.show_detail(None)

@@ -1,17 +1,23 @@
-"""The Memories view on a real store: search as you type, filters, the detail pane and its actions."""
+"""The Memories view on a real store: search as you type, filters, the columns and times, the detail pane and its
+actions."""
 
 from __future__ import annotations
 
 import hashlib
+from datetime import date
 
 import pytest
-from PySide6.QtCore import QDateTime, Qt
+from PySide6.QtCore import QDate, QDateTime, QLocale, Qt
 from pytestqt.qtbot import QtBot
 from viewkit import BUDGET_EVIDENCE, correct, shown
 
 from memvault.core.vault import Vault
-from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.model import OWNER, MemoryType
+from memvault.desktop.gui import human_time
+from memvault.desktop.gui.main_window import MainWindow
+from memvault.desktop.gui.models.record_table import COLUMNS, plain_words
 from memvault.desktop.gui.operations import Operations
+from memvault.desktop.gui.tray import Tray
 from memvault.desktop.gui.windows.memories import MemoriesView
 
 
@@ -158,3 +164,93 @@ def test_as_of_shows_the_version_that_stood_then(
     assert "garden shed" in text and "As it stood as of 2025-03-01" in text
     view.as_of.check.setChecked(False)
     qtbot.waitUntil(lambda: ids["bicycle"] not in shown_ids(view) and len(shown_ids(view)) > 0)
+
+
+def column(title: str) -> int:
+    return next(i for i, spec in enumerate(COLUMNS) if spec.title == title)
+
+
+def shown_titles(view: MemoriesView) -> list[str]:
+    return [spec.title for i, spec in enumerate(COLUMNS) if not view.table.isColumnHidden(i)]
+
+
+@pytest.mark.parametrize("size", [(1020, 630), (1600, 1000)])
+def test_the_statement_takes_the_remaining_width_and_nothing_else_is_cut(
+    qtbot: QtBot, ops: Operations, ids: dict[str, str], size: tuple[int, int]
+) -> None:
+    window = MainWindow(ops, Tray(ops))
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    view = window.page("Memories")
+    assert isinstance(view, MemoriesView)
+    qtbot.waitUntil(lambda: view.model.rowCount() == len(ids), timeout=10000)
+    table, header = view.table, view.table.horizontalHeader()
+    metrics = table.fontMetrics()
+    assert shown_titles(view)[:2] == ["Statement", "Type"]
+    widest_type = max(metrics.horizontalAdvance(plain_words(t.value)) for t in MemoryType)
+    assert header.sectionSize(column("Type")) >= widest_type + 8  # "Successful approach" whole
+    shown = [i for i in range(len(COLUMNS)) if not table.isColumnHidden(i)]
+    assert sum(header.sectionSize(i) for i in shown) == pytest.approx(table.viewport().width(), abs=2)
+    assert table.horizontalScrollBar().maximum() == 0  # no sideways scrolling
+    assert header.sectionSize(column("Statement")) >= metrics.averageCharWidth() * 30
+    assert table.textElideMode() == Qt.TextElideMode.ElideMiddle
+    if size[0] >= 1600:
+        assert {"Domain", "Learned"} <= set(shown_titles(view))  # room for them
+        assert header.sectionSize(column("Statement")) > 400
+        assert not table.wordWrap()  # one line per record
+    else:  # narrow: two lines per record, so most statements read whole
+        assert table.wordWrap()
+        assert table.rowHeight(0) >= 2 * metrics.lineSpacing()
+
+
+def test_times_read_as_people_say_them_with_the_exact_time_on_hover(
+    qtbot: QtBot, view: MemoriesView, ids: dict[str, str]
+) -> None:
+    row = view.model.row_of(ids["kitchen"])
+    learned = view.model.index(row, column("Learned"))
+    assert learned.data() == "just now"
+    assert "UTC" in learned.data(Qt.ItemDataRole.ToolTipRole)
+    valid = view.model.index(row, column("Valid from"))
+    assert valid.data() == human_time.short_date(date(2025, 1, 10))  # older than a week: the locale's date
+    assert valid.data(Qt.ItemDataRole.ToolTipRole) == QLocale().toString(
+        QDate(2025, 1, 10), QLocale.FormatType.LongFormat
+    )
+    statement = view.model.index(row, column("Statement"))
+    assert statement.data(Qt.ItemDataRole.ToolTipRole) == statement.data()  # the whole text on hover
+    assert view.model.index(row, column("Type")).data() == "Project"
+    open_row(qtbot, view, ids["kitchen"])
+    text = view.detail.page.toPlainText()
+    assert "just now · " in text and "T00:00:00" not in text  # no raw ISO strings in the detail pane
+
+
+def test_the_columns_menu_and_the_status_filter_show_more_columns(
+    qtbot: QtBot, view: MemoriesView, ids: dict[str, str]
+) -> None:
+    assert "Valid from" not in shown_titles(view) and "Status" not in shown_titles(view)
+    view.columns.actions[column("Valid from")].trigger()
+    assert "Valid from" in shown_titles(view)
+    view.columns.actions[column("Valid from")].trigger()
+    assert "Valid from" not in shown_titles(view)
+    view.status.setCurrentIndex(view.status.findData("superseded"))
+    assert "Status" in shown_titles(view)  # records other than current: their status matters
+    view.status.setCurrentIndex(view.status.findData("current"))
+    assert "Status" not in shown_titles(view)
+
+
+def test_columns_give_way_before_the_statement_in_a_narrow_table(
+    qtbot: QtBot, view: MemoriesView, ids: dict[str, str]
+) -> None:
+    view.resize(1900, 800)
+    for title in ("Valid from", "Valid until", "Access scope"):
+        view.columns.actions[column(title)].trigger()
+    qtbot.waitUntil(lambda: {"Valid from", "Valid until", "Access scope", "Domain"} <= set(shown_titles(view)))
+    view.resize(700, 800)
+    qtbot.waitUntil(lambda: "Valid until" not in shown_titles(view))
+    assert (
+        view.table.horizontalHeader().sectionSize(column("Statement"))
+        >= view.table.fontMetrics().averageCharWidth() * 30
+    )
+    assert "Type" in shown_titles(view)  # the last to give way
+    view.resize(1900, 800)
+    qtbot.waitUntil(lambda: "Valid until" in shown_titles(view))
