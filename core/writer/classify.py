@@ -20,6 +20,7 @@ from memvault.core.store.context import Context
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import LIVE_STATUSES, Caller, Memory
 from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.core.writer import pair_judge
 from memvault.core.writer.normalize import normalize_statement
 from memvault.core.writer.similarity import Judgement, Relation, could_be_same, relate
 
@@ -119,7 +120,10 @@ def _exact(draft: Draft, near: dict[str, Memory]) -> Classified | None:
 
 
 def _judged(draft: Draft, near: dict[str, Memory], cosines: dict[str, float]) -> Classified:
-    judged = [(relate(draft.statement, m.statement, cosines.get(m.id)), m) for m in near.values()]
+    judged = [
+        (pair_judge.judged(draft.statement, m.statement, relate(draft.statement, m.statement, cosines.get(m.id))), m)
+        for m in near.values()
+    ]
     best: dict[Relation, tuple[Judgement, Memory]] = {}
     for judgement, record in judged:
         held = best.get(judgement.relation)

@@ -351,6 +351,11 @@ def _hard_difference(a: Parsed, b: Parsed) -> bool:
     return a.negated != b.negated or bool(value_differences(a, b))
 
 
+def hard_difference(candidate: str, record: str) -> bool:
+    """Whether the two give different values or polarities (see `_hard_difference`)."""
+    return _hard_difference(parse(candidate), parse(record))
+
+
 def _subjects_match(a: Parsed, b: Parsed) -> bool:
     sa, sb = set(a.subject), set(b.subject)
     if not _only(sa, sb) and not _only(sb, sa):

@@ -1,6 +1,6 @@
 """Train the writer's n-gram heads (core/writer/ngram_head.py) on the tuning part; measure on the held-out part.
 
-    .venv/bin/python tests/writer_eval/train_heads.py [mood|secret|sensitive ...] [--write]
+    .venv/bin/python tests/writer_eval/train_heads.py [mood|secret|sensitive|pairs ...] [--write]
 
 Ridge regression in its dual form (a few thousand statements, 16k buckets), one class against
 everything else. The threshold is chosen on the tuning part alone, from out-of-fold scores (folds
@@ -128,19 +128,66 @@ def train(head: Head, rows: list[dict], write: bool) -> None:
     )
     report("held-out", held_scores > 0, held, np.array([head.label(r) for r in held]))
     if write:
-        OUT.mkdir(parents=True, exist_ok=True)
-        data = array("f", weights.tolist()).tobytes()
-        (OUT / f"{head.name}_head.bin").write_bytes(data)
-        meta = (json.dumps({"bias": round(bias, 6), "buckets": ngram_head.BUCKETS, "ridge": RIDGE}) + "\n").encode()
-        (OUT / f"{head.name}_head.json").write_bytes(meta)
-        print(f"  pin {ngram_head.pin(data, meta)}")
+        _write(head.name, weights, bias)
+
+
+def pair_views(pairs: list[dict]) -> list[str]:
+    """Each pair as the writer's pair heads read it, the cosine from the shipped model."""
+    from memvault.core.retrieval.embeddings import shared_embedder  # noqa: PLC0415 - loads the model
+    from memvault.core.writer.pair_judge import view  # noqa: PLC0415
+    from memvault.core.writer.similarity import relate  # noqa: PLC0415
+
+    embedder = shared_embedder()
+    views = []
+    for pair in pairs:
+        old, new = embedder.embed([pair["existing"], pair["text"]])
+        cosine = float(np.asarray(old) @ np.asarray(new))
+        views.append(view(pair["text"], pair["existing"], relate(pair["text"], pair["existing"], cosine)))
+    return views
+
+
+def train_pairs(write: bool) -> None:
+    """The three pair heads (pair_judge.py), one against the others each; the writer takes the highest."""
+    from memvault.core.writer.pair_judge import HEADS as PAIR_HEADS  # noqa: PLC0415
+    from memvault.core.writer.similarity import Relation  # noqa: PLC0415
+
+    rows = [json.loads(line) for line in (HERE / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
+    tune = [r for r in rows if r["split"] == "tune"]
+    labels = {Relation.CONFLICT: "SUPERSEDE", Relation.SAME: "DUPLICATE", Relation.UNRELATED: "ADD"}
+    a = matrix(pair_views(tune))
+    groups = [r["template_id"] for r in tune]
+    oof = np.stack(
+        [
+            out_of_fold(a, np.where([r["labels"]["change"] == label for r in tune], 1.0, -1.0), groups)
+            for label in labels.values()
+        ],
+        axis=1,
+    )
+    right = [list(labels.values())[i] == r["labels"]["change"] for i, r in zip(oof.argmax(1), tune, strict=True)]
+    print(f"pairs: tune out-of-fold accuracy {np.mean(right):.3f} (the heads alone, before the vetoes on 'same')")
+    for relation, label in labels.items():
+        weights = fit(a, np.where([r["labels"]["change"] == label for r in tune], 1.0, -1.0)).astype(np.float32)
+        if write:
+            _write(PAIR_HEADS[relation].name, weights, 0.0)
+
+
+def _write(name: str, weights: np.ndarray, bias: float) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    data = array("f", weights.tolist()).tobytes()
+    (OUT / f"{name}_head.bin").write_bytes(data)
+    meta = (json.dumps({"bias": round(bias, 6), "buckets": ngram_head.BUCKETS, "ridge": RIDGE}) + "\n").encode()
+    (OUT / f"{name}_head.json").write_bytes(meta)
+    print(f"  {name} pin {ngram_head.pin(data, meta)}")
 
 
 def main() -> None:
     rows = [json.loads(line) for line in (HERE / "statements.jsonl").read_text(encoding="utf-8").splitlines()]
-    names = [a for a in sys.argv[1:] if not a.startswith("--")] or list(HEADS)
+    names = [a for a in sys.argv[1:] if not a.startswith("--")] or [*HEADS, "pairs"]
     for name in names:
-        train(HEADS[name], rows, "--write" in sys.argv)
+        if name == "pairs":
+            train_pairs("--write" in sys.argv)
+        else:
+            train(HEADS[name], rows, "--write" in sys.argv)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,115 @@
+"""Whether a new statement says the same as a close record, changes it, or is another fact: trained heads.
+
+The rules in similarity.py read English sentence structure; people say a change in other words and
+in other languages ("I switched to a Fairphone 5", "Osprey est passé en bêta", "Schwimmen ist jetzt
+am Montag"). For a pair that is close by meaning (cosine at least SUBJECT_COSINE), three heads
+(same / changes / another fact, ngram_head.py) read a view of the pair: what the rules found, the
+cosine and word overlap in steps, the words only the record says and only the new statement says
+(numbers and names by their shape), and whether the new statement says it is a change or names
+another person. They were trained on the tuning part of tests/writer_eval's pairs
+(tests/writer_eval/train_heads.py).
+
+The heads only add what the rules do not see: where the rules find a conflict (a new value, a
+reversed preference, added detail: contract revision 4 says these are never duplicates), an ending
+or a said replacement, their answer stands. "The same" is never taken from the heads alone: a pair
+with a value change, whose new statement says it changed, or whose cosine is below SAME_FLOOR, is
+not a duplicate whatever the heads say (a write dropped as a duplicate is lost).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memvault.core.writer.ngram_head import NgramHead
+from memvault.core.writer.secret_text import fold
+from memvault.core.writer.similarity import SUBJECT_COSINE, Judgement, Relation, hard_difference
+from memvault.core.writer.word_families import WordFamilies
+
+SAME_FLOOR = 0.6
+HEADS = {
+    Relation.CONFLICT: NgramHead("pair_changes", "99c5685214436b092ab7bc959004eafa7ca44c0af21b6eae123ec3f33db74603"),
+    Relation.SAME: NgramHead("pair_same", "a53dcc2fe48f6140ac79872e6545f0bf31a0db1fc76b5ed7544b793622cfd55c"),
+    Relation.UNRELATED: NgramHead("pair_other", "c565b5462a063116b381faf74b103f48705fa045680434bf0c57eb293d912958"),
+}
+CUES = WordFamilies(
+    {
+        # A statement that says it is a change (four languages).
+        "change": r"now|no longer|anymore|instead|switched|switch|moved|move|changed|new|took over|relocated"
+        r"|stopped|these days|from now on|correction|sold|bought|migrated|jetzt|nicht mehr|neu\w*|gewechselt"
+        r"|umgezogen|statt|mittlerweile|maintenant|désormais|plus|nouveau|nouvelle|déplacée?|déménag\w*"
+        r"|au lieu|ahora|ya no|nuev[oa]|cambi\w*|mudado|mud\w*|en vez|ya|pass[ée]e?s? (?:en|à|au)|devenu\w*"
+        r"|devient|geworden|übergegangen|wechselt\w*|pas[óo] a|pasad[oa] a|convirti[óo]",
+        # Someone else the statement may be about.
+        "someone": r"partner|wife|husband|sister|brother|mum|mom|dad|mother|father|son|daughter|friend"
+        r"|colleague|boss|manager|team|partnerin|schwester|bruder|mutter|vater|conjoint|femme|mari|sœur"
+        r"|frère|pareja|hermana|hermano|madre|padre|novi[oa]",
+    }
+)
+_WORD = re.compile(r"\w+(?:[.:']\w+)*")
+_KEPT = (Relation.ENDS, Relation.REPLACES, Relation.CONFLICT)
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased words, numbers as `⟨n⟩`, a capitalised word inside the sentence as `⟨N⟩ word`."""
+    out = []
+    for position, match in enumerate(_WORD.finditer(fold(text))):
+        word = match.group()
+        if any(c.isdigit() for c in word):
+            out.append("⟨n⟩")
+        elif word[0].isupper() and position > 0:
+            out.append(f"⟨N⟩ {word.lower()}")
+        else:
+            out.append(word.lower())
+    return out
+
+
+def says_change(candidate: str, record: str) -> bool:
+    return "change" in CUES.found(candidate) and "change" not in CUES.found(record)
+
+
+def view(candidate: str, record: str, judgement: Judgement) -> str:
+    """What the heads read of a pair (the record first, as the writer sees it)."""
+    old, new = _words(record), _words(candidate)
+    only_old = [w for w in old if w not in set(new)]
+    only_new = [w for w in new if w not in set(old)]
+    names = (any(w.startswith("⟨N⟩") for w in only_old), any(w.startswith("⟨N⟩") for w in only_new))
+    someone = "someone" in CUES.found(candidate) and "someone" not in CUES.found(record)
+    marks = [
+        f"§rule-{judgement.relation.value}-{judgement.rule or 'none'}§",
+        f"§cos{int((judgement.cosine or 0.0) * 10)}§",
+        f"§dice{int(judgement.dice * 10)}§",
+        f"§ao{min(len(only_old), 4)}§",
+        f"§bo{min(len(only_new), 4)}§",
+        f"§names{names[0]}{names[1]}§",
+        f"§subjB{someone}§",
+        f"§cue{says_change(candidate, record)}§",
+    ]
+    return " ".join(marks * 2) + " A: " + " ".join(only_old) + " B: " + " ".join(only_new)
+
+
+def could_be_same(candidate: str, record: str, judgement: Judgement) -> bool:
+    """The vetoes on "the same": nothing the rules or the words say of a change."""
+    if judgement.cosine is None or judgement.cosine < SAME_FLOOR:
+        return False
+    if judgement.relation in _KEPT or hard_difference(candidate, record):
+        return False
+    return not says_change(candidate, record)
+
+
+def judged(candidate: str, record: str, judgement: Judgement) -> Judgement:
+    """The rules' judgement, or the heads' where they apply (a close pair, embeddings on)."""
+    if judgement.relation in _KEPT or judgement.cosine is None or judgement.cosine < SUBJECT_COSINE:
+        return judgement
+    seen = view(candidate, record, judgement)
+    scores = {relation: head.score(seen) for relation, head in HEADS.items()}
+    if any(score is None for score in scores.values()):
+        return judgement  # a head missing or not matching its pin: the rules alone
+    ranked = sorted(scores, key=lambda relation: scores[relation] or 0.0, reverse=True)
+    if ranked[0] is Relation.SAME and not could_be_same(candidate, record, judgement):
+        ranked.remove(Relation.SAME)
+    relation = ranked[0]
+    if relation is judgement.relation:
+        return judgement
+    rule = {Relation.SAME: "same (head)", Relation.CONFLICT: "changes (head)", Relation.UNRELATED: ""}[relation]
+    score = judgement.dice + judgement.cosine + (1.0 if relation is Relation.SAME else 0.0)
+    return Judgement(relation, score, judgement.dice, judgement.cosine, judgement.differences, rule=rule)
