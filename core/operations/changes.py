@@ -79,6 +79,8 @@ ACTION_KINDS: dict[str, ChangeKind] = {
     "token_created": ChangeKind.PRINCIPAL_CHANGED,
     "principal_revoked": ChangeKind.PRINCIPAL_CHANGED,
     # OAuth connections are remote principals: approving, denying or revoking one changes who may read.
+    "oauth_requested": ChangeKind.PRINCIPAL_CHANGED,
+    "oauth_connected": ChangeKind.PRINCIPAL_CHANGED,
     "oauth_approved": ChangeKind.PRINCIPAL_CHANGED,
     "oauth_denied": ChangeKind.PRINCIPAL_CHANGED,
     "oauth_revoked": ChangeKind.PRINCIPAL_CHANGED,

@@ -53,6 +53,7 @@ from memvault.core.vocabulary.oauth import (
 )
 
 log = logging.getLogger("memvault.oauth")
+_WEB = Caller(principal="oauth", surface=Surface.REMOTE)  # who acts for a web client before it holds a token
 
 ACCESS_SECONDS = 15 * 60
 REFRESH_IDLE = timedelta(days=30)
@@ -158,7 +159,7 @@ class OAuthGrants:
         resource: str,
     ) -> StartedRequest:
         """Record a request for the person to answer; refused while the kill switch is on."""
-        check_kill_switch(str(self.ctx.setting("kill_switch")), Caller(principal="oauth", surface=Surface.REMOTE))
+        check_kill_switch(str(self.ctx.setting("kill_switch")), _WEB)
         unknown = sorted(set(scopes) - set(ALL_SCOPES))
         if unknown or not scopes:
             raise InvalidArgument(f"unknown scope(s): {' '.join(unknown)[:100]}" if unknown else "no scope asked for")
@@ -183,6 +184,8 @@ class OAuthGrants:
                     "expires_at": format_time(now + REQUEST_LIFETIME),
                 },
             )
+            # On the change feed, so the app and the tray hear of it at once.
+            events.record(conn, _WEB, "oauth_requested", format_time(now), None, request=request_id, client=client_id)
         log.info("oauth: authorization request %s from client %s waits for the person", request_id, client_id)
         return {"id": request_id, "page": page}
 
@@ -334,6 +337,9 @@ class OAuthGrants:
             if not rows.spend_code(conn, row["code_hash"], connection_id, format_time(now)):
                 raise Conflict("authorization code already used")  # the transaction, connection included, is undone
             issued = self._issue(conn, connection_id, scopes, scopes, now)
+            events.record(
+                conn, _WEB, "oauth_connected", format_time(now), None, connection=connection_id, client=row["client_id"]
+            )
         log.info("oauth: connection %s made for client %s", connection_id, row["client_id"])
         return issued
 

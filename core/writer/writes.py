@@ -52,6 +52,7 @@ ANY_DOMAIN = "*"  # in auto_write_domains: automatic mode may open new domains t
 REVIEW = "review-before-write: waiting in the approval inbox"
 _PRIVATE_MATTER = "health, beliefs, politics, origin, a criminal record, money trouble or a child's health or schooling"
 SENSITIVE_WAITS = f"sensitive ({_PRIVATE_MATTER}): waits for the person's approval, then stays local_only"
+ARCHIVE_REVIEW = "an archive the writer pass proposes always waits for the person"
 NEW_DOMAIN = (
     "a new domain waits for review: approve it in the inbox, or list the domains automatic mode may write "
     "(`memvault config set auto_write_domains NAME,...`, or * for any domain)"
@@ -393,6 +394,7 @@ def correct(ctx: Context, caller: Caller, request: CorrectRequest) -> CorrectRes
                 "expected_revision": old.revision,
                 "workspace_id": caller.workspace_id,  # approval acts as the proposer, workspace included
                 "source_reference": request.source_reference,
+                "waits_because": waits,
             }
             proposal_id = proposals.stage(
                 conn, caller, "correct", payload, now, target_id=old.id, reason=request.reason
@@ -484,12 +486,14 @@ def archive(ctx: Context, caller: Caller, request: ArchiveRequest, *, review: bo
         if record.status is Status.ARCHIVED:
             raise Conflict("the record is already archived")
         now = ctx.now()
-        if (review and mode is not None) or _change_waits(ctx, conn, caller, mode, record):
+        waits = ARCHIVE_REVIEW if review and mode is not None else _change_waits(ctx, conn, caller, mode, record)
+        if waits:
             payload = {
                 "id": record.id,
                 "reason": request.reason,
                 "expected_revision": record.revision,
                 "workspace_id": caller.workspace_id,
+                "waits_because": waits,
             }
             proposal_id = proposals.stage(
                 conn, caller, "archive", payload, now, target_id=record.id, reason=request.reason
@@ -522,8 +526,14 @@ def restore(ctx: Context, caller: Caller, memory_id: MemoryId) -> RestoreResult:
         if record.status is not Status.ARCHIVED:
             raise Conflict("the record is not archived")
         now = ctx.now()
-        if _change_waits(ctx, conn, caller, mode, record):
-            payload = {"id": record.id, "expected_revision": record.revision, "workspace_id": caller.workspace_id}
+        waits = _change_waits(ctx, conn, caller, mode, record)
+        if waits:
+            payload = {
+                "id": record.id,
+                "expected_revision": record.revision,
+                "workspace_id": caller.workspace_id,
+                "waits_because": waits,
+            }
             proposal_id = proposals.stage(conn, caller, "restore", payload, now, target_id=record.id)
             events.record(conn, caller, "proposed", now, record.id, proposal_id=proposal_id, kind="restore")
             return {"outcome": "staged", "id": record.id, "proposal_id": ProposalId(proposal_id)}
