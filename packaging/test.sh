@@ -22,6 +22,18 @@ if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
     { $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
         echo "test.sh: could not install ${missing[*]}: the real-X tray test will skip"
 fi
+# The OAuth consent page test (tests/mcp_bridge/test_oauth_browser.py) drives headless Chromium with selenium
+# (a dev extra); without chromium and its driver it skips. Debian's packages (~133 MB, ~25 s where the Qt and X
+# libraries are already there); elsewhere (e.g. Ubuntu, where chromium is a snap) the install fails and the test skips.
+browser=(chromium chromium-driver)
+missing=()
+for pkg in "${browser[@]}"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
+    browser_started=$SECONDS
+    { $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
+        echo "test.sh: could not install ${missing[*]}: the consent page's browser test will skip"
+    echo "test.sh: the browser install took $((SECONDS - browser_started)) s"
+fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q -e '.[dev]'

@@ -2,14 +2,21 @@
 
 The menu's actions also live in the main window's menu bar, so a desktop without a system tray
 loses nothing but the icon (the window says so).
+
+It also looks for OAuth authorization requests waiting for the person (a web assistant asking to
+connect, docs/oauth.md) every few seconds: starting one writes no event to the change feed, so
+nothing else would tell the app. Each new request is notified once (its name and pairing code,
+nothing else), and a change in the waiting set is announced as `PRINCIPAL_CHANGED` so the
+Connections section of Settings reloads.
 """
 
 from __future__ import annotations
 
 import logging
+import unicodedata
 from typing import Any
 
-from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QColor, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from shiboken6 import Shiboken
@@ -18,6 +25,7 @@ from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, Chang
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import KillSwitch, WriteMode
+from memvault.core.vocabulary.oauth import OAuthRequestRow
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.theme import icon_path
 
@@ -29,6 +37,26 @@ KILL_SWITCH_LABELS = {
     KillSwitch.ALL.value: "Stop everything",
 }
 ICON_SIZE = 64
+REQUEST_LOOK_MS = 5000  # how often waiting OAuth requests are looked for (they wait 10 minutes)
+NAME_CHARS = 60  # a client's name is its own claim: shown plain and cut short
+
+
+def client_name(name: str | None) -> str:
+    """An OAuth client's name as it calls itself, safe to show as plain text on one line."""
+    text = "".join(" " if unicodedata.category(ch).startswith("C") else ch for ch in name or "")
+    text = " ".join(text.split())
+    if not text:
+        return "An unnamed application"
+    return text if len(text) <= NAME_CHARS else text[: NAME_CHARS - 1].rstrip() + "…"
+
+
+def request_notice(requests: list[OAuthRequestRow]) -> str:
+    """The notification for requests not notified before: names and pairing codes, never a secret."""
+    if len(requests) == 1:
+        name, code = client_name(requests[0]["client_name"]), requests[0]["id"]
+        return f"{name} asks to connect — open memvault to approve (code {code})."
+    codes = ", ".join(request["id"] for request in requests)
+    return f"{len(requests)} applications ask to connect — open memvault to approve (codes {codes})."
 
 
 def tray_icon(pending: int, kill_switch: str) -> QIcon:
@@ -78,6 +106,7 @@ class Tray(QObject):
     open_requested = Signal()
     quit_requested = Signal()
     proposals_arrived = Signal(int)  # how many new proposals since the last look
+    connection_requested = Signal(str)  # the notice for OAuth requests not seen before (names and pairing codes)
     state_changed = Signal()  # pending count, kill switch or pause changed (after a refresh)
 
     def __init__(self, ops: Operations, parent: QObject | None = None) -> None:
@@ -106,6 +135,13 @@ class Tray(QObject):
         if self.available:
             self.icon.show()
         log.info("gui: system tray %s", "available" if self.available else "not available")
+        self.requests_waiting: frozenset[str] = frozenset()  # pairing codes of the OAuth requests waiting
+        self._requests_notified: set[str] = set()
+        self._looking = False
+        self.request_timer = QTimer(self)
+        self.request_timer.setInterval(REQUEST_LOOK_MS)
+        self.request_timer.timeout.connect(self.look_for_requests)
+        self.request_timer.start()  # the first look after REQUEST_LOOK_MS: none ahead of the window's first rows
         ops.changed.connect(self._on_changed)
         self.refresh()
 
@@ -148,6 +184,37 @@ class Tray(QObject):
     def _on_changed(self, changes: Changes) -> None:
         if changes.touches(*MEMORY_KINDS, *PROPOSAL_KINDS, ChangeKind.SETTING_CHANGED, ChangeKind.DOMAIN_CHANGED):
             self.refresh()
+        if changes.touches(ChangeKind.PRINCIPAL_CHANGED):  # a request answered here or in the CLI
+            self.look_for_requests()
+
+    def look_for_requests(self) -> None:
+        """Read the OAuth requests waiting now (one look at a time)."""
+        if self._looking:
+            return
+        self._looking = True
+        self.ops.run(lambda v: v.oauth.pending(self.ops.caller), self._requests, self._requests_unread)
+
+    def _requests_unread(self, error: MemvaultError) -> None:
+        self._looking = False
+        log.debug("gui: connection requests not read (%s)", error.code)
+
+    def _requests(self, waiting: list[OAuthRequestRow]) -> None:
+        self._looking = False
+        codes = frozenset(request["id"] for request in waiting)
+        new = [request for request in waiting if request["id"] not in self._requests_notified]
+        self._requests_notified &= codes  # a code is random: once gone, it never comes back
+        self._requests_notified |= codes
+        if codes != self.requests_waiting:
+            self.requests_waiting = codes
+            if self.pending >= 0:  # else the first refresh says it all
+                self.icon.setToolTip(self.summary())
+                self.state_changed.emit()
+            self.ops.announce(Changes.of((ChangeKind.PRINCIPAL_CHANGED,), codes))
+        if new:
+            notice = request_notice(new)
+            self.connection_requested.emit(notice)
+            if self.available:
+                self.icon.showMessage("memvault", notice, QSystemTrayIcon.MessageIcon.Information)
 
     def refresh(self) -> None:
         self.ops.run(lambda v: _tray_state(v, self.ops), self._show)
@@ -172,6 +239,9 @@ class Tray(QObject):
             parts.append(f"kill switch: {KILL_SWITCH_LABELS[self.kill_switch].lower()}")
         if self.pause_action.isChecked():
             parts.append("assistant writes paused")
+        if self.requests_waiting:
+            count = len(self.requests_waiting)
+            parts.append(f"{count} connection request{'s' if count != 1 else ''} waiting")
         return "; ".join(parts)
 
     def _notify(self, new: int) -> None:
@@ -191,6 +261,7 @@ class Tray(QObject):
 
     def dispose(self) -> None:
         """Delete the icon and the menu now (they have no parent widget), before the QApplication goes."""
+        self.request_timer.stop()
         self.icon.hide()
         Shiboken.delete(self.icon)
         Shiboken.delete(self.menu)

@@ -1,11 +1,13 @@
 """The consent page in a real headless Chromium: it shows the client, the scopes and the pairing
 code, waits while the person approves in the CLI, then takes the browser back to the client.
-Skipped where Chromium, its driver or selenium is missing (apt: chromium chromium-driver)."""
+Skipped where Chromium, its driver or selenium is missing (apt: chromium chromium-driver; packaging/test.sh
+installs them where it can), or where the command found does not run (Ubuntu's snap wrappers in a container)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +21,19 @@ from tests.mcp_bridge.oauthkit import Browser, Served, free_port, pkce, query_of
 webdriver = pytest.importorskip("selenium.webdriver")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="needs chromium and chromium-driver")
+
+
+def _runs(command: str | None) -> bool:
+    if command is None:
+        return False
+    try:
+        done = subprocess.run([command, "--version"], check=False, capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+pytestmark = pytest.mark.skipif(not (_runs(CHROMIUM) and _runs(DRIVER)), reason="needs chromium and chromium-driver")
 # The docs' picture is refreshed only on request (it shows a random code and port each run).
 DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "oauth-consent.png"
 

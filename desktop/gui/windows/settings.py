@@ -3,6 +3,8 @@
 Each declared setting becomes an editor chosen by its type (a choice list, a number within its
 bounds, a set of allowed items, a comma list); its description is shown under it. A change is
 written at once through the Vault; a value set by an environment variable is shown and locked.
+While a web assistant's connection request waits, a line at the top of the page says so and leads
+to the Connections section (windows/connections.py), which is further down.
 """
 
 from __future__ import annotations
@@ -10,16 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -28,7 +32,10 @@ from PySide6.QtWidgets import (
 from memvault.core.operations.changes import ChangeKind
 from memvault.core.runtime.settings import RETRIEVAL_SETTINGS, SETTINGS, Setting
 from memvault.core.vocabulary.errors import MemvaultError
+from memvault.core.vocabulary.oauth import OAuthRequestRow
 from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.tray import client_name
+from memvault.desktop.gui.windows.connections import ConnectionsPanel
 from memvault.desktop.gui.windows.settings_panels import (
     BackupsPanel,
     ClientsPanel,
@@ -183,8 +190,38 @@ class SettingsForm(QGroupBox):
         self.reload()
 
 
+class RequestsWaiting(QFrame):
+    """The line at the top of Settings while connection requests wait: who asks, and a way to answer."""
+
+    answer_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.text = QLabel()
+        self.text.setTextFormat(Qt.TextFormat.PlainText)  # client names are the clients' own
+        self.text.setWordWrap(True)
+        self.button = QPushButton("&Answer…")
+        self.button.setAccessibleName("Go to the connection requests")
+        self.button.clicked.connect(self.answer_requested)
+        row = QHBoxLayout(self)
+        row.addWidget(self.text, 1)
+        row.addWidget(self.button)
+        self.hide()
+
+    def show_requests(self, waiting: list[OAuthRequestRow]) -> None:
+        if not waiting:
+            self.hide()
+            return
+        if len(waiting) == 1:
+            self.text.setText(f"{client_name(waiting[0]['client_name'])} asks to connect (code {waiting[0]['id']}).")
+        else:
+            self.text.setText(f"{len(waiting)} applications ask to connect.")
+        self.show()
+
+
 class SettingsView(QScrollArea):
-    """The whole settings page: declared settings, then tokens, clients, backups, doctor and system."""
+    """The whole settings page: declared settings, then tokens, connections, clients, backups, doctor and system."""
 
     restore_requested = Signal(str)  # a backup file to restore (the app closes and reopens the store)
 
@@ -194,15 +231,27 @@ class SettingsView(QScrollArea):
         body = QWidget()
         column = QVBoxLayout(body)
         retrieval = {s.name for s in RETRIEVAL_SETTINGS}
+        self.waiting = RequestsWaiting()
+        self.waiting.answer_requested.connect(self.show_connections)
         self.form = SettingsForm(ops, "Assistants and the store", [n for n in SETTINGS if n not in retrieval])
         self.advanced = SettingsForm(ops, "Search and ranking (advanced)", [n for n in SETTINGS if n in retrieval])
         self.tokens = TokensPanel(ops)
+        self.connections = ConnectionsPanel(ops)
+        self.connections.pending_changed.connect(self.waiting.show_requests)
         self.clients = ClientsPanel(ops)
         self.backups = BackupsPanel(ops)
         self.backups.restore_requested.connect(self.restore_requested)
         self.doctor = DoctorPanel(ops)
         self.system = SystemPanel(ops)
-        for panel in (self.form, self.tokens, self.clients, self.backups, self.doctor, self.system, self.advanced):
+        panels = (self.waiting, self.form, self.tokens, self.connections, self.clients, self.backups, self.doctor)
+        for panel in (*panels, self.system, self.advanced):
             column.addWidget(panel)
         column.addStretch(1)
         self.setWidget(body)
+
+    def show_connections(self) -> None:
+        """Scroll to the Connections section and put the focus in it (its first request, else its list)."""
+        self.verticalScrollBar().setValue(self.connections.y() - self.fontMetrics().height())  # its top at the top
+        cards = list(self.connections.cards.values())
+        target: QWidget = cards[0].approve_button if cards else self.connections.table
+        target.setFocus(Qt.FocusReason.OtherFocusReason)
