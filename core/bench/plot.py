@@ -2,24 +2,63 @@
 
 Two panels share the quality axis: context tokens handed over per question, and retrieval
 latency per question. Up and to the left is better.
+
+Colours are classes of one `<style>` element: light by default, dark where the viewer asks for dark
+(`prefers-color-scheme`, which browsers honour; Qt's SVG renderer reads the light rules and ignores
+the query). The app shows a report's plot in its own palette's colours with `themed` (a transparent
+background, the palette's text), so it is never a white picture in a dark window.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 from memvault.core.bench.summary import Summary
 
 WIDTH, HEIGHT, PANEL, MARGIN = 760, 370, 340, 50
-COLOURS = ("#6b7280", "#d97706", "#2563eb", "#059669", "#9333ea")
+
+
+@dataclass(frozen=True)
+class Colours:
+    background: str  # "none": transparent, the page shows through
+    text: str
+    grid: str
+    frame: str
+    series: tuple[str, ...]  # one per condition, each readable as text on the background
+
+
+LIGHT = Colours("white", "#1f2328", "#e5e7eb", "#8b949e", ("#4b5563", "#b45309", "#1d4ed8", "#047857", "#7e22ce"))
+DARK = Colours("#17191b", "#e8e8e8", "#33383d", "#6e7681", ("#9ca3af", "#f59e0b", "#60a5fa", "#34d399", "#c084fc"))
+COLOURS = LIGHT.series  # the conditions' colours in a light picture
+_STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
+
+
+def rules(colours: Colours) -> str:
+    """The style rules that colour a plot (a class per part and per condition)."""
+    parts = [
+        f".bg{{fill:{colours.background}}}",
+        f"text{{fill:{colours.text}}}",
+        f".grid{{stroke:{colours.grid}}}",
+        f".frame{{fill:none;stroke:{colours.frame}}}",
+    ]
+    parts += [f".c{i},text.c{i}{{fill:{colour}}}" for i, colour in enumerate(colours.series)]
+    return " ".join(parts)
+
+
+def themed(svg_text: str, colours: Colours) -> str:
+    """The same plot in other colours (its style element replaced); a plot without one is returned as it is."""
+    return _STYLE.sub(lambda _match: f"<style>{rules(colours)}</style>", svg_text, count=1)
 
 
 def svg(summaries: Sequence[Summary]) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11">',
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+        f"<style>{rules(LIGHT)} @media (prefers-color-scheme: dark) {{ {rules(DARK)} }}</style>",
+        f'<rect class="bg" width="{WIDTH}" height="{HEIGHT}"/>',
         f'<text x="{WIDTH / 2}" y="16" text-anchor="middle" font-size="13">'
         "Quality against overhead (synthetic data set)</text>",
     ]
@@ -53,15 +92,15 @@ def _panel(left: float, label: str, xs: list[float], ys: list[float], summaries:
         fx, fy = x_max * step / 4, step / 4
         out.append(f'<text x="{px(fx):.1f}" y="{bottom + 14}" text-anchor="middle">{fx:g}</text>')
         out.append(f'<text x="{left - 6}" y="{py(fy) + 4:.1f}" text-anchor="end">{fy:g}</text>')
-        out.append(f'<line x1="{left}" x2="{left + size}" y1="{py(fy):.1f}" y2="{py(fy):.1f}" stroke="#eee"/>')
-    out.append(f'<rect x="{left}" y="{top}" width="{size}" height="{size}" fill="none" stroke="#999"/>')
+        out.append(f'<line class="grid" x1="{left}" x2="{left + size}" y1="{py(fy):.1f}" y2="{py(fy):.1f}"/>')
+    out.append(f'<rect class="frame" x="{left}" y="{top}" width="{size}" height="{size}"/>')
     for index, (x, y, s) in enumerate(zip(xs, ys, summaries, strict=True)):
-        colour = COLOURS[index % len(COLOURS)]
-        out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="5" fill="{colour}"/>')
+        series = f"c{index % len(LIGHT.series)}"
+        out.append(f'<circle class="{series}" cx="{px(x):.1f}" cy="{py(y):.1f}" r="5"/>')
         anchor = "end" if px(x) > left + size * 0.7 else "start"
         shift = -8 if anchor == "end" else 8
         out.append(
-            f'<text x="{px(x) + shift:.1f}" y="{py(y) - 8:.1f}" text-anchor="{anchor}" fill="{colour}">'
+            f'<text class="{series}" x="{px(x) + shift:.1f}" y="{py(y) - 8:.1f}" text-anchor="{anchor}">'
             f"{escape(s.condition)} ({y:.2f})</text>"
         )
     return out

@@ -17,7 +17,7 @@ from typing import Any
 
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.vocabulary.errors import EnvironmentProblem
-from memvault.desktop.commands.common import add_command, emit
+from memvault.desktop.commands.common import add_command, emit, no_answer
 from memvault.desktop.commands.setup import create_store, recovery_key_lines
 from memvault.mcp_bridge.readiness import memvault_command, store_exists
 
@@ -55,9 +55,13 @@ def _ensure_store(args: argparse.Namespace) -> dict[str, Any] | None:
     init = memvault_command(VaultPaths.from_env(args.home), "init")
     if args.json or not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise EnvironmentProblem(f"no memvault store yet: run `{init}` first, then `memvault install {args.client}`")
-    answer = input(f"No memvault store yet. Create it now ({init})? [Y/n] ").strip().lower()
+    later = f"run `{init}` first, then `memvault install {args.client}`"
+    try:
+        answer = input(f"No memvault store yet. Create it now ({init})? [Y/n] ").strip().lower()
+    except EOFError:
+        raise no_answer(f"no store was made and nothing was registered: {later}") from None
     if answer not in ("", "y", "yes"):
-        raise EnvironmentProblem(f"nothing was registered: run `{init}` first, then `memvault install {args.client}`")
+        raise EnvironmentProblem(f"nothing was registered: {later}")
     return create_store(args.home)
 
 

@@ -176,7 +176,12 @@ def register(subparsers: Any) -> None:
     p = add_command(
         subparsers, "import", _import, "import ChatGPT, Claude, Codex or generic history (a dry run unless --commit)"
     )
-    p.add_argument("path", nargs="?", help="the export: a zip, conversations.json, a .jsonl, a .md or a Codex folder")
+    p.add_argument(
+        "path",
+        nargs="?",
+        help="the export: a zip, conversations.json, a .jsonl, a .md, or a folder "
+        "(an unzipped ChatGPT or Claude export, Codex sessions)",
+    )
     p.add_argument("--format", default="auto", help="auto (default), chatgpt, claude, codex, jsonl or markdown")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="report what would happen, write nothing (default)")

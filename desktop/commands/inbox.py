@@ -11,6 +11,7 @@ from memvault.core.runtime.settings import SETTINGS, setting
 from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.commands.common import emit, open_vault
 from memvault.desktop.commands.memory import command, short, table
+from memvault.desktop.gui.models.write_reasons import SENSITIVE, is_sensitive, proposed_draft, why_waits
 
 
 # -- proposals -------------------------------------------------------------------------------
@@ -18,8 +19,8 @@ def _what(proposal: dict[str, Any]) -> str:
     """What a proposal would do, in a few words (the person's own inbox, on their own terminal)."""
     payload = proposal["payload"]
     if proposal["kind"] == "add":
-        draft = payload.get("draft", {})
-        badge = "[sensitive] " if draft.get("sensitivity") == "sensitive" else ""
+        draft = proposed_draft(proposal)
+        badge = f"[{SENSITIVE}] " if is_sensitive(draft) else ""
         return f"{badge}{draft.get('type', '')} in {draft.get('domain', '?')}: {draft.get('statement', '')}"
     if proposal["kind"] == "correct":
         return f"{payload.get('id')} → {payload.get('statement', '')}"
@@ -32,16 +33,18 @@ def _proposals_text(items: list[dict[str, Any]]) -> str:
     if not items:
         return "no proposals"
     rows = [
-        [p["id"], p["kind"], p["status"], p["principal"], (p["created_at"] or "")[:16], _why(p), short(_what(p), 70)]
+        [
+            p["id"],
+            p["kind"],
+            p["status"],
+            p["principal"],
+            (p["created_at"] or "")[:16],
+            why_waits(p),
+            short(_what(p), 70),
+        ]
         for p in items
     ]
     return table(["id", "kind", "status", "by", "created", "why", "what"], rows)
-
-
-def _why(proposal: dict[str, Any]) -> str:
-    """Why it waits, in its first words ("sensitive", "review-before-write", "a new domain ...")."""
-    because = str(proposal["payload"].get("waits_because") or "")
-    return short(because.split(":", maxsplit=1)[0].split(" (", maxsplit=1)[0], 28)
 
 
 def _proposals_list(args: argparse.Namespace) -> int:

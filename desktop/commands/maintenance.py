@@ -19,17 +19,22 @@ from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.requests import PurgeRequest
 from memvault.core.vocabulary.text_safety import visible
-from memvault.desktop.commands.common import add_command, emit, open_vault
+from memvault.desktop.commands.common import add_command, emit, no_answer, open_vault
 
 EXIT_PROBLEM = 1
 
 
 def confirmed(prompt: str, word: str) -> bool:
-    """Ask for `word`: typed on a terminal, or the first line of stdin when it is not one."""
+    """Ask for `word`: typed on a terminal, or the first line of stdin when it is not one. No answer (the
+    input ended) is no confirmation."""
     print(prompt, file=sys.stderr, end="", flush=True)
     if sys.stdin is None:
         return False
-    answer = input() if sys.stdin.isatty() else sys.stdin.readline()
+    try:
+        answer = input() if sys.stdin.isatty() else sys.stdin.readline()
+    except EOFError:
+        print(file=sys.stderr)
+        return False
     return answer.strip() == word
 
 
@@ -69,7 +74,10 @@ def _refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
 def restore_store(args: argparse.Namespace, backup: str) -> int:
     """`memvault restore BACKUP [--replace]`: a backup of this store, or of another one over an empty store."""
     _refuse_while_daemon_runs(args, "restore")
-    result = Vault.restore_backup(backup, args.home, replace=bool(getattr(args, "replace", False)))
+    try:
+        result = Vault.restore_backup(backup, args.home, replace=bool(getattr(args, "replace", False)))
+    except EOFError:  # every secret is asked for before anything is made or replaced
+        raise no_answer("nothing was changed") from None
     emit(args, result, _restored_text)
     return 0
 

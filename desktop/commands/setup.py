@@ -3,20 +3,35 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+from pathlib import Path
 from typing import Any
 
+from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import OWNER, WriteMode
 from memvault.core.writer.writes import ANY_DOMAIN
-from memvault.desktop.commands.common import add_command, emit, open_vault
+from memvault.desktop.commands.common import add_command, emit, no_answer, open_vault
 
 AUTOMATIC = WriteMode.AUTOMATIC.value
 
 
 def create_store(home: str | None) -> dict[str, Any]:
-    """Make the encrypted store (key in the OS keyring, or wrapped by a passphrase) and describe it."""
-    with Vault.open(home, create=True) as vault:
+    """Make the encrypted store (key in the OS keyring, or wrapped by a passphrase) and describe it.
+
+    When no key can be made (no passphrase given, the two typed differ, the input ended at the question)
+    nothing is left behind: the folders the attempt made are removed again."""
+    made = _missing_folders(VaultPaths.from_env(home))
+    try:
+        vault = Vault.open(home, create=True)
+    except EOFError:
+        _remove_empty(made)
+        raise no_answer("no store was made") from None
+    except BaseException:
+        _remove_empty(made)
+        raise
+    with vault:
         info = keys.describe(vault.paths.key_file)
         status = vault.status(OWNER)
         return {
@@ -29,6 +44,22 @@ def create_store(home: str | None) -> dict[str, Any]:
             # Shown once, never stored: it unwraps the store key from any backup on a new machine.
             "recovery_key": keys.take_new_recovery_key(vault.paths.key_file),
         }
+
+
+def _missing_folders(paths: VaultPaths) -> list[Path]:
+    """The folders opening a new store makes (`VaultPaths.ensure`) that do not exist yet, outermost first."""
+    missing: list[Path] = []
+    folder = paths.home
+    while not folder.exists() and folder != folder.parent:
+        missing.insert(0, folder)
+        folder = folder.parent
+    return missing + [f for f in (paths.exports, paths.backups, paths.logs, paths.imports) if not f.exists()]
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in reversed(folders):
+        with contextlib.suppress(OSError):  # not empty: something else put a file there; it stays
+            folder.rmdir()
 
 
 def _init(args: argparse.Namespace) -> int:

@@ -30,6 +30,15 @@ icon=resources/icons/memvault.svg
 cp "$icon" "$bundle/share/icons/memvault.svg"
 cp packaging/linux/memvault-bundle.desktop.in "$bundle/share/applications/memvault.desktop.in"
 cp packaging/linux/install-desktop-entry.sh "$bundle/install-desktop-entry.sh"
+# Every resource the wheel ships is in the bundle (the writer's heads, the model, the demo, ...).
+missing=$("$venv/bin/python" - build/bundle-wheel/memvault-*.whl "$bundle/_internal" <<'PY'
+import os, sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+shipped = [n for n in names if n.startswith("memvault/resources/") and not n.endswith((".py", "/"))]
+print(" ".join(n for n in shipped if not os.path.isfile(os.path.join(sys.argv[2], n))))
+PY
+)
+[ -z "$missing" ] || { echo "bundle: resources missing from the bundle: $missing" >&2; exit 1; }
 archive=dist/memvault-$version-$os-$machine.tar.gz
 tar czf "$archive" -C dist/bundle memvault
 echo "bundle: built in $((SECONDS - t0)) s: $archive ($(du -sh "$bundle" | cut -f1) unpacked, $(du -h "$archive" | cut -f1) packed)"

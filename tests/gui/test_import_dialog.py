@@ -7,7 +7,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "importers"))
@@ -151,3 +153,31 @@ def test_ctrl_i_in_the_main_window_opens_the_one_import_dialog(qtbot: QtBot, ops
     qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.import_dialog is not None and window.import_dialog.isVisible(), timeout=5000)
     assert window.open_import() is window.import_dialog
+
+
+def test_the_folder_button_asks_for_any_export_folder_and_an_unzipped_claude_export_is_read(
+    qtbot: QtBot, ops: Operations, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Folders are unzipped ChatGPT and Claude exports too, not only Codex sessions: the button and the
+    folder chooser say so, and a Claude folder picked with it is recognised as Claude's."""
+    folder = tmp_path / "claude-export"
+    folder.mkdir()
+    copy_fixture("claude_conversations.json", folder).rename(folder / "conversations.json")
+    (folder / "users.json").write_text('[{"uuid": "u1", "full_name": "Sam Fictional"}]', encoding="utf-8")
+    asked: list[str] = []
+
+    def chooser(_parent: object, caption: str, _start: str) -> str:  # the system's folder dialog
+        asked.append(caption)
+        return str(folder)
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", chooser)
+    dialog = ImportDialog(ops)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert "Codex" not in dialog.folder_button.text() and "folder" in dialog.folder_button.text().replace("&", "")
+    assert dialog.folder_button.accessibleName() == "Choose an export folder"
+    assert "ChatGPT or Claude" in dialog.folder_button.toolTip()
+    qtbot.mouseClick(dialog.folder_button, _left())
+    assert asked == ["Choose an export folder"]
+    qtbot.waitUntil(lambda: dialog.detected.text().startswith("Claude data export (detected): "), timeout=WAIT)
+    assert dialog.path.text() == str(folder) and dialog.dry_button.isEnabled()

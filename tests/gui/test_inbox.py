@@ -14,7 +14,7 @@ from memvault.core.vocabulary.errors import NotFound
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.requests import ListRequest
 from memvault.desktop.gui.operations import Operations
-from memvault.desktop.gui.windows.inbox import InboxView
+from memvault.desktop.gui.windows.inbox import WHEN, InboxView
 
 
 def open_inbox(qtbot: QtBot, ops: Operations) -> InboxView:
@@ -122,7 +122,7 @@ def test_an_empty_inbox_says_what_it_is_for(qtbot: QtBot, ops: Operations, vault
 
 def test_when_a_proposal_came_reads_as_people_say_it(qtbot: QtBot, ops: Operations, seeded: Seeded) -> None:
     view = open_inbox(qtbot, ops)
-    when = view.table.rows.index(0, 3)
+    when = view.table.rows.index(0, WHEN)
     assert when.data() == "just now"  # staged by the fixture a moment ago
     assert "UTC" in when.data(Qt.ItemDataRole.ToolTipRole)  # the exact time on hover
     select(view, seeded.proposals["add"])

@@ -1,4 +1,5 @@
-"""The desktop bundle's inputs: hashed pins that cover every runtime dependency, and a working menu entry."""
+"""The desktop bundle's inputs: hashed pins that cover every runtime dependency, every resource collected, and a
+working menu entry."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 import shutil
 import subprocess
 import tomllib
+from fnmatch import fnmatch
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -64,3 +66,20 @@ def test_the_menu_entry_points_at_the_unpacked_bundle_and_goes_away_again(tmp_pa
         ["bash", str(bundle / "install-desktop-entry.sh"), "--remove"], env=env, check=True, capture_output=True
     )
     assert not (data / "applications" / "memvault.desktop").exists()
+
+
+def test_the_bundle_collects_every_resource_the_wheel_ships() -> None:
+    """The spec names the package data it collects by pattern; each resource file must match one. (The writer's
+    heads, resources/writer/*.bin, once matched none: the bundle's writer judged moods, secrets and sensitive
+    matters by its rules alone.) Patterns as PyInstaller reads them, relative to the package: `**` any folders."""
+    spec = (ROOT / "packaging" / "bundle" / "memvault.spec").read_text()
+    call = re.search(r'collect_data_files\(\s*"memvault",\s*includes=\[(.*?)\]\)', spec, re.DOTALL)
+    assert call is not None, "the spec collects memvault's data by include patterns"
+    patterns = [pattern.replace("**", "*") for pattern in re.findall(r'"([^"]+)"', call[1])]
+    resources = [
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "resources").rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc")
+    ]
+    assert any(name.endswith(".bin") for name in resources)
+    assert [name for name in resources if not any(fnmatch(name, pattern) for pattern in patterns)] == []

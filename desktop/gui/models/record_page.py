@@ -137,13 +137,14 @@ def _events(detail: RecordDetail) -> str:
     return f"<ul>{items}</ul>"
 
 
-def record_html(detail: RecordDetail, moment: str | None = None) -> str:
-    """The whole record as rich text; `moment` names the as_of/known_at view it was found under."""
+def record_html(detail: RecordDetail, moment: str | None = None, marks: str = "") -> str:
+    """The whole record as rich text; `moment` names the as_of/known_at view it was found under; `marks`
+    (rich text: badges) goes under the statement."""
     record = detail.memory
     notice = f"<p><i>As it stood {escape(moment)}.</i></p>" if moment else ""
     entities = _value(detail.entities) if detail.entities else "<i>none</i>"
     return (
-        f"<h3>{escape(str(record['statement']))}</h3>{notice}"
+        f"<h3>{escape(str(record['statement']))}</h3>{marks}{notice}"
         f"<p><small>{escape(str(record['id']))}</small></p>"
         f"{_table(record, FIELDS)}"
         f"<h4>Time</h4>{_table(record, TIMES)}"

@@ -18,7 +18,9 @@ from PySide6.QtCore import (
 
 from memvault.core.vocabulary.model import MemoryType, Scope, Status
 from memvault.desktop.gui import human_time
+from memvault.desktop.gui.badges import BADGE_ROLE
 from memvault.desktop.gui.models.vault_calls import Row
+from memvault.desktop.gui.models.write_reasons import SENSITIVE, is_sensitive
 
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole
@@ -158,6 +160,17 @@ class RecordTableModel(QAbstractTableModel):
             return column.sort_key(row)
         if role == ID_ROLE:
             return row["id"]
+        if index.column() == STATEMENT and is_sensitive(row):
+            return self._sensitive(row, role)
+        return None
+
+    @staticmethod
+    def _sensitive(row: Row, role: int) -> Any:
+        """A sensitive record's statement carries the badge, and says it to screen readers."""
+        if role == BADGE_ROLE:
+            return SENSITIVE
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return f"{SENSITIVE}: {row['statement']}"
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -118,8 +118,14 @@ def domain_names(vault: Vault, caller: Caller) -> list[str]:
 
 
 def correct_record(vault: Vault, caller: Caller, memory_id: str, statement: str, reason: str, revision: int) -> Row:
+    """The correction's answer, with the new version's sensitivity and access scope (the writer judges the
+    new statement: a correction can make a record sensitive, and the pane says so)."""
     request = CorrectRequest.of(id=memory_id, statement=statement, reason=reason or None, expected_revision=revision)
-    return dict(vault.correct(caller, request))
+    answer: Row = dict(vault.correct(caller, request))
+    if answer.get("id"):
+        written = vault.get(caller, answer["id"])["memory"]
+        answer |= {"sensitivity": written["sensitivity"], "access_scope": written["access_scope"]}
+    return answer
 
 
 def archive_record(vault: Vault, caller: Caller, memory_id: str, reason: str, revision: int) -> Row:

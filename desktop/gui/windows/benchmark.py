@@ -3,16 +3,19 @@
 The run is the same code as the `memory_benchmark` MCP tool and `memvault bench memory`: three
 conditions on a fictional data set, each in its own temporary store; only the report folder
 (MEMVAULT_HOME/benchmarks/) is written. It takes minutes, on the worker, with a busy dialog.
+The plot is drawn in the window's palette (no background of its own, the palette's text), and again
+when the palette changes.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,10 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memvault.core.bench import plot
 from memvault.core.bench.report import latest, report_folder
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.progress import run_long
+from memvault.desktop.gui.readable_style import blend, dark
 
 EMPTY = (
     "No benchmark report yet.\n\nRun one to see how memvault compares with no memory and with a "
@@ -41,21 +46,45 @@ EMPTY = (
 IMAGE_LINE = re.compile(r"^!\[[^\]]*\]\([^)]*\)\s*$", re.MULTILINE)  # the report's link to its plot
 
 
+def plot_colours(palette: QPalette) -> plot.Colours:
+    """A plot in the window's colours: the page shows through, words in its text colour, lines between the text
+    and the window, the conditions in the variant made for a light or a dark page."""
+    text, window = palette.color(QPalette.ColorRole.WindowText), palette.color(QPalette.ColorRole.Window)
+    return replace(
+        plot.DARK if dark(palette) else plot.LIGHT,
+        background="none",
+        text=text.name(),
+        grid=blend(text, window, 0.15).name(),
+        frame=blend(text, window, 0.45).name(),
+    )
+
+
 class AspectSvg(QWidget):
-    """An SVG drawn at its own proportions, as large as fits and centred (QSvgWidget stretches it to the widget)."""
+    """An SVG drawn at its own proportions, as large as fits and centred (QSvgWidget stretches it to the widget);
+    a benchmark plot in the palette's colours (`plot.themed`)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.renderer = QSvgRenderer(self)
         self.renderer.repaintNeeded.connect(self.update)
+        self.svg = ""
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
 
     def load(self, svg: bytes) -> None:
-        self.renderer.load(svg)
+        self.svg = svg.decode("utf-8", errors="replace")
+        self._render()
+
+    def _render(self) -> None:
+        self.renderer.load(plot.themed(self.svg, plot_colours(self.palette())).encode("utf-8"))
         self.updateGeometry()
         self.update()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self.svg:
+            self._render()
 
     def natural(self) -> QSize:
         size = self.renderer.defaultSize()

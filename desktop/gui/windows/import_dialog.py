@@ -50,6 +50,9 @@ EXPORTS = "Exports (*.zip *.json *.jsonl *.md *.markdown);;All files (*)"
 BATCH_COLUMNS = ("Batch", "Status", "Format", "Chunks", "Added", "Corrected", "Started", "File")
 PROGRESS_EVERY = 0.1  # seconds between progress updates sent to the window
 MB = 1 << 20
+# A folder is an unzipped ChatGPT or Claude export, or Codex sessions (~/.codex): core/importers/layout.py.
+FOLDER_TITLE = "Choose an export folder"
+FOLDER_TIP = "An unzipped ChatGPT or Claude data export, or Codex sessions (~/.codex or ~/.codex/sessions)"
 DEFAULTS = ImportRequest(path="")  # the CLI's defaults (largest file, chunk size)
 
 
@@ -117,13 +120,15 @@ class ImportDialog(QDialog):
     def _build(self) -> None:
         self.path = QLineEdit()
         self.path.setPlaceholderText(
-            "A ChatGPT zip or conversations.json, Claude conversations.json, Codex sessions, …"
+            "A ChatGPT or Claude export (zip, unzipped folder or conversations.json), Codex sessions, …"
         )
         self.path.setAccessibleName("Export file")
         self.path.editingFinished.connect(self._path_edited)
         self.file_button = QPushButton("Choose &file…")
         self.file_button.clicked.connect(self._pick_file)
-        self.folder_button = QPushButton("Codex &folder…")
+        self.folder_button = QPushButton("Choose f&older…")
+        self.folder_button.setToolTip(FOLDER_TIP)
+        self.folder_button.setAccessibleName("Choose an export folder")
         self.folder_button.clicked.connect(self._pick_folder)
         self.format = QComboBox()
         self.format.setAccessibleName("Format")
@@ -243,7 +248,7 @@ class ImportDialog(QDialog):
             self.choose(chosen)
 
     def _pick_folder(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, "Choose a Codex sessions folder", self.path.text())
+        chosen = QFileDialog.getExistingDirectory(self, FOLDER_TITLE, self.path.text())
         if chosen:
             self.choose(chosen)
 

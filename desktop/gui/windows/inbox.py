@@ -2,18 +2,31 @@
 
 Keys: A approves the selection, R (or Delete) rejects it; the selection may hold many rows.
 A purge request is never approved in a batch: it shows what would be removed where and waits for
-the word "purge" to be typed.
+the word "purge" to be typed. Each row says why the proposal waits (the writer's reason in its first
+words, the whole of it on hover and in the detail), and a sensitive record to be added carries a
+"sensitive" badge before its statement.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import (
+    QEvent,
+    QIdentityProxyModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -27,9 +40,19 @@ from PySide6.QtWidgets import (
 from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui import human_time
+from memvault.desktop.gui.badges import BADGE_ROLE, BadgeDelegate, badge_html
 from memvault.desktop.gui.item_tables import Cell, ItemTable
 from memvault.desktop.gui.models.record_page import time_html
 from memvault.desktop.gui.models.record_table import plain_words
+from memvault.desktop.gui.models.write_reasons import (
+    NO_REASON,
+    SENSITIVE,
+    SENSITIVE_MATTERS,
+    is_sensitive,
+    proposed_draft,
+    waits_because,
+    why_waits,
+)
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.inbox_items import (
     CLASSIFICATION,
@@ -47,8 +70,9 @@ EMPTY_TEXT = (
     "When an assistant proposes to add, correct, archive or purge a memory and the write mode asks "
     "for review, the proposal appears here. Approve with A, reject with R."
 )
-COLUMNS = ("What", "Summary", "Proposed by", "When")
-SUMMARY = 1  # the column that takes the room left
+COLUMNS = ("What", "Summary", "Why it waits", "By", "When")
+SUMMARY, WHY, WHEN = 1, 2, 4  # the summary takes the room left
+WHY_SHOWN = "review-before-write"  # the why column is as wide as the commonest reason; a longer one is cut (hover)
 # What deciding proposals changes: the proposals and purge requests, and the records approvals write.
 DECIDED = frozenset(
     {
@@ -91,12 +115,20 @@ def _side_by_side(item: InboxItem) -> str:
     )
 
 
-def describe(item: InboxItem) -> str:
-    """The detail pane's HTML for one proposal (every value escaped)."""
+def sensitive(item: InboxItem) -> bool:
+    """A proposal to add a record the writer judged (or the assistant marked) sensitive."""
+    return is_sensitive(proposed_draft(item.proposal))
+
+
+def describe(item: InboxItem, palette: QPalette) -> str:
+    """The detail pane's HTML for one proposal (every value escaped); the badge in `palette`'s colours."""
     proposal = item.proposal
+    badge = badge_html(SENSITIVE, palette, f"Sensitive: {SENSITIVE_MATTERS}") if sensitive(item) else ""
     parts = [
         f"<h3>{escape(KIND_TITLES.get(item.kind, item.kind))} · {CLASSIFICATION.get(item.kind, '')}</h3>",
+        f"<p>{badge}</p>" if badge else "",
         "<table cellpadding=3>",
+        _row("Why it waits", waits_because(proposal)),
         _row("Proposed by", f"{proposal['principal']} ({proposal['surface']})"),
         f"<tr><th align=left valign=top>Proposed at</th><td>{time_html(proposal['created_at'])}</td></tr>",
         _row("Reasoning", proposal.get("reason")),
@@ -137,10 +169,29 @@ def _purge_text(item: InboxItem) -> str:
     )
 
 
-def _cells(item: InboxItem) -> tuple[str, str, str, Cell]:
-    title = f"{KIND_TITLES.get(item.kind, item.kind)} ({CLASSIFICATION.get(item.kind, '')})"
+def _cells(item: InboxItem) -> tuple[Cell, str, Cell, str, Cell]:
+    """What (the writer's classification on hover: the detail says it too), the summary, why it waits (the
+    whole reason on hover), who proposed it, when."""
+    title = KIND_TITLES.get(item.kind, item.kind)
+    what = Cell(title, f"{title} ({CLASSIFICATION.get(item.kind, '')})")
+    why = Cell(why_waits(item.proposal) or "—", waits_because(item.proposal) or NO_REASON)
     when = item.proposal["created_at"]
-    return (title, item.summary(), item.proposal["principal"], Cell(human_time.human(when), human_time.hover(when)))
+    return (what, item.summary(), why, item.proposal["principal"], Cell(human_time.human(when), human_time.hover(when)))
+
+
+class _Badged(QIdentityProxyModel):
+    """The inbox's rows with a sensitive proposal's summary marked: the badge drawn before it
+    (`BadgeDelegate`), and its word said to screen readers before the summary."""
+
+    def __init__(self, sensitive_row: Callable[[int], bool], parent: QObject) -> None:
+        super().__init__(parent)
+        self.sensitive_row = sensitive_row
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        marked = role in (BADGE_ROLE, Qt.ItemDataRole.AccessibleTextRole) and index.column() == SUMMARY
+        if marked and index.isValid() and self.sensitive_row(index.row()):
+            return SENSITIVE if role == BADGE_ROLE else f"{SENSITIVE}: {super().data(index)}"
+        return super().data(index, role)
 
 
 class InboxView(QWidget):
@@ -159,6 +210,14 @@ class InboxView(QWidget):
 
     def _build(self) -> None:
         self.table = ItemTable(COLUMNS, "Pending proposals", stretch=SUMMARY)
+        self.badged = _Badged(lambda row: row < len(self.items) and sensitive(self.items[row]), self.table)
+        self.badged.setSourceModel(self.table.rows)
+        self.table.setModel(self.badged)  # a new model: the header forgets which section stretches
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(SUMMARY, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(WHY, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(WHY, self.fontMetrics().horizontalAdvance(WHY_SHOWN) + 2 * self.fontMetrics().height())
+        self.table.setItemDelegateForColumn(SUMMARY, BadgeDelegate(self.table))
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection_changed())
         self.empty = QLabel(EMPTY_TEXT)
         self.empty.setWordWrap(True)
@@ -224,7 +283,7 @@ class InboxView(QWidget):
             rows = [row for row, item in enumerate(items) if item.id in selected] or ([0] if items else [])
             flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
             for row in rows:
-                selection.select(self.table.rows.index(row, 0), flags)
+                selection.select(self.badged.index(row, 0), flags)
         finally:
             selection.blockSignals(False)
         self.table.viewport().update()
@@ -242,13 +301,20 @@ class InboxView(QWidget):
     def _selection_changed(self) -> None:
         chosen = self.selected()
         if len(chosen) == 1:
-            self.detail.setHtml(describe(chosen[0]))
+            self.detail.setHtml(describe(chosen[0], self.palette()))
         elif chosen:
             self.detail.setHtml(f"<h3>{len(chosen)} proposals selected</h3><p>A approves all, R rejects all.</p>")
         else:
             self.detail.setHtml("")
         self.confirm_edit.clear()
         self._update_buttons()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new palette (light or dark): the badge in the detail is drawn again in its colours."""
+        super().changeEvent(event)
+        chosen = self.selected()
+        if event.type() == QEvent.Type.PaletteChange and len(chosen) == 1:
+            self.detail.setHtml(describe(chosen[0], self.palette()))
 
     def _update_buttons(self) -> None:
         chosen = self.selected()

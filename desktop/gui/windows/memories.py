@@ -29,9 +29,16 @@ from PySide6.QtWidgets import (
 from memvault.core.operations.changes import MEMORY_KINDS, ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import MemoryType, Scope, Status
+from memvault.desktop.gui.badges import BadgeDelegate
 from memvault.desktop.gui.date_edits import DateEdit, DateTimeEdit
 from memvault.desktop.gui.models import vault_calls
-from memvault.desktop.gui.models.record_table import RecordFilterModel, RecordTableModel, RowFilter, plain_words
+from memvault.desktop.gui.models.record_table import (
+    STATEMENT,
+    RecordFilterModel,
+    RecordTableModel,
+    RowFilter,
+    plain_words,
+)
 from memvault.desktop.gui.models.vault_calls import RecordDetail, RecordPage, RecordQuery
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.windows.memory_detail import MemoryDetail
@@ -226,6 +233,7 @@ class MemoriesView(QWidget):
         table.setAlternatingRowColors(True)
         table.setWordWrap(False)
         table.setAccessibleName("Records")
+        table.setItemDelegateForColumn(STATEMENT, BadgeDelegate(table))  # "sensitive" before such a statement
         table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it), as in the other views
         table.verticalHeader().hide()
         return table

@@ -1,15 +1,19 @@
 """The Memories view's detail pane: the whole record and the person's actions on it.
 
 Actions (correct, archive, restore, request purge) go through `Operations.run` with
-`writes=True`; the Vault decides what is allowed and its refusal is shown as it words it.
+`writes=True`; the Vault decides what is allowed and its refusal is shown as it words it: a
+correction holding a secret or a passing mood is not saved, and the pane says which; one the writer
+judges sensitive is saved, and the pane says it is kept sensitive and who may read it. A sensitive
+record carries a badge under its statement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
-from PySide6.QtCore import QUrl, Signal
+from PySide6.QtCore import QEvent, QUrl, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -28,9 +32,18 @@ from PySide6.QtWidgets import (
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import Scope
+from memvault.desktop.gui.badges import badge_html
 from memvault.desktop.gui.models import vault_calls
 from memvault.desktop.gui.models.record_page import RECORD_SCHEME, record_html
 from memvault.desktop.gui.models.vault_calls import RecordDetail, Row
+from memvault.desktop.gui.models.write_reasons import (
+    REFUSED,
+    SENSITIVE,
+    SENSITIVE_MATTERS,
+    is_sensitive,
+    kept_sensitive,
+    refusal,
+)
 from memvault.desktop.gui.operations import Operations
 
 LIVE = ("current", "partial", "disputed")
@@ -110,6 +123,7 @@ class MemoryDetail(QWidget):
         super().__init__(parent)
         self.ops = ops
         self.detail: RecordDetail | None = None
+        self.moment: str | None = None
         self._pending: Callable[[], None] | None = None
         self.page = QTextBrowser()
         self.page.setOpenLinks(False)
@@ -147,15 +161,30 @@ class MemoryDetail(QWidget):
 
     # -- showing -------------------------------------------------------------------------------
     def show_detail(self, detail: RecordDetail | None, moment: str | None = None) -> None:
-        self.detail = detail
+        self.detail, self.moment = detail, moment
         self.form.hide()
-        self.page.setHtml(record_html(detail, moment) if detail else EMPTY)
+        self.page.setHtml(record_html(detail, moment, self._marks(detail.memory)) if detail else EMPTY)
         status = detail.memory["status"] if detail else None
         self.buttons["correct"].setEnabled(status in LIVE)
         self.buttons["archive"].setEnabled(status in LIVE)
         self.buttons["restore"].setEnabled(status == "archived")
         self.buttons["purge"].setEnabled(detail is not None)
         self.buttons["scope"].setEnabled(status in LIVE)
+
+    def _marks(self, record: Row) -> str:
+        """A sensitive record's badge, with what sensitive means and who may read it."""
+        if not is_sensitive(record):
+            return ""
+        badge = badge_html(SENSITIVE, self.palette(), f"Sensitive: {SENSITIVE_MATTERS}")
+        # The badge says the word; the line the rest of the writer's words: "(health, ...): kept local_only".
+        rest = kept_sensitive(str(record["access_scope"])).removeprefix(SENSITIVE).strip()
+        return f"<p>{badge} {escape(rest)}</p>"
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new palette (light or dark): the badge is drawn again in its colours."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self.detail is not None:
+            self.page.setHtml(record_html(self.detail, self.moment, self._marks(self.detail.memory)))
 
     def say(self, text: str) -> None:
         self.message.setText(text)
@@ -229,10 +258,17 @@ class MemoryDetail(QWidget):
         self.form.hide()
         outcome = str(result.get("outcome", "done"))
         staged = " It waits in the approval inbox." if outcome in ("staged", "confirmation_required") else ""
-        self.say(f"{outcome.replace('_', ' ').capitalize()}.{staged}")
+        said = f"{outcome.replace('_', ' ').capitalize()}.{staged}"
+        if is_sensitive(result):  # a correction the writer judged sensitive
+            said += f" The new version is {kept_sensitive(str(result.get('access_scope')))}."
+        self.say(said)
         if result.get("id"):
             self.record_opened.emit(str(result["id"]))
 
     def _refused(self, error: MemvaultError) -> None:
+        """The writer's refusal (a secret, a passing mood, nothing durable) says why nothing was saved."""
         self.form.confirm.setEnabled(True)
-        self.say(f"Not done: {error.message}")
+        if error.message.startswith(REFUSED):
+            self.say(f"Not saved: {refusal(error.message)}.")
+        else:
+            self.say(f"Not done: {error.message}")
