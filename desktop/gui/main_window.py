@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
         row.addWidget(self.stack, 1)
         self.setCentralWidget(body)
         self._menus()
-        self.tray.icon.messageClicked.connect(self.open_inbox)
+        self.tray.icon.messageClicked.connect(self._notice_clicked)
         self.tray.state_changed.connect(self._tray_state)
         self.state = QLabel()
         self.statusBar().addPermanentWidget(self.state)
@@ -213,6 +213,20 @@ class MainWindow(QMainWindow):
     def open_inbox(self) -> None:
         self.bring_forward()
         self.show_page("Inbox")
+
+    def open_connections(self) -> None:
+        """Settings, at the web assistants' connections and their waiting requests."""
+        self.bring_forward()
+        settings = cast("SettingsView", self.page("Settings"))
+        self.show_page("Settings")
+        settings.show_connections()
+
+    def _notice_clicked(self) -> None:
+        """A click on the tray's last notice opens what it was about."""
+        if self.tray.last_notice == "connections":
+            self.open_connections()
+        else:
+            self.open_inbox()
 
     def bring_forward(self) -> None:
         self.showNormal()

@@ -137,6 +137,7 @@ class Tray(QObject):
         log.info("gui: system tray %s", "available" if self.available else "not available")
         self.requests_waiting: frozenset[str] = frozenset()  # pairing codes of the OAuth requests waiting
         self._requests_notified: set[str] = set()
+        self.last_notice = "inbox"  # where a click on the last notice leads: "inbox" or "connections"
         self._looking = False
         self.request_timer = QTimer(self)
         self.request_timer.setInterval(REQUEST_LOOK_MS)
@@ -214,6 +215,7 @@ class Tray(QObject):
             notice = request_notice(new)
             self.connection_requested.emit(notice)
             if self.available:
+                self.last_notice = "connections"
                 self.icon.showMessage("memvault", notice, QSystemTrayIcon.MessageIcon.Information)
 
     def refresh(self) -> None:
@@ -247,6 +249,7 @@ class Tray(QObject):
     def _notify(self, new: int) -> None:
         self.proposals_arrived.emit(new)
         if self.available:
+            self.last_notice = "inbox"
             text = "An assistant proposed a change" if new == 1 else f"Assistants proposed {new} changes"
             self.icon.showMessage(
                 "memvault", f"{text}: review it in the inbox.", QSystemTrayIcon.MessageIcon.Information

@@ -85,3 +85,13 @@ def test_owner_writes_from_any_view_refresh_the_tray(
     proposal = seeded.proposals["add"]
     ops.run(lambda v: v.reject(OWNER, proposal), lambda _: None, writes=True)
     qtbot.waitUntil(lambda: window.tray.pending == len(seeded.proposals) - 1, timeout=10000)
+
+
+def test_a_click_on_a_notice_opens_what_it_was_about(qtbot: QtBot, ops: Operations) -> None:
+    window = open_window(qtbot, ops)
+    window.tray.last_notice = "connections"
+    window.tray.icon.messageClicked.emit()
+    assert window.stack.currentWidget() is window.page("Settings")
+    window.tray.last_notice = "inbox"
+    window.tray.icon.messageClicked.emit()
+    assert window.stack.currentWidget() is window.page("Inbox")
