@@ -492,7 +492,10 @@ class Vault:
 
     def sweep_purged(self, caller: Caller) -> SweepReport:
         """Apply every tombstone again to the store, exports and backups (finishes an interrupted purge)."""
-        return purge.sweep(self.ctx, caller)
+        report = purge.sweep(self.ctx, caller)
+        if report["store_records_removed"]:
+            self.retriever.forget_text(self.ctx)  # what the sweep removed leaves this process too
+        return report
 
     # -- change feed -------------------------------------------------------------------------
     def changes_since(self, caller: Caller, cursor: int | None, *, limit: int = MAX_BATCH) -> ChangeBatch:
