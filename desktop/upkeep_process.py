@@ -1,6 +1,6 @@
 """The daemon's upkeep in a short-lived child process: the daily backup, domain upkeep, consolidation,
 then merging the word index's segments (core/maintenance/word_index.py); and, in a pass of its own,
-the dry runs of exports dropped into imports/inbox (core/importers/inbox.py).
+the dry runs of exports dropped into imports/inbox (core/importers/watched_folder.py).
 
 On 10,000 records a pass reads every record, clusters and judges them: ~90 MB at its peak and up to
 minutes of CPU. In the daemon's own process (the app) that peak stayed resident for the process's

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from memvault.core.retrieval.embeddings import MODEL_ID
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
 from memvault.core.store import memories
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.store.connection import Connection
 from memvault.core.vocabulary.model import HOUSEKEEPER, Memory
 from memvault.core.vocabulary.search_request import SearchRequest

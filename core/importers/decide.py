@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memvault.core.importers.changes import Change, replaces
 from memvault.core.importers.prepare import Prepared
+from memvault.core.importers.said_changes import Change, replaces
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
 from memvault.core.retrieval.query import query_terms
 from memvault.core.store.connection import Connection

@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass
 
 from memvault.core.importers import cues, kinds
-from memvault.core.importers.changes import Change, change_in
 from memvault.core.importers.conversation import Conversation, Turn
+from memvault.core.importers.said_changes import Change, change_in
 from memvault.core.vocabulary.model import MemoryType
 
 MIN_WORDS, MAX_WORDS, WEAK_WORDS = 2, 45, 28

@@ -25,7 +25,7 @@ from memvault.core.importers.report import KeptRecord, RollbackReport
 from memvault.core.store import conversation_rows, events, import_rows
 from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
-from memvault.core.store.maintenance import purge_records
+from memvault.core.store.maintenance_rows import purge_records
 from memvault.core.vocabulary.drafts import required_text
 from memvault.core.vocabulary.errors import Conflict, NotFound
 from memvault.core.vocabulary.model import Caller

@@ -14,10 +14,10 @@ from typing import Any, TypedDict
 from memvault.core.importers import rollback as undo
 from memvault.core.importers import run
 from memvault.core.importers.conversation import FORMATS
-from memvault.core.importers.inbox import InboxPass, InboxWatcher, OnDrop, stage_files
 from memvault.core.importers.readers import DEFAULT_MAX_BYTES, read_export
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
+from memvault.core.importers.watched_folder import InboxPass, InboxWatcher, OnDrop, stage_files
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.seam import Retriever
 from memvault.core.security.access import check_kill_switch, require_local, require_owner

@@ -19,7 +19,7 @@ from memvault.core.maintenance.files import create_private, fsync_dir, fsync_fil
 from memvault.core.security import key_backup
 from memvault.core.security.access import require_local
 from memvault.core.store import backup_rows, events
-from memvault.core.store import maintenance as sql
+from memvault.core.store import maintenance_rows as sql
 from memvault.core.store.connection import DatabaseError, is_encrypted_file
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable

@@ -20,7 +20,7 @@ from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import setting
 from memvault.core.security import keys
 from memvault.core.store import backup_rows, migrations, settings_table, tombstone_checks
-from memvault.core.store import maintenance as sql
+from memvault.core.store import maintenance_rows as sql
 from memvault.core.store.connection import Connection, DatabaseError, open_connection
 from memvault.core.store.transactions import transaction
 from memvault.core.vocabulary.clock import Clock, format_time

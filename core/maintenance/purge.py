@@ -28,7 +28,7 @@ from typing import Any, cast
 from memvault.core.maintenance import purge_reach
 from memvault.core.security.access import require_local, require_owner
 from memvault.core.store import events, memories, proposals
-from memvault.core.store import maintenance as sql
+from memvault.core.store import maintenance_rows as sql
 from memvault.core.store.connection import DatabaseError
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.drafts import required_text

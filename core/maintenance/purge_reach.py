@@ -22,7 +22,7 @@ from pathlib import Path
 from memvault.core.maintenance import stray_backups
 from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
 from memvault.core.store import backup_rows
-from memvault.core.store import maintenance as sql
+from memvault.core.store import maintenance_rows as sql
 from memvault.core.store.connection import Connection, DatabaseError
 from memvault.core.store.context import Context
 from memvault.core.store.transactions import transaction

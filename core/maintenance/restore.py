@@ -57,7 +57,7 @@ from memvault.core.runtime import change_signal
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import key_backup, keys
 from memvault.core.store import backup_rows, change_rows, events, migrations, tombstone_checks, transactions
-from memvault.core.store import maintenance as sql
+from memvault.core.store import maintenance_rows as sql
 from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
 from memvault.core.store.transactions import transaction
 from memvault.core.vocabulary.clock import Clock, format_time

@@ -17,7 +17,7 @@ from memvault.core.maintenance.backup import KINDS, STAMP_FORMAT
 from memvault.core.maintenance.files import remove_with_sides, sha256_of
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.store import backup_rows
-from memvault.core.store import maintenance as sql
+from memvault.core.store import maintenance_rows as sql
 from memvault.core.store.connection import Connection, DatabaseError
 from memvault.core.store.transactions import transaction
 from memvault.core.vocabulary.clock import format_time

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvault.core.importers.inbox import commit_approved
+from memvault.core.importers.watched_folder import commit_approved
 from memvault.core.security.access import require_owner
 from memvault.core.store import events, memories, proposals
 from memvault.core.store.connection import Connection
@@ -48,7 +48,7 @@ def approve(ctx: Context, caller: Caller, proposal_id: ProposalId) -> Decision:
     require_owner(caller, "approving a proposal")
     with ctx.reading() as conn:
         staged = _pending(conn, proposal_id)
-    if staged["kind"] == "import":  # many transactions, resumable (core/importers/inbox.py)
+    if staged["kind"] == "import":  # many transactions, resumable (core/importers/watched_folder.py)
         imported: Decision = {"proposal_id": ProposalId(staged["id"]), "outcome": "imported", "id": None}
         commit_approved(ctx, _proposer(staged), staged, lambda conn, _batch, now: _close(conn, caller, staged,
                                                                                          imported, now))  # fmt: skip

@@ -48,7 +48,7 @@ from memvault.core.retrieval.word_postings import WordPostings
 from memvault.core.runtime import text_caches
 from memvault.core.store import memories, store_stamps
 from memvault.core.store import search as sql
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
 from memvault.core.store.later_writes import Write

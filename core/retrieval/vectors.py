@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.core.retrieval.vector_codes import VectorCodes
 from memvault.core.store import domain_rows as domain_sql
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.model import Caller

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memvault.core.store.connection import Connection
-from memvault.core.store.maintenance import ALIAS
+from memvault.core.store.maintenance_rows import ALIAS
 
 
 def record_count(conn: Connection) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
 from memvault.core.store import memories
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.drafts import Draft

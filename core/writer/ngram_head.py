@@ -29,6 +29,7 @@ log = logging.getLogger("memvault.writer")
 BUCKETS = 1 << 14
 SIZES = (3, 4, 5)
 _DIGIT = re.compile(r"\d")
+_SPACE = re.compile(r"\s+")
 
 
 def pin(weights: bytes, meta: bytes) -> str:
@@ -38,7 +39,7 @@ def pin(weights: bytes, meta: bytes) -> str:
 
 def features(text: str) -> dict[int, float]:
     """The text's n-gram buckets with their L2-normalised counts."""
-    folded = " " + _DIGIT.sub("0", text.lower()) + " "
+    folded = " " + _DIGIT.sub("0", _SPACE.sub(" ", text.lower()).strip()) + " "  # tabs and runs of spaces as one
     counts: dict[int, float] = {}
     for size in SIZES:
         for start in range(len(folded) - size + 1):

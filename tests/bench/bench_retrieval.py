@@ -50,7 +50,7 @@ from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.vectors import backfill, to_blob
 from memvault.core.store import search as search_sql
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER, MemoryType, Scope

@@ -10,7 +10,7 @@ from corekit import ASSISTANT, OWNER, REMOTE, Adder
 
 from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
 from memvault.core.retrieval.vectors import Made, Nearby, VectorIndex, to_blob
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import Scope

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from importkit import FIXTURES, content
 
-from memvault.core.importers.inbox import InboxWatcher
+from memvault.core.importers.watched_folder import InboxWatcher
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import Conflict
 from memvault.core.vocabulary.model import OWNER

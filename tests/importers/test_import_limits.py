@@ -25,9 +25,9 @@ from clikit import run
 from importkit import CODEX_SESSIONS, FIXTURES, chatgpt_zip, content, copy_fixture
 
 from memvault.core.importers import readers
-from memvault.core.importers.inbox import InboxWatcher
 from memvault.core.importers.jsontext import MAX_DEPTH, CheckedStream
 from memvault.core.importers.request import ImportRequest
+from memvault.core.importers.watched_folder import InboxWatcher
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import InvalidArgument, MemvaultError
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER

@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
 
 from fake_export import write_export
 
-from memvault.core.importers.inbox import stage
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks, Stopped
+from memvault.core.importers.watched_folder import stage
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import Conflict
 from memvault.core.vocabulary.model import OWNER

@@ -22,7 +22,7 @@ from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
 from memvault.core.retrieval.embeddings import MODEL_ID
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import OWNER
 from memvault.mcp_bridge import relay

@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 
 from memvault.core.retrieval.embeddings import MODEL_ID
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.store.context import Context
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER

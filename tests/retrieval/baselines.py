@@ -15,7 +15,7 @@ from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.query import fts_query
 from memvault.core.retrieval.vectors import VectorIndex
 from memvault.core.store import search as search_sql
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import OWNER, Caller
 from memvault.core.vocabulary.search_request import SearchRequest

@@ -19,7 +19,7 @@ from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.vectors import BackgroundJob, Nearest, VectorIndex, to_blob
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER

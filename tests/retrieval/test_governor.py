@@ -8,7 +8,7 @@ import pytest
 
 from memvault.core.retrieval.governor import skip_reason
 from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER, Caller, Surface

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memvault.core.retrieval.ranking_cache import stamp
 from memvault.core.store import store_stamps
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER, Scope

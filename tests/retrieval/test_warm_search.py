@@ -9,7 +9,7 @@ import pytest
 
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import shared_embedder
-from memvault.core.store import vectors as vector_sql
+from memvault.core.store import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import KillSwitchEngaged
