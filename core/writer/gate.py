@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from memvault.core.writer import sensitivity
 from memvault.core.writer.mood import is_passing_mood
 from memvault.core.writer.normalize import is_chatter
-from memvault.core.writer.secrets import IN_PROSE, find_secrets, formed_secrets, said_in_prose
+from memvault.core.writer.secrets import find_secrets, said_in_prose, secrets_in
 
 
 def warm() -> None:
@@ -15,13 +16,13 @@ def warm() -> None:
     # A key-like line (detect-secrets' scan runs) that is not ASCII (the look-alike table is built).
     find_secrets("warm up the détecteurs with AKIA0000000000000000")
     is_passing_mood("warm up the mood head")
+    said_in_prose("warm up the door code head: 4711")
+    sensitivity.judged("warm up the therapy head")
 
 
 def secret_rejection(texts: Iterable[str | None]) -> str | None:
     """Why text stored beside a write (a reason, evidence) must be refused: it holds a secret."""
-    given = [t for t in texts if t]
-    # Forms are found across the texts together (a key split between two fields); a sentence is judged alone.
-    found = formed_secrets("\n".join(given)) or ([IN_PROSE] if any(map(said_in_prose, given)) else [])
+    found = secrets_in([t for t in texts if t])
     if found:
         return f"refused: it looks like it holds a secret ({', '.join(found)}); secrets are never stored"
     return None

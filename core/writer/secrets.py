@@ -177,4 +177,10 @@ def said_in_prose(text: str) -> bool:
 
 def find_secrets(text: str) -> list[str]:
     """The classes of secret found in `text` (empty when it holds none)."""
-    return formed_secrets(text) or ([IN_PROSE] if said_in_prose(text) else [])
+    return secrets_in([text])
+
+
+def secrets_in(texts: list[str]) -> list[str]:
+    """The classes of secret in texts stored together: forms across them joined (a key split between
+    two fields), a sentence judged alone (a domain or a tag is no sentence)."""
+    return formed_secrets("\n".join(texts)) or ([IN_PROSE] if any(map(said_in_prose, texts)) else [])

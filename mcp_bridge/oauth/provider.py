@@ -13,7 +13,7 @@ import base64
 import binascii
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 import anyio.to_thread
@@ -32,7 +32,7 @@ from starlette.requests import Request
 
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, KillSwitchEngaged
-from memvault.core.vocabulary.oauth import ALL_SCOPES, ClientRecord
+from memvault.core.vocabulary.oauth import ALL_SCOPES, ClientRecord, TokenGrant
 from memvault.mcp_bridge.oauth.client_documents import ClientDocuments, is_document_client_id
 
 log = logging.getLogger("memvault.oauth")
@@ -72,6 +72,21 @@ class GrantedRefresh(RefreshToken):
 
 class GrantedAccess(AccessToken):
     connection_id: str
+
+
+_G = TypeVar("_G", GrantedRefresh, GrantedAccess)
+
+
+def _granted(kind: type[_G], token: str, grant: TokenGrant) -> _G:
+    """The SDK's token object for a grant the store answered."""
+    return kind(
+        token=token,
+        client_id=grant["client_id"],
+        scopes=grant["scopes"],
+        expires_at=grant["expires_at"],
+        resource=grant["resource"],
+        connection_id=grant["connection_id"],
+    )
 
 
 def _stored(record: ClientRecord) -> StoredClient:
@@ -159,16 +174,7 @@ class MemvaultProvider:
 
     async def load_refresh_token(self, client: OAuthClientInformationFull, refresh_token: str) -> GrantedRefresh | None:
         grant = await anyio.to_thread.run_sync(self.vault.oauth.refresh_grant, refresh_token)
-        if grant is None:
-            return None
-        return GrantedRefresh(
-            token=refresh_token,
-            client_id=grant["client_id"],
-            scopes=grant["scopes"],
-            expires_at=grant["expires_at"],
-            resource=grant["resource"],
-            connection_id=grant["connection_id"],
-        )
+        return None if grant is None else _granted(GrantedRefresh, refresh_token, grant)
 
     async def exchange_refresh_token(
         self, client: OAuthClientInformationFull, refresh_token: GrantedRefresh, scopes: list[str]
@@ -181,16 +187,7 @@ class MemvaultProvider:
 
     async def load_access_token(self, token: str) -> GrantedAccess | None:
         grant = await anyio.to_thread.run_sync(self.vault.oauth.access_grant, token)
-        if grant is None:
-            return None
-        return GrantedAccess(
-            token=token,
-            client_id=grant["client_id"],
-            scopes=grant["scopes"],
-            expires_at=grant["expires_at"],
-            resource=grant["resource"],
-            connection_id=grant["connection_id"],
-        )
+        return None if grant is None else _granted(GrantedAccess, token, grant)
 
     async def revoke_token(self, token: GrantedAccess | GrantedRefresh) -> None:
         await anyio.to_thread.run_sync(self.vault.oauth.revoke_family, token.connection_id, "revoked by the client")
