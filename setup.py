@@ -25,7 +25,7 @@ setup(
     package_dir=package_dir,
     package_data={
         "memvault": ["py.typed"],
-        "memvault.core.store": ["migrations/*.sql"],
+        "memvault.core.store.sqlcipher": ["migrations/*.sql"],
         "memvault.client_templates": ["**/*.md"],
         "memvault.resources": [
             "*.json",

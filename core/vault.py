@@ -32,10 +32,9 @@ from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import SETTINGS, setting
 from memvault.core.security import keys
 from memvault.core.security.access import check_kill_switch, require_owner
-from memvault.core.store import events, migrations, settings_table
-from memvault.core.store.connection import open_connection
 from memvault.core.store.context import Context
-from memvault.core.store.shadow_log import ShadowRow, shadow_rows
+from memvault.core.store.engines import engine_of
+from memvault.core.store.rows import ShadowRow
 from memvault.core.vocabulary.clock import Clock, SystemClock
 from memvault.core.vocabulary.drafts import Draft, required_text
 from memvault.core.vocabulary.errors import StoreUnavailable
@@ -137,19 +136,20 @@ class Vault:
             key = keys.create_key(paths.key_file, uuid.uuid4().hex, passphrase=passphrase, **sized)
         else:
             key = keys.load_key(paths.key_file, passphrase=passphrase)
-        conn = open_connection(paths.store, key, create=create)
+        store = engine_of(paths).open(paths.store, key, create=create)
         try:
-            migrations.migrate(conn)
+            store.migrations.migrate()
         except BaseException:
-            conn.close()
+            store.close()
             raise
-        return cls(Context(conn=conn, paths=paths, clock=clock or SystemClock(), key=key))
+        return cls(Context(store=store, paths=paths, clock=clock or SystemClock(), key=key))
 
     @classmethod
     def with_key(cls, paths: VaultPaths, key: bytes, clock: Clock | None = None) -> Vault:
         """A store that is open elsewhere, opened again with its raw key (no KDF, no migration): a
         second connection, or the daemon's upkeep process, which gets the key from the daemon."""
-        return cls(Context(conn=open_connection(paths.store, key), paths=paths, clock=clock or SystemClock(), key=key))
+        store = engine_of(paths).open(paths.store, key)
+        return cls(Context(store=store, paths=paths, clock=clock or SystemClock(), key=key))
 
     def for_upkeep(self) -> Vault:
         """The same store on a connection of its own, for long background jobs (consolidation,
@@ -185,7 +185,7 @@ class Vault:
         """What shadow searches retrieved since `since` (ids, scores, latency: never text); the owner's."""
         require_owner(caller, "reading the shadow log")
         with self.ctx.reading() as conn:
-            return shadow_rows(conn, since)
+            return conn.shadow_log.shadow_rows(since)
 
     @property
     def imports(self) -> Imports:
@@ -364,7 +364,7 @@ class Vault:
             return {
                 "version": __version__,
                 "contract": 1,
-                "store": {"encrypted": True, "schema_version": migrations.current_version(conn)},
+                "store": {"encrypted": True, "schema_version": conn.migrations.current_version()},
                 "counts": reads.counts(conn, caller),
                 "write_mode": str(self.ctx.setting("write_mode")),
                 "kill_switch": str(self.ctx.setting("kill_switch")),
@@ -376,7 +376,7 @@ class Vault:
         """The event history of a record the caller may see (ids and actions, no text)."""
         self.get(caller, memory_id)  # not_found for what the caller may not see
         with self.ctx.reading() as conn:
-            return events.for_memory(conn, memory_id)
+            return conn.events.for_memory(memory_id)
 
     # -- approval inbox (core/operations/inbox.py) ------------------------------------------------------
     def proposals(self, caller: Caller, status: str = "pending", limit: int = 100) -> list[ProposalRow]:
@@ -406,8 +406,8 @@ class Vault:
         require_owner(caller, "changing settings")
         parsed = setting(name).parse(value)
         with self.ctx.transaction() as conn:
-            settings_table.write(conn, name, parsed)
-            events.record(conn, caller, "setting_changed", self.ctx.now(), None, name=name)
+            conn.settings.write(name, parsed)
+            conn.events.record(caller, "setting_changed", self.ctx.now(), None, name=name)
         return cast(SettingValue, parsed)
 
     def set_kill_switch(self, caller: Caller, position: str) -> str:

@@ -16,7 +16,7 @@ FORBIDDEN = {
     "desktop": ("sqlcipher3", "sqlite3"),
 }
 # The one module that opens connections may import the driver (and sqlite3 for its type hints).
-DRIVER_ALLOWED = {Path("core/store/connection.py")}
+DRIVER_ALLOWED = {Path("core/store/sqlcipher/connection.py")}
 
 
 def imported_modules(path: Path) -> list[str]:
@@ -99,14 +99,47 @@ def sql_offences(path: Path, root: Path = ROOT) -> list[str]:
     return found
 
 
-def test_sql_lives_only_in_core_store() -> None:
+ENGINES = ROOT / "core" / "store" / "sqlcipher"
+
+
+def test_sql_lives_only_in_the_store_engines() -> None:
+    """Above the seam (core/store/seam.py) nothing speaks a dialect; core/store's own modules neither."""
     offences = []
     for layer in ("core", "mcp_bridge", "desktop"):
         for path in sources(layer):
-            if path.is_relative_to(ROOT / "core" / "store"):
+            if path.is_relative_to(ENGINES):
                 continue
             offences += sql_offences(path)
     assert offences == []
+
+
+def engine_reaches(path: Path, root: Path = ROOT) -> list[str]:
+    """Imports of an engine's package from outside it."""
+    return [
+        f"{path.relative_to(root)} imports {module}"
+        for module in imported_modules(path)
+        if module == "memvault.core.store.sqlcipher" or module.startswith("memvault.core.store.sqlcipher.")
+    ]
+
+
+def test_only_the_engine_chooser_knows_the_engines() -> None:
+    """Retrieval, the writer, the operations, the facade and the front ends hold a `Store` and never
+    know which engine answers: only core/store/engines.py names one."""
+    allowed = {ROOT / "core" / "store" / "engines.py"}
+    offences = [
+        hit
+        for layer in ("core", "mcp_bridge", "desktop")
+        for path in sources(layer)
+        if not path.is_relative_to(ENGINES) and path not in allowed
+        for hit in engine_reaches(path)
+    ]
+    assert offences == []
+
+
+def test_the_engine_check_sees_a_reach(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from memvault.core.store.sqlcipher import memories\nfrom memvault.core.store.seam import Store\n")
+    assert engine_reaches(bad, tmp_path) == ["bad.py imports memvault.core.store.sqlcipher"]
 
 
 def test_the_sql_checker_sees_sql(tmp_path: Path) -> None:

@@ -19,8 +19,7 @@ import re
 from datetime import timedelta
 
 from memvault.core.retrieval.tiers import is_durable, moment
-from memvault.core.store import events, import_rows, memories, proposals
-from memvault.core.store.connection import Connection
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import Caller, Explicitness, LinkType, Memory, MemoryType, Status
 from memvault.core.writer.normalize import normalize_statement
@@ -34,8 +33,8 @@ MAX_EVIDENCE = 3900
 _CONSTRAINT = re.compile(r"\b(?:can't|cannot|can not|must|mustn't|never|always|not allowed|allergic|only)\b", re.I)
 
 
-def _change(conn: Connection, run_id: str, record_id: str) -> None:
-    import_rows.add_item(conn, run_id, "changed", target_id=record_id, prior=import_rows.prior_of(conn, record_id))
+def _change(conn: Store, run_id: str, record_id: str) -> None:
+    conn.imports.add_item(run_id, "changed", target_id=record_id, prior=conn.imports.prior_of(record_id))
 
 
 def _evidence(group: list[Memory]) -> str:
@@ -43,7 +42,7 @@ def _evidence(group: list[Memory]) -> str:
     return ("consolidated from " + "; ".join(parts))[:MAX_EVIDENCE]
 
 
-def merge(conn: Connection, caller: Caller, run_id: str, group: list[Memory], now: str) -> str | None:
+def merge(conn: Store, caller: Caller, run_id: str, group: list[Memory], now: str) -> str | None:
     """One record for a group of near duplicates (None: proposed for approval instead)."""
     first = group[0]
     promoted = len(group) >= MIN_RECURRENCE and first.type is not MemoryType.CONSTRAINT
@@ -63,36 +62,34 @@ def merge(conn: Connection, caller: Caller, run_id: str, group: list[Memory], no
         due_at=first.due_at,
         access_scope=first.access_scope,
         sensitivity=first.sensitivity,
-        entities=sorted({n for m in group for n in memories.entity_names(conn, m.id)}),
+        entities=sorted({n for m in group for n in conn.memories.entity_names(m.id)}),
     )
     if all(m.explicitness is Explicitness.INFERRED for m in group) and len(group) < MIN_EVIDENCE:
         payload = {"draft": draft.to_payload(), "workspace_id": first.authorized_workspace_id, "domain_assigned": False}
-        proposal = proposals.stage(conn, caller, "add", payload, now, norm_key=normalize_statement(draft.statement),
+        proposal = conn.proposals.stage(caller, "add", payload, now, norm_key=normalize_statement(draft.statement),
                                    reason="consolidation: inferred records need your approval")  # fmt: skip
-        events.record(conn, caller, "proposed", now, None, proposal_id=proposal, kind="add", run_id=run_id)
+        conn.events.record(caller, "proposed", now, None, proposal_id=proposal, kind="add", run_id=run_id)
         return None
     merged = commit_draft(conn, caller, draft, first.authorized_workspace_id, now,
                           principal_binding=first.authorized_principal_id)  # fmt: skip
-    import_rows.tag_batch(conn, merged, run_id)
-    import_rows.add_item(conn, run_id, "added", memory_id=merged)
+    conn.imports.tag_batch(merged, run_id)
+    conn.imports.add_item(run_id, "added", memory_id=merged)
     for member in group:
         _change(conn, run_id, member.id)
-        memories.update(
-            conn, member.id, now, status=Status.SUPERSEDED.value, superseded_by_id=merged, superseded_at=now
-        )
-        memories.add_link(conn, merged, member.id, LinkType.SUPERSEDES.value, now)
-        events.record(conn, caller, "superseded", now, member.id, by=merged, run_id=run_id)
-    events.record(conn, caller, "consolidated", now, merged, members=[m.id for m in group], promoted=promoted)
+        conn.memories.update(member.id, now, status=Status.SUPERSEDED.value, superseded_by_id=merged, superseded_at=now)
+        conn.memories.add_link(merged, member.id, LinkType.SUPERSEDES.value, now)
+        conn.events.record(caller, "superseded", now, member.id, by=merged, run_id=run_id)
+    conn.events.record(caller, "consolidated", now, merged, members=[m.id for m in group], promoted=promoted)
     return merged
 
 
-def dispute(conn: Connection, caller: Caller, run_id: str, older: Memory, newer: Memory, now: str) -> None:
+def dispute(conn: Store, caller: Caller, run_id: str, older: Memory, newer: Memory, now: str) -> None:
     for record in (older, newer):
         _change(conn, run_id, record.id)
-        memories.update(conn, record.id, now, status=Status.DISPUTED.value)
-        events.record(conn, caller, "disputed", now, record.id, run_id=run_id)
-    memories.add_link(conn, newer.id, older.id, LinkType.CONTRADICTS.value, now)
-    import_rows.add_item(conn, run_id, "linked", memory_id=newer.id, target_id=older.id,
+        conn.memories.update(record.id, now, status=Status.DISPUTED.value)
+        conn.events.record(caller, "disputed", now, record.id, run_id=run_id)
+    conn.memories.add_link(newer.id, older.id, LinkType.CONTRADICTS.value, now)
+    conn.imports.add_item(run_id, "linked", memory_id=newer.id, target_id=older.id,
                          prior={"type": LinkType.CONTRADICTS.value})  # fmt: skip
 
 
@@ -105,8 +102,8 @@ def is_stale(record: Memory, now: str) -> bool:
     return moment(now) - moment(latest) > timedelta(days=STALE_DAYS)
 
 
-def lower(conn: Connection, caller: Caller, run_id: str, record: Memory, now: str) -> None:
+def lower(conn: Store, caller: Caller, run_id: str, record: Memory, now: str) -> None:
     _change(conn, run_id, record.id)
     lowered = round(max(MIN_IMPORTANCE, record.importance - STALE_STEP), 3)
-    memories.update(conn, record.id, now, importance=lowered)
-    events.record(conn, caller, "activation_lowered", now, record.id, run_id=run_id, importance=lowered)
+    conn.memories.update(record.id, now, importance=lowered)
+    conn.events.record(caller, "activation_lowered", now, record.id, run_id=run_id, importance=lowered)

@@ -11,15 +11,12 @@ from dataclasses import dataclass, field
 
 from memvault.core.retrieval.embeddings import MODEL_ID
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
-from memvault.core.store import memories
-from memvault.core.store import vector_rows as vector_sql
-from memvault.core.store.connection import Connection
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.model import HOUSEKEEPER, Memory
 from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.core.writer.similarity import Relation, relate
 
 POOL = 20
-LIVE = ("m.status IN ('current', 'partial')",)
 
 
 @dataclass
@@ -56,15 +53,15 @@ def _changed_since(record: Memory, since: str | None) -> bool:
     return since is None or max(record.learned_at or "", record.updated_at or "") >= since
 
 
-def find(conn: Connection, limit: int, since: str | None = None) -> Findings:
+def find(conn: Store, limit: int, since: str | None = None) -> Findings:
     """Near-duplicate groups and open conflicts among at most `limit` live records (oldest first).
 
     Each pair is judged once, the newer record against the older. With `since` (the last run),
     only records learned or changed since then are judged: older pairs were judged by that run.
     """
-    records = memories.select(conn, HOUSEKEEPER, LIVE, order="m.learned_at, m.id", limit=limit)
+    records = conn.memories.live_oldest_first(HOUSEKEEPER, limit)
     by_id: dict[str, Memory] = {r.id: r for r in records}
-    vectors = vector_sql.vectors_of(conn, MODEL_ID, list(by_id))
+    vectors = conn.vectors.vectors_of(MODEL_ID, list(by_id))
     parent: dict[str, str] = {}
     found = Findings(seen=len(records))
 

@@ -15,10 +15,9 @@ from memvault.core.importers.report import RollbackReport
 from memvault.core.importers.rollback import rollback
 from memvault.core.retrieval.tiers import moment
 from memvault.core.security.access import check_kill_switch, require_owner
-from memvault.core.store import events, import_rows, memories
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
-from memvault.core.vocabulary.model import HOUSEKEEPER, Caller, Memory
+from memvault.core.store.seam import Store
+from memvault.core.vocabulary.model import HOUSEKEEPER, Caller, Memory, new_id
 
 MAX_RECORDS = 20_000
 SCHEDULE = timedelta(days=1)
@@ -35,12 +34,12 @@ class ConsolidationReport(TypedDict):
     records_judged: int  # the scheduled run judges only what changed since the last run
 
 
-def _same(conn: Connection, record: Memory) -> bool:
+def _same(conn: Store, record: Memory) -> bool:
     """Still as the snapshot saw it (nobody changed it while the run was finding)."""
-    return memories.status_of(conn, record.id) == (record.status.value, record.revision)
+    return conn.memories.status_of(record.id) == (record.status.value, record.revision)
 
 
-def _unchanged(conn: Connection, found: Findings) -> Findings:
+def _unchanged(conn: Store, found: Findings) -> Findings:
     return Findings(
         groups=[g for g in found.groups if all(_same(conn, m) for m in g)],
         conflicts=[(a, b) for a, b in found.conflicts if _same(conn, a) and _same(conn, b)],
@@ -71,21 +70,21 @@ class Consolidation:
             if found.groups or found.conflicts or stale:
                 report["run_id"] = self._apply(conn, caller, found, stale, report)
             else:  # nothing to change: the run is still an event (the daemon's schedule reads it)
-                events.record(conn, caller, "consolidation_run", self.ctx.now(), None, run_id=None)
+                conn.events.record(caller, "consolidation_run", self.ctx.now(), None, run_id=None)
         return report
 
     def scheduled(self, caller: Caller) -> ConsolidationReport | None:
         """The daemon's job: a run when the last one is a day old (None: not due)."""
         with self.ctx.reading() as conn:
-            last = import_rows.last_consolidation(conn)
+            last = conn.imports.last_consolidation()
         if last and moment(self.ctx.now()) - moment(last) < SCHEDULE:
             return None
         return self.run(caller, since=last)  # ~8 ms a judged record: the whole store only the first time
 
-    def _find(self, conn: Connection, limit: int, since: str | None) -> tuple[Findings, list[Memory]]:
+    def _find(self, conn: Store, limit: int, since: str | None) -> tuple[Findings, list[Memory]]:
         found = find(conn, limit, since)
         busy = {m.id for g in found.groups for m in g} | {i.id for pair in found.conflicts for i in pair}
-        current = memories.select(conn, HOUSEKEEPER, ["m.status = 'current'"], limit=limit)
+        current = conn.memories.current(HOUSEKEEPER, limit)
         return found, [r for r in current if r.id not in busy and actions.is_stale(r, self.ctx.now())]
 
     @staticmethod
@@ -102,10 +101,10 @@ class Consolidation:
         }
 
     def _apply(
-        self, conn: Connection, caller: Caller, found: Findings, stale: list[Memory], report: ConsolidationReport
+        self, conn: Store, caller: Caller, found: Findings, stale: list[Memory], report: ConsolidationReport
     ) -> str:
-        run_id, now = memories.new_id("k"), self.ctx.now()
-        import_rows.create_batch(conn, run_id, path="consolidation", fmt="consolidation", source_hash=run_id,
+        run_id, now = new_id("k"), self.ctx.now()
+        conn.imports.create_batch(run_id, path="consolidation", fmt="consolidation", source_hash=run_id,
                                  options={}, chunks_total=1, now=now)  # fmt: skip
         disputed = {i.id for pair in found.conflicts for i in pair}
         for entry, group in zip(report["merged"], found.groups, strict=True):
@@ -116,8 +115,8 @@ class Consolidation:
             actions.dispute(conn, caller, run_id, older, newer, now)
         for record in stale:
             actions.lower(conn, caller, run_id, record, now)
-        import_rows.chunk_done(conn, run_id, 1, {"merged": len(found.groups), "lowered": len(stale)}, now)
-        events.record(conn, caller, "consolidation_run", now, None, run_id=run_id)
+        conn.imports.chunk_done(run_id, 1, {"merged": len(found.groups), "lowered": len(stale)}, now)
+        conn.events.record(caller, "consolidation_run", now, None, run_id=run_id)
         return run_id
 
     def undo(self, caller: Caller, run_id: str) -> RollbackReport:

@@ -22,7 +22,7 @@ from memvault.core.importers.prepare import Prepared
 from memvault.core.importers.said_changes import Change, replaces
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
 from memvault.core.retrieval.query import query_terms
-from memvault.core.store.connection import Connection
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.model import LIVE_STATUSES, Caller, Memory
 from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.core.writer.classify import Embed, classify
@@ -99,7 +99,7 @@ def screen(prepared: Prepared, clean: bool) -> Decision | None:
 
 
 def decide(
-    conn: Connection, caller: Caller, embed: Embed | None, prepared: Prepared, batch: BatchMemory | None,
+    conn: Store, caller: Caller, embed: Embed | None, prepared: Prepared, batch: BatchMemory | None,
     clean: bool = False,
 ) -> Decision:  # fmt: skip
     refused = screen(prepared, clean)
@@ -133,7 +133,7 @@ def decide(
     return Decision("add", "nothing similar is known")
 
 
-def _replaced(conn: Connection, caller: Caller, change: Change, statement: str) -> Memory | None:
+def _replaced(conn: Store, caller: Caller, change: Change, statement: str) -> Memory | None:
     """The live record, among those the caller may see that share words with what `change` replaces,
     that it replaces most surely (changes.replaces), or None."""
     gathered = Gathered()

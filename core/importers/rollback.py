@@ -22,10 +22,8 @@ from itertools import pairwise
 from typing import Any
 
 from memvault.core.importers.report import KeptRecord, RollbackReport
-from memvault.core.store import conversation_rows, events, import_rows
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
-from memvault.core.store.maintenance_rows import purge_records
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import required_text
 from memvault.core.vocabulary.errors import Conflict, NotFound
 from memvault.core.vocabulary.model import Caller
@@ -55,7 +53,7 @@ def rollback(ctx: Context, caller: Caller, batch_id: str, *, dry_run: bool = Fal
     if dry_run:
         with ctx.reading() as conn:
             plan = _plan(conn, batch_id)
-            conversations = conversation_rows.count_batch(conn, batch_id)
+            conversations = conn.conversations.count_batch(batch_id)
         return _report(batch_id, plan, conversations, dry_run=True)
     with ctx.transaction() as conn:
         plan = _plan(conn, batch_id)
@@ -70,31 +68,31 @@ def _report(batch_id: str, plan: Plan, conversations: int, *, dry_run: bool) -> 
     }  # fmt: skip
 
 
-def _apply(conn: Connection, caller: Caller, batch_id: str, plan: Plan, now: str) -> int:
+def _apply(conn: Store, caller: Caller, batch_id: str, plan: Plan, now: str) -> int:
     for from_id, to_id, link_type in plan.unlink:
-        import_rows.drop_link(conn, from_id, to_id, link_type)
+        conn.imports.drop_link(from_id, to_id, link_type)
     for record, prior in plan.restore.items():
-        import_rows.put_back(conn, record, prior, now)
-        events.record(conn, caller, "import_undone", now, record, batch_id=batch_id)
-    purge_records(conn, plan.purge, now, "import_rollback")
+        conn.imports.put_back(record, prior, now)
+        conn.events.record(caller, "import_undone", now, record, batch_id=batch_id)
+    conn.maintenance.purge_records(plan.purge, now, "import_rollback")
     for domain in plan.domains:
-        import_rows.drop_unused_domain(conn, domain)
-    conversations = conversation_rows.delete_batch(conn, batch_id)
-    import_rows.mark_rolled_back(conn, batch_id, now)
-    events.record(conn, caller, "import_rolled_back", now, None, batch_id=batch_id, removed=len(plan.purge),
+        conn.imports.drop_unused_domain(domain)
+    conversations = conn.conversations.delete_batch(batch_id)
+    conn.imports.mark_rolled_back(batch_id, now)
+    conn.events.record(caller, "import_rolled_back", now, None, batch_id=batch_id, removed=len(plan.purge),
                   restored=len(plan.restore), kept=len(plan.kept))  # fmt: skip
     return conversations
 
 
-def _plan(conn: Connection, batch_id: str) -> Plan:
-    manifest = import_rows.manifest(conn, batch_id)
+def _plan(conn: Store, batch_id: str) -> Plan:
+    manifest = conn.imports.manifest(batch_id)
     if manifest is None:
         raise NotFound("no such import batch")
     if manifest["status"] == "rolled_back":
         raise Conflict("the import batch was already rolled back")
-    items = list(reversed(import_rows.items(conn, batch_id)))  # oldest first
+    items = list(reversed(conn.imports.items(batch_id)))  # oldest first
     mentions, written, groups = _mentions(items)
-    now = import_rows.states(conn, mentions)
+    now = conn.imports.states(mentions)
     for record, state in now.items():  # what the batch's records are superseded by now ties them too
         if state["superseded_by_id"] in mentions:
             groups.join(record, state["superseded_by_id"])
@@ -137,14 +135,14 @@ def _mentions(items: list[dict[str, Any]]) -> tuple[dict[str, list[_Mention]], s
 
 
 def _reasons(
-    conn: Connection, batch_id: str, mentions: dict[str, list[_Mention]], written: set[str],
+    conn: Store, batch_id: str, mentions: dict[str, list[_Mention]], written: set[str],
     now: dict[str, dict[str, Any]],
 ) -> dict[str, str]:  # fmt: skip
     """Why a record cannot be undone, for each such record of the batch."""
     reasons: dict[str, str] = {}
     unsealed = [record for record, seen in mentions.items() if seen[-1].after is None and record in now]
-    mark = import_rows.batch_mark(conn, batch_id) if unsealed else 0
-    for record in import_rows.touched_after(conn, unsealed, mark):
+    mark = conn.imports.batch_mark(batch_id) if unsealed else 0
+    for record in conn.imports.touched_after(unsealed, mark):
         reasons[record] = "changed since the import"
     for record, seen in mentions.items():
         if record not in now:
@@ -157,7 +155,7 @@ def _reasons(
         elif _changed_between(seen):
             reasons[record] = "changed between the import's chunks"
     live = {record for record in mentions if record in now}
-    for record, other in import_rows.linked_from_outside(conn, written & live, live).items():
+    for record, other in conn.imports.linked_from_outside(written & live, live).items():
         reasons.setdefault(record, f"a record made since links to it ({other})")
     return reasons
 

@@ -24,11 +24,10 @@ from memvault.core.importers.report import ImportReport, Tally
 from memvault.core.importers.request import ImportRequest
 from memvault.core.retrieval.placement import assign_domain
 from memvault.core.security.access import write_scope
-from memvault.core.store import conversation_rows, events, import_rows, memories
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.errors import Conflict, MemvaultError
-from memvault.core.vocabulary.model import Caller, LinkType
+from memvault.core.vocabulary.model import Caller, LinkType, new_id
 from memvault.core.writer.classify import Embed, local_embeddings
 from memvault.core.writer.gate import secret_rejection
 from memvault.core.writer.normalize import normalize_statement
@@ -43,7 +42,7 @@ MEMO_TEXTS = 20_000  # ~30 MB of 384-d vectors
 Progress = Callable[[int, int, dict[str, int]], None]
 Stop = Callable[[], bool]  # asked between conversations (dry run) or chunks (commit): True stops
 # called inside the transaction of an import's last chunk (batch id, time): approval marks its proposal there
-Finish = Callable[[Connection, str, str], None]
+Finish = Callable[[Store, str, str], None]
 
 
 @dataclass(frozen=True)
@@ -180,20 +179,19 @@ class _Batch:
     tally: Tally
 
 
-def _chunk(conn: Connection, batch: _Batch, conversations: list[Conversation], now: str) -> None:
+def _chunk(conn: Store, batch: _Batch, conversations: list[Conversation], now: str) -> None:
     for conversation in conversations:
         _commit_conversation(conn, batch, conversation, now)
 
 
-def _start(conn: Connection, batch: _Batch, chunks_total: int, now: str) -> None:
+def _start(conn: Store, batch: _Batch, chunks_total: int, now: str) -> None:
     """The manifest, in the first chunk's transaction; checked again there, as another commit of the
     same export (the CLI beside an approval in the app) may have started since this one looked."""
     export = batch.export
     _refuse_twice(conn, export.source_hash)
-    if import_rows.unfinished_for(conn, export.source_hash):
+    if conn.imports.unfinished_for(export.source_hash):
         raise Conflict("another import of this export started meanwhile: its commit resumes it")
-    import_rows.create_batch(
-        conn, batch.batch_id, path=export.path, fmt=export.format, source_hash=export.source_hash,
+    conn.imports.create_batch(batch.batch_id, path=export.path, fmt=export.format, source_hash=export.source_hash,
         options=batch.request.options(), chunks_total=chunks_total, now=now,
     )  # fmt: skip
 
@@ -202,15 +200,15 @@ def commit(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks | 
     hooks = hooks or Hooks()
     export = read_export(request.path, request.format, request.max_bytes, expect_hash=hooks.expect_hash)
     with ctx.reading() as conn:
-        batch_id = import_rows.unfinished_for(conn, export.source_hash)
-        manifest = import_rows.manifest(conn, batch_id) if batch_id else None
+        batch_id = conn.imports.unfinished_for(export.source_hash)
+        manifest = conn.imports.manifest(batch_id) if batch_id else None
         _refuse_twice(conn, export.source_hash)
     if manifest is not None:  # resume with the options the import started with
         request = replace(request, **manifest["options"])
     chosen, left_out = select(export, request)
     chunks = _chunks(chosen, request.chunk_size)
     done = reached = manifest["chunks_done"] if manifest else 0
-    batch = _Batch(caller, _memo(local_embeddings(ctx)), export, request, batch_id or memories.new_id("b"), Tally())
+    batch = _Batch(caller, _memo(local_embeddings(ctx)), export, request, batch_id or new_id("b"), Tally())
     started = time.monotonic()
     reading = export.conversations([outline for chunk in chunks[done:] for outline in chunk])
     for number in range(done, len(chunks)):
@@ -234,7 +232,7 @@ def commit(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks | 
 
 
 def _commit_chunk(
-    ctx: Context, conn: Connection, batch: _Batch, conversations: list[Conversation], place: tuple[int, int],
+    ctx: Context, conn: Store, batch: _Batch, conversations: list[Conversation], place: tuple[int, int],
     manifest: dict[str, Any] | None, finish: Finish | None,
 ) -> None:  # fmt: skip
     """One chunk (`place`: its number from 0, and how many there are) and the manifest's move past it,
@@ -246,8 +244,8 @@ def _commit_chunk(
     _chunk(conn, batch, conversations, now)
     totals = _add_counts(manifest["counts"] if manifest else {}, batch.tally.counts())
     last = number + 1 == total
-    import_rows.chunk_done(conn, batch.batch_id, number + 1, totals, now if last else None)
-    events.record(conn, batch.caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=number + 1)
+    conn.imports.chunk_done(batch.batch_id, number + 1, totals, now if last else None)
+    conn.events.record(batch.caller, "import_chunk", now, None, batch_id=batch.batch_id, chunk=number + 1)
     if last and finish is not None:
         finish(conn, batch.batch_id, now)
 
@@ -256,18 +254,18 @@ def _add_counts(before: dict[str, int], now: dict[str, int]) -> dict[str, int]:
     return {key: before.get(key, 0) + now.get(key, 0) for key in set(before) | set(now)}
 
 
-def _refuse_twice(conn: Connection, source_hash: str) -> None:
-    for row in import_rows.list_manifests(conn, limit=1000):
+def _refuse_twice(conn: Store, source_hash: str) -> None:
+    for row in conn.imports.list_manifests(limit=1000):
         if row["status"] == "committed" and row["finished_at"] and _hash_of(conn, row["batch_id"]) == source_hash:
             raise Conflict(f"this export was already imported as batch {row['batch_id']} (roll it back first)")
 
 
-def _hash_of(conn: Connection, batch_id: str) -> str | None:
-    manifest = import_rows.manifest(conn, batch_id)
+def _hash_of(conn: Store, batch_id: str) -> str | None:
+    manifest = conn.imports.manifest(batch_id)
     return None if manifest is None else str(manifest["source_hash"])
 
 
-def _commit_conversation(conn: Connection, batch: _Batch, conversation: Conversation, now: str) -> None:
+def _commit_conversation(conn: Store, batch: _Batch, conversation: Conversation, now: str) -> None:
     batch.tally.saw(conversation)
     clean = _clean(conversation)
     fmt = batch.export.format
@@ -295,7 +293,7 @@ def _repeated(seen: dict[str, Decision], prepared: Prepared) -> Decision | None:
 
 
 def _store_conversation(
-    conn: Connection, fmt: str, conversation: Conversation, batch_id: str, clean: bool, now: str
+    conn: Store, fmt: str, conversation: Conversation, batch_id: str, clean: bool, now: str
 ) -> None:
     """The conversation as a source: title, a short snippet of the person's words, its words indexed
     (a turn or title holding a secret is left out of all three)."""
@@ -303,8 +301,8 @@ def _store_conversation(
     first = next((t.text for t in conversation.user_turns if t.text in spoken), "")
     title = conversation.title if clean or secret_rejection([conversation.title]) is None else "untitled"
     row = {
-        "id": memories.new_id("c"),
-        "source_id": memories.new_id("s"),
+        "id": new_id("c"),
+        "source_id": new_id("s"),
         "title": title[:300],
         "started_at": conversation.started_at,
         "snippet": " ".join(first.split())[:SNIPPET_CHARS] or None,
@@ -314,50 +312,46 @@ def _store_conversation(
         "content_hash": text_hash("\n".join(t.text for t in conversation.turns)),
         "turns": len(conversation.turns),
     }
-    conversation_rows.insert(conn, row, "\n".join(spoken), now)
+    conn.conversations.insert(row, "\n".join(spoken), now)
 
 
-def _apply(
-    conn: Connection, caller: Caller, prepared: Prepared, decision: Decision, batch_id: str, now: str
-) -> str | None:
+def _apply(conn: Store, caller: Caller, prepared: Prepared, decision: Decision, batch_id: str, now: str) -> str | None:
     if decision.action == "confirm" and decision.target is not None:
-        prior = import_rows.prior_of(conn, decision.target.id)
+        prior = conn.imports.prior_of(decision.target.id)
         confirm(conn, caller, decision.target.id, now)
-        import_rows.add_done_item(conn, batch_id, "confirmed", target_id=decision.target.id, prior=prior)
+        conn.imports.add_done_item(batch_id, "confirmed", target_id=decision.target.id, prior=prior)
         return None
     if decision.action == "correct" and decision.target is not None:
         target = decision.target
-        prior = import_rows.prior_of(conn, target.id)
+        prior = conn.imports.prior_of(target.id)
         start = max(filter(None, (prepared.draft.event_time, target.valid_from)), default=now)
         new_id = apply_correction(
             conn, caller, target, prepared.draft.statement, "import: " + decision.reason, start, now,
             source_reference=prepared.pointer,
         )  # fmt: skip
-        import_rows.tag_batch(conn, new_id, batch_id)
-        import_rows.add_done_item(conn, batch_id, "corrected", memory_id=new_id, target_id=target.id, prior=prior)
+        conn.imports.tag_batch(new_id, batch_id)
+        conn.imports.add_done_item(batch_id, "corrected", memory_id=new_id, target_id=target.id, prior=prior)
         return new_id
     if decision.action != "add":
         return None
     scope, workspace = write_scope(caller, None)
     draft = prepared.draft
     domain = assign_domain(conn, draft.statement, caller, scope)
-    if not memories.domain_exists(conn, domain):
-        import_rows.add_item(conn, batch_id, "domain_created", target_id=domain)
+    if not conn.memories.domain_exists(domain):
+        conn.imports.add_item(batch_id, "domain_created", target_id=domain)
     draft = replace(draft, domain=domain, access_scope=scope)
     memory_id = commit_draft(conn, caller, draft, workspace, now, import_batch_id=batch_id)
-    import_rows.add_done_item(conn, batch_id, "added", memory_id=memory_id)
+    conn.imports.add_done_item(batch_id, "added", memory_id=memory_id)
     return memory_id
 
 
-def _link(
-    conn: Connection, memory_id: str, prepared: Prepared, written: list[tuple[str, frozenset[str]]], now: str
-) -> int:
+def _link(conn: Store, memory_id: str, prepared: Prepared, written: list[tuple[str, frozenset[str]]], now: str) -> int:
     """Records of one conversation that name the same thing (a name, a project) relate to each other."""
     names = frozenset(v for v in parse(prepared.draft.statement).values if not any(c.isdigit() for c in v))
     made = 0
     for other, other_names in written:
         if names & other_names:
-            memories.add_link(conn, memory_id, other, LinkType.RELATES_TO.value, now, weight=0.5)
+            conn.memories.add_link(memory_id, other, LinkType.RELATES_TO.value, now, weight=0.5)
             made += 1
     written.append((memory_id, names))
     return made

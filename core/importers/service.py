@@ -18,10 +18,9 @@ from memvault.core.importers.readers import DEFAULT_MAX_BYTES, read_export
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.watched_folder import InboxPass, InboxWatcher, OnDrop, stage_files
-from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.query import query_terms
 from memvault.core.retrieval.seam import Retriever
 from memvault.core.security.access import check_kill_switch, require_local, require_owner
-from memvault.core.store import conversation_rows, import_rows
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.drafts import int_in, optional_time, required_text
 from memvault.core.vocabulary.errors import Forbidden, InvalidArgument, ReadOnlyMode
@@ -93,7 +92,7 @@ class Imports:
     def batches(self, caller: Caller, limit: int = 50) -> list[dict[str, Any]]:
         self._guard(caller, "listing imports")
         with self.ctx.reading() as conn:
-            return import_rows.list_manifests(conn, limit)
+            return conn.imports.list_manifests(limit)
 
     def search_conversations(
         self, caller: Caller, *, query: str, limit: int = 10, start: str | None = None, end: str | None = None,
@@ -106,9 +105,9 @@ class Imports:
         start, end = optional_time(start, "start"), optional_time(end, "end")
         if source is not None and source not in FORMATS:
             raise InvalidArgument(f"source: expected one of {', '.join(FORMATS)}")
-        match = fts_query(text)
-        if not match:
+        words = query_terms(text)
+        if not words:
             return {"items": []}
         with self.ctx.reading() as conn:
-            rows = conversation_rows.search(conn, match, limit=limit, start=start, end=end, fmt=source)
+            rows = conn.conversations.search(words, limit=limit, start=start, end=end, fmt=source)
         return {"items": rows}

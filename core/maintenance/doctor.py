@@ -19,10 +19,8 @@ from memvault.core.maintenance.restore import STAGED_PREFIX
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import setting
 from memvault.core.security import keys
-from memvault.core.store import backup_rows, migrations, settings_table, tombstone_checks
-from memvault.core.store import maintenance_rows as sql
-from memvault.core.store.connection import Connection, DatabaseError, open_connection
-from memvault.core.store.transactions import transaction
+from memvault.core.store.engines import engine_of
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.clock import Clock, format_time
 from memvault.core.vocabulary.errors import MemvaultError
 
@@ -95,28 +93,29 @@ def _key_check(paths: VaultPaths) -> tuple[Check, bytes | None]:
     return Check("key", True, where), key
 
 
-def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -> list[Check]:
+def _store_checks(conn: Store, paths: VaultPaths, *, fix: bool, now: str) -> list[Check]:
     found = []
-    problems = sql.integrity(conn)
+    problems = conn.maintenance.integrity()
     found.append(
         Check("integrity", True, "SQLite integrity check: ok")
         if not problems
         else Check("integrity", False, f"{len(problems)} problems: {problems[0][:120]}", "memvault restore BACKUP")
     )
-    version = sql.schema_version(conn) or 0
-    if version > migrations.LATEST:
+    version = conn.maintenance.schema_version() or 0
+    latest = conn.engine.latest_schema
+    if version > latest:
         found.append(
             Check(
                 "schema",
                 False,
-                f"schema {version} is newer than this memvault ({migrations.LATEST})",
+                f"schema {version} is newer than this memvault ({latest})",
                 "upgrade memvault",
             )
         )
     else:
-        later = "" if version == migrations.LATEST else f" (schema {migrations.LATEST} is applied on next open)"
+        later = "" if version == latest else f" (schema {latest} is applied on next open)"
         found.append(Check("schema", True, f"schema {version}{later}"))
-    stored = settings_table.read(conn, "kill_switch")
+    stored = conn.settings.read("kill_switch")
     position = setting("kill_switch").default if stored is None else stored
     found.append(Check("kill switch", True, f"kill switch: {position}"))
     found.append(_tombstones_check(conn, paths, fix=fix, now=now))
@@ -125,7 +124,7 @@ def _store_checks(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -
     return found
 
 
-def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -> Check:
+def _unrecorded_check(conn: Store, paths: VaultPaths, *, fix: bool, now: str) -> Check:
     """Backup files nobody recorded: a backup or restore was killed before it could record them."""
     strays = stray_backups.unrecorded(conn, paths)
     if not strays:
@@ -146,8 +145,8 @@ def _unrecorded_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: st
     return Check("unrecorded backups", True, detail)
 
 
-def _backups_check(conn: Connection, paths: VaultPaths) -> Check:
-    rows = backup_rows.known(conn, paths.home)
+def _backups_check(conn: Store, paths: VaultPaths) -> Check:
+    rows = conn.backups.known(paths.home)
     missing = [r["path"] for r in rows if not Path(r["path"]).is_file()]
     holding: list[str] = []
     broken: list[str] = []
@@ -159,8 +158,8 @@ def _backups_check(conn: Connection, paths: VaultPaths) -> Check:
             if sound is False:
                 broken.append(row["path"])
             continue
-        with sql.attached(conn, Path(row["path"])):
-            if tombstone_checks.purged_but_present(conn):
+        with conn.maintenance.attached(Path(row["path"])):
+            if conn.tombstones.purged_but_present():
                 holding.append(row["path"])
     if holding or broken:
         detail = f"{len(holding)} backups still hold purged records, {len(broken)} do not open or are damaged"
@@ -173,22 +172,22 @@ def _backups_check(conn: Connection, paths: VaultPaths) -> Check:
     return Check("backups", True, f"{len(rows)} backups, newest {newest or 'never'}")
 
 
-def _tombstones_check(conn: Connection, paths: VaultPaths, *, fix: bool, now: str) -> Check:
+def _tombstones_check(conn: Store, paths: VaultPaths, *, fix: bool, now: str) -> Check:
     """Every tombstone, the store's and each backup's, holds in the store: no purged record is back."""
     forgotten: dict[str, tuple[str, str, str]] = {}
-    for row in backup_rows.known(conn, paths.home, include_removed=False):
+    for row in conn.backups.known(paths.home, include_removed=False):
         if Path(row["path"]).is_file() and stray_backups.sound(conn, Path(row["path"])):
-            with sql.attached(conn, Path(row["path"])):
-                forgotten.update((t[0], t) for t in tombstone_checks.unknown_tombstones(conn))
-    back = sql.tombstoned_present(conn)
-    tombstones = len(sql.tombstone_ids(conn))
+            with conn.maintenance.attached(Path(row["path"])):
+                forgotten.update((t[0], t) for t in conn.tombstones.unknown_tombstones())
+    back = conn.maintenance.tombstoned_present()
+    tombstones = len(conn.maintenance.tombstone_ids())
     if not forgotten and not back:
         return Check("tombstones", True, f"{tombstones} tombstones, none of their records is in the store")
     if not fix:
         detail = f"{len(back)} purged records are in the store again, {len(forgotten)} purges only a backup knows"
         return Check("tombstones", False, detail, "memvault doctor --fix  (purges them again), then purge --sweep")
-    with transaction(conn):
-        sql.add_tombstones(conn, forgotten.values())
+    with conn.transaction():
+        conn.maintenance.add_tombstones(forgotten.values())
         again = purge_reach.apply_tombstones(conn, now)
     return Check("tombstones", True, f"purged {len(again)} records again; run `memvault purge --sweep` next")
 
@@ -227,7 +226,7 @@ def run(home: str | os.PathLike[str] | None = None, *, clock: Clock, fix: bool =
 
 def _open_and_check(paths: VaultPaths, key: bytes, *, fix: bool, now: str) -> list[Check]:
     try:
-        conn = open_connection(paths.store, key)
+        conn = engine_of(paths).open(paths.store, key)
     except MemvaultError as exc:
         return [Check("store", False, exc.message, "memvault restore BACKUP")]
     try:
@@ -235,7 +234,7 @@ def _open_and_check(paths: VaultPaths, key: bytes, *, fix: bool, now: str) -> li
             Check("store", True, f"{paths.store} opens and is encrypted"),
             *_store_checks(conn, paths, fix=fix, now=now),
         ]
-    except DatabaseError as exc:
+    except conn.engine.errors as exc:
         return [Check("store", False, f"the store is damaged ({exc})", "memvault restore BACKUP")]
     finally:
         conn.close()

@@ -27,10 +27,8 @@ from typing import Any, cast
 
 from memvault.core.maintenance import purge_reach
 from memvault.core.security.access import require_local, require_owner
-from memvault.core.store import events, memories, proposals
-from memvault.core.store import maintenance_rows as sql
-from memvault.core.store.connection import DatabaseError
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import required_text
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller, MemoryId, ProposalId
@@ -68,22 +66,21 @@ def request(ctx: Context, caller: Caller, asked: PurgeRequest) -> PurgeRequested
     with ctx.transaction() as conn:
         if asked.id is not None:
             memory_id = asked.id
-            if memories.fetch(conn, caller, memory_id) is None:
+            if conn.memories.fetch(caller, memory_id) is None:
                 raise NotFound("no such memory")
             target: dict[str, Any] = {"memory_id": memory_id}
         else:
             require_local(caller, "purging an import batch")
             batch_id = str(asked.batch_id)
-            if not sql.batch_exists(conn, batch_id):
+            if not conn.maintenance.batch_exists(batch_id):
                 raise NotFound("no such import batch")
             target = {"batch_id": batch_id}
         payload = {**target, "whole_history": whole_history, "reason_category": reason_category(reason)}
         now = ctx.now()
-        request_id = proposals.stage(
-            conn, caller, "purge", payload, now, target_id=target.get("memory_id"), reason=reason
+        request_id = conn.proposals.stage(
+            caller, "purge", payload, now, target_id=target.get("memory_id"), reason=reason
         )
-        events.record(
-            conn,
+        conn.events.record(
             caller,
             "purge_requested",
             now,
@@ -99,12 +96,12 @@ def list_requests(ctx: Context, caller: Caller, status: str | None = "pending") 
     if status not in (None, "pending", "approved", "rejected"):
         raise InvalidArgument("status: expected pending, approved or rejected")
     with ctx.reading() as conn:
-        return cast(list[PurgeRequestRow], sql.purge_requests(conn, status))
+        return cast(list[PurgeRequestRow], conn.maintenance.purge_requests(status))
 
 
-def _pending_request(conn: Any, request_id: Any) -> ProposalRow:
+def _pending_request(conn: Store, request_id: Any) -> ProposalRow:
     request_id = required_text(request_id, "request_id", max_chars=64)
-    found = proposals.fetch(conn, request_id)
+    found = conn.proposals.fetch(request_id)
     if found is None or found["kind"] != "purge":
         raise NotFound("no such purge request")
     if found["status"] != "pending":
@@ -112,16 +109,16 @@ def _pending_request(conn: Any, request_id: Any) -> ProposalRow:
     return found
 
 
-def _targets(conn: Any, payload: dict[str, Any]) -> list[str]:
+def _targets(conn: Store, payload: dict[str, Any]) -> list[str]:
     if payload.get("batch_id"):
-        start = sql.batch_members(conn, payload["batch_id"])
+        start = conn.maintenance.batch_members(payload["batch_id"])
     else:
-        start = sql.existing_ids(conn, [payload["memory_id"]])
+        start = conn.maintenance.existing_ids([payload["memory_id"]])
     if not payload.get("whole_history"):
         return start
     seen, queue = set(start), deque(start)
     while queue:
-        for neighbour in sql.chain_neighbours(conn, queue.popleft()):
+        for neighbour in conn.maintenance.chain_neighbours(queue.popleft()):
             if neighbour not in seen:
                 seen.add(neighbour)
                 queue.append(neighbour)
@@ -134,7 +131,7 @@ def preview(ctx: Context, caller: Caller, request_id: str) -> PurgePreview:
     with ctx.reading() as conn:
         found = _pending_request(conn, request_id)
         ids = _targets(conn, found["payload"])
-        texts = sql.statements_of(conn, ids)
+        texts = conn.maintenance.statements_of(ids)
     return {
         "request_id": found["id"],
         "ids": [MemoryId(i) for i in ids],
@@ -148,8 +145,8 @@ def reject(ctx: Context, caller: Caller, request_id: str) -> PurgeRejected:
     with ctx.transaction() as conn:
         found = _pending_request(conn, request_id)
         now = ctx.now()
-        proposals.decide(conn, found["id"], "rejected", now)
-        events.record(conn, caller, "rejected", now, found["target_id"], proposal_id=found["id"], kind="purge")
+        conn.proposals.decide(found["id"], "rejected", now)
+        conn.events.record(caller, "rejected", now, found["target_id"], proposal_id=found["id"], kind="purge")
     return {"request_id": found["id"], "outcome": "rejected"}
 
 
@@ -161,21 +158,21 @@ def confirm(ctx: Context, caller: Caller, request_id: str) -> PurgeReport:
         payload = found["payload"]
         category = str(payload.get("reason_category") or "other")
         ids = _targets(conn, payload)
-        texts = list(sql.statements_of(conn, ids).values())
+        texts = list(conn.maintenance.statements_of(ids).values())
         recipients = purge_reach.recipients(conn, ids)
         now = ctx.now()
-        counts = sql.purge_records(conn, ids, now, category)
-        counts["proposals"] = counts.get("proposals", 0) + sql.purge_texts(conn, texts)
+        counts = conn.maintenance.purge_records(ids, now, category)
+        counts["proposals"] = counts.get("proposals", 0) + conn.maintenance.purge_texts(texts)
         if payload.get("batch_id"):
-            counts["conversations"] = sql.purge_batch_rows(conn, payload["batch_id"])
+            counts["conversations"] = conn.maintenance.purge_batch_rows(payload["batch_id"])
         closed = {k: v for k, v in payload.items() if k != "reason_category"}
-        sql.close_purge_request(conn, found["id"], now, category, {**closed, "purged_ids": ids})
+        conn.maintenance.close_purge_request(found["id"], now, category, {**closed, "purged_ids": ids})
         _close_duplicates(conn, ids, found["id"], now, category)
         for memory_id in ids:
-            events.record(conn, caller, "purged", now, memory_id, request_id=found["id"], reason_category=category)
+            conn.events.record(caller, "purged", now, memory_id, request_id=found["id"], reason_category=category)
         if not ids:
-            events.record(conn, caller, "purged", now, None, request_id=found["id"], count=0)
-        sql.optimize_text_indexes(conn)
+            conn.events.record(caller, "purged", now, None, request_id=found["id"], count=0)
+        conn.maintenance.optimize_text_indexes()
     store: PurgedStore = {"removed_rows": {k: v for k, v in counts.items() if v}, **flush(ctx)}
     log.info("purge %s removed %d records", found["id"], len(ids))
     reach = purge_reach.reach_everywhere(ctx, ids, texts, payload.get("batch_id"), category)
@@ -192,12 +189,12 @@ def confirm(ctx: Context, caller: Caller, request_id: str) -> PurgeReport:
     }
 
 
-def _close_duplicates(conn: Any, ids: list[str], request_id: str, now: str, category: str) -> None:
+def _close_duplicates(conn: Store, ids: list[str], request_id: str, now: str, category: str) -> None:
     """Other pending purge requests for the same records are fulfilled by this one."""
-    for other in sql.purge_requests(conn, "pending"):
+    for other in conn.maintenance.purge_requests("pending"):
         if other["id"] != request_id and other["target_id"] in ids:
             payload = {"memory_id": other["target_id"], "fulfilled_by": request_id}
-            sql.close_purge_request(conn, other["id"], now, category, payload)
+            conn.maintenance.close_purge_request(other["id"], now, category, payload)
 
 
 def flush(ctx: Context) -> StoreFlush:
@@ -205,10 +202,10 @@ def flush(ctx: Context) -> StoreFlush:
     with ctx.lock:
         checkpointed = _checkpoint(ctx)
         try:
-            sql.vacuum(ctx.conn)
+            ctx.store.maintenance.vacuum()
             vacuumed = True
-        except DatabaseError as exc:  # another process kept writing past the busy timeout
-            if not sql.is_busy(exc):
+        except ctx.store.engine.errors as exc:  # another process kept writing past the busy timeout
+            if not ctx.store.engine.is_busy(exc):
                 raise
             log.warning("VACUUM after a purge was refused (store busy); run memvault purge --sweep later")
             vacuumed = False
@@ -218,7 +215,7 @@ def flush(ctx: Context) -> StoreFlush:
 
 def _checkpoint(ctx: Context) -> bool:
     for _ in range(CHECKPOINT_TRIES):
-        if sql.checkpoint_truncate(ctx.conn):
+        if ctx.store.maintenance.checkpoint_truncate():
             return True
         time.sleep(0.1)  # another process is reading; its snapshot ends soon
     log.warning("the WAL could not be truncated: another process kept reading")
@@ -233,11 +230,11 @@ def sweep(ctx: Context, caller: Caller) -> SweepReport:
     """
     require_owner(caller, "sweeping purged records")
     with ctx.reading() as conn:
-        ids = [memory_id for memory_id, _, _ in sql.tombstone_ids(conn)]
+        ids = [memory_id for memory_id, _, _ in conn.maintenance.tombstone_ids()]
     with ctx.transaction() as conn:
         again = purge_reach.apply_tombstones(conn, ctx.now())
         if again:
-            sql.optimize_text_indexes(conn)
+            conn.maintenance.optimize_text_indexes()
     store = flush(ctx)
     reach = purge_reach.reach_everywhere(ctx, ids, [], None, "other")
     return {"tombstones": len(ids), "store_records_removed": len(again), "store": store, **reach}

@@ -21,21 +21,18 @@ from pathlib import Path
 
 from memvault.core.maintenance import stray_backups
 from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
-from memvault.core.store import backup_rows
-from memvault.core.store import maintenance_rows as sql
-from memvault.core.store.connection import Connection, DatabaseError
 from memvault.core.store.context import Context
-from memvault.core.store.transactions import transaction
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.results import BackupsCleaned, PurgeReach
 
 log = logging.getLogger("memvault.maintenance")
 SCAN_LIMIT_BYTES = 256 * 1024 * 1024
 
 
-def recipients(conn: Connection, ids: Sequence[str]) -> dict[str, str]:
+def recipients(conn: Store, ids: Sequence[str]) -> dict[str, str]:
     """principal -> surface, for everyone a search result listing these records went to."""
-    surfaces = sql.principal_surfaces(conn)
-    return {name: surfaces.get(name, "local") for name in sql.recipients(conn, ids)}
+    surfaces = conn.maintenance.principal_surfaces()
+    return {name: surfaces.get(name, "local") for name in conn.maintenance.recipients(ids)}
 
 
 def not_cleaned(recipients_by_surface: dict[str, str]) -> list[str]:
@@ -52,17 +49,17 @@ def not_cleaned(recipients_by_surface: dict[str, str]) -> list[str]:
     return notes
 
 
-def apply_tombstones(conn: Connection, now: str, schema: str = "main") -> list[str]:
+def apply_tombstones(conn: Store, now: str, schema: str = "main") -> list[str]:
     """Purge, inside `schema`, every record its tombstones name (in the caller's transaction)."""
-    pairs = sql.tombstoned_present(conn, schema)
+    pairs = conn.maintenance.tombstoned_present(schema)
     ids = [memory_id for memory_id, _ in pairs]
-    texts = sql.statements_of(conn, ids, schema)
+    texts = conn.maintenance.statements_of(ids, schema)
     by_category: dict[str, list[str]] = defaultdict(list)
     for memory_id, category in pairs:
         by_category[category].append(memory_id)
     for category, group in by_category.items():
-        sql.purge_records(conn, group, now, category, schema)
-    sql.purge_texts(conn, texts.values(), schema)
+        conn.maintenance.purge_records(group, now, category, schema)
+    conn.maintenance.purge_texts(texts.values(), schema)
     return ids
 
 
@@ -79,7 +76,7 @@ def clean_exports(folder: Path, ids: Sequence[str], texts: Sequence[str]) -> lis
 
 
 def _rewrite_backup(
-    conn: Connection,
+    conn: Store,
     path: Path,
     ids: Sequence[str],
     texts: Sequence[str],
@@ -87,20 +84,20 @@ def _rewrite_backup(
     category: str,
     now: str,
 ) -> str:
-    with sql.attached(conn, path) as readable:
-        if not readable or not sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES:
+    with conn.maintenance.attached(path) as copy:
+        if copy is None or not conn.maintenance.is_store(copy):
             return "unreadable"
-        sql.secure_delete_on(conn, sql.ALIAS)
-        with transaction(conn, "DEFERRED"):
-            extra = sql.batch_members(conn, batch_id, sql.ALIAS) if batch_id else []
-            own_texts = sql.statements_of(conn, [*ids, *extra], sql.ALIAS)
-            sql.copy_tombstones(conn, sql.ALIAS)  # first: the store's categories win over `category`
-            sql.purge_records(conn, [*ids, *extra], now, category, sql.ALIAS)
-            apply_tombstones(conn, now, sql.ALIAS)
-            sql.purge_texts(conn, {*texts, *own_texts.values()}, sql.ALIAS)
+        conn.maintenance.secure_delete_on(copy)
+        with conn.transaction("DEFERRED"):
+            extra = conn.maintenance.batch_members(batch_id, copy) if batch_id else []
+            own_texts = conn.maintenance.statements_of([*ids, *extra], copy)
+            conn.maintenance.copy_tombstones(copy)  # first: the store's categories win over `category`
+            conn.maintenance.purge_records([*ids, *extra], now, category, copy)
+            apply_tombstones(conn, now, copy)
+            conn.maintenance.purge_texts({*texts, *own_texts.values()}, copy)
             if batch_id:
-                sql.purge_batch_rows(conn, batch_id, sql.ALIAS)
-            sql.optimize_text_indexes(conn, sql.ALIAS)
+                conn.maintenance.purge_batch_rows(batch_id, copy)
+            conn.maintenance.optimize_text_indexes(copy)
         # No VACUUM: secure_delete already zeroed every freed byte (tests decrypt every page to check),
         # and a VACUUM per backup would multiply the purge's time by the number of backups.
     return "rewritten"
@@ -112,9 +109,9 @@ def clean_backups(
     result: BackupsCleaned = {"rewritten": [], "deleted": [], "missing": [], "failed": []}
     now = ctx.now()
     with ctx.lock:  # a backup written but never recorded (its writer was killed) holds the text too
-        result["failed"] += stray_backups.adopt(ctx.conn, ctx.paths, now).busy  # `purge --sweep` finishes them
+        result["failed"] += stray_backups.adopt(ctx.store, ctx.paths, now).busy  # `purge --sweep` finishes them
     with ctx.reading() as conn:
-        rows = backup_rows.known(conn, ctx.paths.home)
+        rows = conn.backups.known(ctx.paths.home)
     for row in rows:
         path = Path(row["path"])
         if not path.is_file():
@@ -122,9 +119,9 @@ def clean_backups(
             continue
         with ctx.lock:
             try:
-                outcome = _rewrite_backup(ctx.conn, path, ids, texts, batch_id, category, now)
-            except DatabaseError as exc:  # busy: keep it, a sweep finishes it later; damaged: delete it
-                outcome = "failed" if sql.is_busy(exc) else "unreadable"
+                outcome = _rewrite_backup(ctx.store, path, ids, texts, batch_id, category, now)
+            except ctx.store.engine.errors as exc:  # busy: keep it, a sweep finishes it later; damaged: delete it
+                outcome = "failed" if ctx.store.engine.is_busy(exc) else "unreadable"
                 log.warning("a backup could not be rewritten (%s)", outcome)
         if outcome == "unreadable":
             remove_with_sides(path)
@@ -136,9 +133,9 @@ def clean_backups(
             result["rewritten"].append(str(path))
     with ctx.transaction() as conn:
         for gone in result["deleted"] + result["missing"]:
-            backup_rows.mark_removed(conn, ctx.paths.home, gone, now)
+            conn.backups.mark_removed(ctx.paths.home, gone, now)
         for done in result["rewritten"]:
-            backup_rows.update_digest(conn, ctx.paths.home, done, Path(done).stat().st_size, sha256_of(Path(done)))
+            conn.backups.update_digest(ctx.paths.home, done, Path(done).stat().st_size, sha256_of(Path(done)))
     return result
 
 

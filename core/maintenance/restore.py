@@ -56,10 +56,8 @@ from memvault.core.maintenance.files import (
 from memvault.core.runtime import change_signal
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import key_backup, keys
-from memvault.core.store import backup_rows, change_rows, events, migrations, tombstone_checks, transactions
-from memvault.core.store import maintenance_rows as sql
-from memvault.core.store.connection import Connection, DatabaseError, OperationalError, open_connection
-from memvault.core.store.transactions import transaction
+from memvault.core.store.engines import engine_of
+from memvault.core.store.seam import Engine, Store
 from memvault.core.vocabulary.clock import Clock, format_time
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
@@ -96,29 +94,29 @@ class _OtherKey(InvalidArgument):
     """The file does not open with the key tried (another store's backup, or not a store at all)."""
 
 
-def verify(path: Path, key: bytes) -> dict[str, Any]:
+def verify(engine: Engine, path: Path, key: bytes) -> dict[str, Any]:
     """Check a file is a sound memvault store under `key` that this memvault can open.
 
     Opens the file for writing (journal mode changes): call it on a private copy.
     """
     try:
-        conn = open_connection(path, key)
+        conn = engine.open(path, key)
     except WrongPassphrase:
         raise _OtherKey("not a memvault backup of this store: it does not open with this store's key") from None
     try:
-        problems = sql.integrity(conn)
+        problems = conn.maintenance.integrity()
         if problems:
             raise InvalidArgument(f"the backup is damaged (integrity check: {problems[0][:120]})")
-        if not sql.table_names(conn) >= sql.REQUIRED_TABLES:
+        if not conn.maintenance.is_store():
             raise InvalidArgument("the file opens with this key but is not a memvault store")
-        version = sql.schema_version(conn) or 0
-        if version > migrations.LATEST:
+        version = conn.maintenance.schema_version() or 0
+        if version > engine.latest_schema:
             raise StoreTooNew(
-                f"the backup has schema {version}, newer than this memvault understands ({migrations.LATEST})"
+                f"the backup has schema {version}, newer than this memvault understands ({engine.latest_schema})"
             )
-        records = tombstone_checks.record_count(conn)
-        sql.journal_mode(conn, "delete")
-    except DatabaseError as exc:
+        records = conn.tombstones.record_count()
+        conn.maintenance.journal_mode("delete")
+    except engine.errors as exc:
         raise InvalidArgument(f"the backup is damaged ({exc})") from None
     finally:
         conn.close()
@@ -131,31 +129,36 @@ def _stage(paths: VaultPaths, source: Path) -> Path:
     return staged
 
 
-def _hold(paths: VaultPaths, key: bytes) -> Connection | None:
+def _hold(paths: VaultPaths, key: bytes) -> Store | None:
     """Open the current store alone: WAL checkpointed and switched off; None if it cannot be opened."""
     if not paths.store.exists():
         return None
+    engine = engine_of(paths)
     try:
-        holder = open_connection(paths.store, key)
-    except (WrongPassphrase, DatabaseError):
+        holder = engine.open(paths.store, key)
+    except WrongPassphrase:
+        return None
+    except engine.errors:
         return None
     try:
-        sql.checkpoint_truncate(holder)
-        if sql.journal_mode(holder, "delete") != "delete":
-            raise OperationalError("database is locked (still in WAL mode)")
-    except DatabaseError as exc:
+        holder.maintenance.checkpoint_truncate()
+        alone = holder.maintenance.journal_mode("delete") == "delete"  # else: still in WAL mode, held
+    except engine.errors as exc:
         holder.close()
-        if sql.is_busy(exc):
-            raise StoreUnavailable(
-                "another memvault process has the store open (the app or the daemon): close it and restore again"
-            ) from None
-        return None  # damaged: it will be kept aside as it is
+        if not engine.is_busy(exc):
+            return None  # damaged: it will be kept aside as it is
+        alone = False
+    if not alone:
+        holder.close()
+        raise StoreUnavailable(
+            "another memvault process has the store open (the app or the daemon): close it and restore again"
+        )
     return holder
 
 
 def _keep_current(
-    paths: VaultPaths, holder: Connection | None, now: str, stamp: str, folder: Path | None = None
-) -> tuple[dict[str, Any] | None, dict[str, Any], Connection | None]:
+    paths: VaultPaths, holder: Store | None, now: str, stamp: str, folder: Path | None = None
+) -> tuple[dict[str, Any] | None, dict[str, Any], Store | None]:
     """Back up the current store (into `folder`, backups/ by default) before it is replaced.
 
     Returns that backup, what the store knew (backups, tombstones), and the holder to swap
@@ -174,15 +177,15 @@ def _keep_current(
     create_private(target)
     try:
         known = {
-            "backups": backup_rows.known(holder, paths.home, include_removed=True),
-            "tombstones": sql.tombstone_ids(holder),
+            "backups": holder.backups.known(paths.home, include_removed=True),
+            "tombstones": holder.maintenance.tombstone_ids(),
         }
-        sql.export_into(holder, target)
+        holder.maintenance.export_into(target)
         fsync_file(target)
         key_backup.write_beside(target, paths.key_file)
-    except DatabaseError as exc:
+    except holder.engine.errors as exc:
         remove_with_sides(target)
-        if sql.is_busy(exc):
+        if holder.engine.is_busy(exc):
             raise
         holder.close()  # it opens, but is damaged further in: keep its pages as they are instead
         return _move_damaged(paths, target, now), nothing, None
@@ -214,7 +217,7 @@ def _row(path: Path, kind: str, now: str) -> dict[str, Any]:
 
 def _swap(
     paths: VaultPaths,
-    holder: Connection | None,
+    holder: Store | None,
     staged: Path,
     key: bytes,
     known: dict[str, Any],
@@ -230,14 +233,14 @@ def _swap(
     """
     if holder is not None:
         try:
-            transactions.begin_exclusive(holder)
-        except OperationalError:
+            holder.begin_exclusive()
+        except holder.engine.errors:
             raise StoreUnavailable(
                 "another memvault process opened the store meanwhile: close it and restore again"
             ) from None
-        late = [] if new_key_file else sorted(set(sql.tombstone_ids(holder)) - set(known["tombstones"]))
+        late = [] if new_key_file else sorted(set(holder.maintenance.tombstone_ids()) - set(known["tombstones"]))
         if late:  # a purge finished after the old store was read: it reaches the copy too
-            with _opened(staged, key) as conn:
+            with _opened(engine_of(paths), staged, key) as conn:
                 _purge_again(conn, late, late[-1][1])
     undo = _rewrite_key_file(paths, new_key_file, key) if new_key_file else None
     try:
@@ -254,24 +257,24 @@ def _swap(
 
 
 @contextlib.contextmanager
-def _opened(staged: Path, key: bytes) -> Iterator[Connection]:
+def _opened(engine: Engine, staged: Path, key: bytes) -> Iterator[Store]:
     """The private copy, left as one file (no WAL beside it) for the rename."""
-    conn = open_connection(staged, key)
+    conn = engine.open(staged, key)
     try:
         yield conn
-        sql.checkpoint_truncate(conn)
-        sql.journal_mode(conn, "delete")
+        conn.maintenance.checkpoint_truncate()
+        conn.maintenance.journal_mode("delete")
     finally:
         conn.close()
 
 
-def _purge_again(conn: Connection, tombstones: list[tuple[str, str, str]], now: str) -> list[str]:
-    with transaction(conn):
-        sql.add_tombstones(conn, tombstones)
+def _purge_again(conn: Store, tombstones: list[tuple[str, str, str]], now: str) -> list[str]:
+    with conn.transaction():
+        conn.maintenance.add_tombstones(tombstones)
         repurged = purge_reach.apply_tombstones(conn, now)
     if repurged:
-        sql.optimize_text_indexes(conn)
-        sql.vacuum(conn)
+        conn.maintenance.optimize_text_indexes()
+        conn.maintenance.vacuum()
     return repurged
 
 
@@ -280,14 +283,13 @@ def _settle(
 ) -> tuple[list[str], int]:
     """Make the private copy what the restored store must be before it goes live."""
     pre = done["pre"]
-    with _opened(staged, key) as conn:
-        migrations.migrate(conn)
-        with transaction(conn):
-            backup_rows.merge(conn, paths.home, [*known["backups"], *([pre] if pre else [])])
+    with _opened(engine_of(paths), staged, key) as conn:
+        conn.migrations.migrate()
+        with conn.transaction():
+            conn.backups.merge(paths.home, [*known["backups"], *([pre] if pre else [])])
         repurged = _purge_again(conn, known["tombstones"], done["now"])
-        with transaction(conn):
-            events.record(
-                conn,
+        with conn.transaction():
+            conn.events.record(
                 OWNER,
                 "restored_from_backup",
                 done["now"],
@@ -296,7 +298,7 @@ def _settle(
                 kept_as=done.get("kept_as") or (pre["path"] if pre else None),
                 source_name=done["source"].name,
             )
-        return repurged, change_rows.cursor(conn)
+        return repurged, conn.changes.cursor()
 
 
 def clean_stale(paths: VaultPaths) -> list[str]:
@@ -371,15 +373,18 @@ def _held(paths: VaultPaths, key: bytes) -> dict[str, int] | None:
     """What the current store holds beyond what `memvault init` makes ({}: nothing; None: it does not open)."""
     if not paths.store.exists():
         return {}
+    engine = engine_of(paths)
     try:
-        conn = open_connection(paths.store, key)
-    except (WrongPassphrase, DatabaseError):
+        conn = engine.open(paths.store, key)
+    except WrongPassphrase:
+        return None
+    except engine.errors:
         return None
     try:
-        names = sql.table_names(conn)
-        counts = {"memories": tombstone_checks.record_count(conn)}
-        counts.update({t: len(sql.table_rows(conn, t)) for t in RECORD_TABLES if t != "memories" and t in names})
-    except DatabaseError:
+        names = conn.maintenance.table_names()
+        counts = {"memories": conn.tombstones.record_count()}
+        counts.update({t: len(conn.maintenance.table_rows(t)) for t in RECORD_TABLES if t != "memories" and t in names})
+    except engine.errors:
         return None
     finally:
         conn.close()
@@ -426,13 +431,13 @@ def _set_aside_its_backups(paths: VaultPaths, key: bytes, folder: Path, source: 
     moved: list[str] = []
     if not candidates:
         return moved
-    conn = open_connection(paths.store, key)
+    conn = engine_of(paths).open(paths.store, key)
     try:
         for path in candidates:
             try:
-                with sql.attached(conn, path) as readable:
-                    ours = readable
-            except DatabaseError:  # held by another process: leave it
+                with conn.maintenance.attached(path) as copy:
+                    ours = copy is not None
+            except conn.engine.errors:  # held by another process: leave it
                 continue
             if not ours:
                 for part in [path, *side_files(path)]:
@@ -521,7 +526,7 @@ def _another_stores_backup(
         raise _refuse_to_replace(paths, chosen, held, home_given)
     key, _ = key_backup.unlock_backup(chosen, carried, given=backup_secret, this_machine=phrase)
     try:
-        checked = verify(staged, key)
+        checked = verify(engine_of(paths), staged, key)
     except _OtherKey:
         raise InvalidArgument(
             f"{chosen.name} does not open with the key {sidecar.name} carries: the two files do not belong "
@@ -581,7 +586,7 @@ def restore_backup(
     try:
         key = this_home[1]
         try:
-            checked = verify(staged, key)
+            checked = verify(engine_of(paths), staged, key)
         except _OtherKey:
             if empty_home:
                 raise InvalidArgument(
@@ -613,16 +618,17 @@ def restore_backup(
         _remove_empty(created)
         raise
     if replaced is not None:
+        failures: tuple[type[Exception], ...] = (OSError, *engine_of(paths).errors)
         try:
             _set_aside_its_backups(paths, key, Path(replaced["kept_in"]), chosen)
-        except (OSError, DatabaseError) as exc:  # the restore is done; `memvault doctor` names what is left
+        except failures as exc:  # the restore is done; `memvault doctor` names what is left
             log.warning("the replaced store's backups could not all be moved beside it (%s)", type(exc).__name__)
     change_signal.notify(paths, cursor)  # listeners reload (their cursor may be ahead)
     log.info("store restored from a backup (%d records, %d purged again)", checked["records"], len(repurged))
     return {
         "restored_from": str(chosen),
         "records": checked["records"] - len(repurged),
-        "schema_version": max(checked["schema_version"], migrations.LATEST),
+        "schema_version": max(checked["schema_version"], engine_of(paths).latest_schema),
         "previous_store_kept_as": pre["path"] if pre else None,
         "purged_again": len(repurged),
         "replaced_other_store": replaced,

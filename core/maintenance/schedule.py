@@ -15,7 +15,6 @@ from pathlib import Path
 
 from memvault.core.maintenance.backup import make_backup
 from memvault.core.maintenance.files import remove_with_sides
-from memvault.core.store import backup_rows, events
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.clock import format_time, parse_time
 from memvault.core.vocabulary.model import Caller
@@ -30,7 +29,7 @@ def run_scheduled(ctx: Context, caller: Caller) -> ScheduledBackup:
     """Make today's scheduled backup if it is not made yet, then apply retention."""
     now = ctx.clock.now()
     with ctx.reading() as conn:
-        rows = [r for r in backup_rows.known(conn, ctx.paths.home) if r["kind"] in KEEP]
+        rows = [r for r in conn.backups.known(ctx.paths.home) if r["kind"] in KEEP]
     today = now.date()
     made: BackupAnswer | None = None
     if not any(parse_time(r["created_at"], "created_at").date() == today for r in rows):
@@ -43,7 +42,7 @@ def run_scheduled(ctx: Context, caller: Caller) -> ScheduledBackup:
 def apply_retention(ctx: Context, caller: Caller) -> list[str]:
     removed: list[str] = []
     with ctx.reading() as conn:
-        rows = backup_rows.known(conn, ctx.paths.home)
+        rows = conn.backups.known(ctx.paths.home)
     for kind, keep in KEEP.items():
         of_kind = sorted((r for r in rows if r["kind"] == kind), key=lambda r: r["created_at"], reverse=True)
         for row in of_kind[keep:]:
@@ -53,7 +52,7 @@ def apply_retention(ctx: Context, caller: Caller) -> list[str]:
         now = ctx.now()
         with ctx.transaction() as conn:
             for path in removed:
-                backup_rows.mark_removed(conn, ctx.paths.home, path, now)
-            events.record(conn, caller, "backups_expired", now, None, count=len(removed))
+                conn.backups.mark_removed(ctx.paths.home, path, now)
+            conn.events.record(caller, "backups_expired", now, None, count=len(removed))
         log.info("retention removed %d scheduled backups", len(removed))
     return removed

@@ -16,10 +16,7 @@ from pathlib import Path
 from memvault.core.maintenance.backup import KINDS, STAMP_FORMAT
 from memvault.core.maintenance.files import remove_with_sides, sha256_of
 from memvault.core.runtime.paths import VaultPaths
-from memvault.core.store import backup_rows
-from memvault.core.store import maintenance_rows as sql
-from memvault.core.store.connection import Connection, DatabaseError
-from memvault.core.store.transactions import transaction
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.clock import format_time
 
 
@@ -30,15 +27,15 @@ class Adopted:
     busy: list[str] = field(default_factory=list)  # held by another process (SQLite lock): left for later
 
 
-def unrecorded(conn: Connection, paths: VaultPaths) -> list[Path]:
+def unrecorded(conn: Store, paths: VaultPaths) -> list[Path]:
     """The memvault backup files in backups/ that no row (even a removed one) names."""
     if not paths.backups.is_dir():
         return []
-    known = {Path(r["path"]) for r in backup_rows.known(conn, paths.home, include_removed=True)}
+    known = {Path(r["path"]) for r in conn.backups.known(paths.home, include_removed=True)}
     return sorted(p for p in paths.backups.glob("memvault-*.db") if p not in known)
 
 
-def adopt(conn: Connection, paths: VaultPaths, now: str) -> Adopted:
+def adopt(conn: Store, paths: VaultPaths, now: str) -> Adopted:
     """Record every sound unrecorded backup (kind and time from its name, `now` when the name
     does not tell) and delete the broken ones. A file another process holds locked (a backup
     being exported holds its write lock) is left, and listed as busy."""
@@ -49,8 +46,8 @@ def adopt(conn: Connection, paths: VaultPaths, now: str) -> Adopted:
             done.busy.append(str(path))
         elif state:
             made, kind = _named(path, now)
-            with transaction(conn):
-                backup_rows.record(conn, paths.home, path, made, path.stat().st_size, sha256_of(path), kind)
+            with conn.transaction():
+                conn.backups.record(paths.home, path, made, path.stat().st_size, sha256_of(path), kind)
             done.kept += 1
         else:
             remove_with_sides(path)
@@ -58,17 +55,13 @@ def adopt(conn: Connection, paths: VaultPaths, now: str) -> Adopted:
     return done
 
 
-def sound(conn: Connection, path: Path) -> bool | None:
+def sound(conn: Store, path: Path) -> bool | None:
     """Whether a backup file is a sound memvault store under the key; None while it is busy."""
     try:
-        with sql.attached(conn, path) as readable:
-            return (
-                readable
-                and sql.table_names(conn, sql.ALIAS) >= sql.REQUIRED_TABLES
-                and not sql.integrity(conn, sql.ALIAS)
-            )
-    except DatabaseError as exc:
-        return None if sql.is_busy(exc) else False
+        with conn.maintenance.attached(path) as copy:
+            return copy is not None and conn.maintenance.is_store(copy) and not conn.maintenance.integrity(copy)
+    except conn.engine.errors as exc:
+        return None if conn.engine.is_busy(exc) else False
 
 
 def _named(path: Path, now: str) -> tuple[str, str]:

@@ -23,8 +23,7 @@ import platformdirs
 from memvault.core.maintenance.files import side_files
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
-from memvault.core.store import backup_rows
-from memvault.core.store.connection import DatabaseError, open_connection
+from memvault.core.store.engines import engine_of
 from memvault.core.vocabulary.errors import MemvaultError
 
 log = logging.getLogger("memvault.maintenance")
@@ -80,12 +79,12 @@ def _outside_backups(paths: VaultPaths) -> tuple[list[Removal], list[str]]:
     if not paths.store.exists():
         return [], []
     try:
-        conn = open_connection(paths.store, keys.load_key(paths.key_file))
+        conn = engine_of(paths).open(paths.store, keys.load_key(paths.key_file))
     except MemvaultError as exc:
         return [], [f"could not read the list of backups kept elsewhere ({exc.message})"]
     try:
-        rows = backup_rows.known(conn, paths.home)
-    except DatabaseError:
+        rows = conn.backups.known(paths.home)
+    except conn.engine.errors:
         return [], ["could not read the list of backups kept elsewhere (the store is damaged)"]
     finally:
         conn.close()

@@ -17,7 +17,6 @@ import logging
 from typing import TypedDict
 
 from memvault.core.security.access import require_owner
-from memvault.core.store import word_index_rows
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.model import Caller
 
@@ -37,14 +36,14 @@ def tidy(ctx: Context, caller: Caller) -> WordIndexTidy:
     """Merge the word index's segments, at most MAX_STEPS steps of STEP_PAGES pages."""
     require_owner(caller, "tidying the word index")
     with ctx.reading() as conn:
-        before = word_index_rows.segment_count(conn)
+        before = conn.word_index.segment_count()
     steps, working = 0, before > 1
     while working and steps < MAX_STEPS:
         with ctx.transaction() as conn:
-            working = word_index_rows.merge_step(conn, STEP_PAGES, first=steps == 0)
+            working = conn.word_index.merge_step(STEP_PAGES, first=steps == 0)
         steps += 1
     with ctx.reading() as conn:
-        after = word_index_rows.segment_count(conn) if steps else before
+        after = conn.word_index.segment_count() if steps else before
     if steps:
         log.info("word index: %d segments merged into %d in %d steps", before, after, steps)
     return {"segments_before": before, "segments": after, "steps": steps}

@@ -18,9 +18,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, TypedDict
 
-from memvault.core.store import change_rows
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.errors import InvalidArgument
 from memvault.core.vocabulary.model import Caller, MemoryId, ProposalId, Surface
 
@@ -214,10 +213,10 @@ def changes_since(ctx: Context, caller: Caller, since: int | None, limit: int = 
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_BATCH:
         raise InvalidArgument(f"limit: expected an integer from 1 to {MAX_BATCH}")
     with ctx.reading() as conn:
-        current = change_rows.cursor(conn)
+        current = conn.changes.cursor()
         if since is None or since > current:
             return ChangeBatch(cursor=current, reset=since is not None)
-        rows = change_rows.after(conn, since, limit)
+        rows = conn.changes.after(since, limit)
         changes = [_change(row) for row in rows]
         if not caller.is_local:
             changes = _visible(conn, caller, changes, rows)
@@ -253,9 +252,9 @@ def _domain(details: dict[str, Any]) -> str | None:
     return None
 
 
-def _visible(conn: Connection, caller: Caller, changes: list[Change], rows: list[dict[str, Any]]) -> list[Change]:
+def _visible(conn: Store, caller: Caller, changes: list[Change], rows: list[dict[str, Any]]) -> list[Change]:
     """A remote or workspace caller's share: nothing about records or proposals that are not its own."""
-    seen = change_rows.visible_ids(conn, caller, sorted({i for c in changes for i in c.memory_ids}))
+    seen = conn.changes.visible_ids(caller, sorted({i for c in changes for i in c.memory_ids}))
     kept = []
     for change, row in zip(changes, rows, strict=True):
         if change.kind in RECORD_KINDS:

@@ -18,10 +18,8 @@ from memvault.core.retrieval import discovery
 from memvault.core.retrieval.placement import SHARED_VIEW
 from memvault.core.retrieval.router import RELATIVE, route
 from memvault.core.security.access import require_owner
-from memvault.core.store import domain_rows as domain_sql
-from memvault.core.store import events
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.errors import InvalidArgument
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.results import DiscoveryReport, DiscoveryUpkeep, DomainUpkeep
@@ -45,11 +43,11 @@ class _Snapshot:
 
 def _snapshot(ctx: Context) -> _Snapshot:
     with ctx.reading() as conn:
-        rows = domain_sql.all_domains(conn)
-        records = domain_sql.live_records(conn)
-        movable = domain_sql.assigned_ids(conn) | {r["id"] for r in records if r["domain"] == discovery.DEFAULT_DOMAIN}
-        sizes = {name: sum(c.values()) for name, c in domain_sql.counts_by_status(conn).items()}
-        named_by_memvault = domain_sql.discovered_names(conn)
+        rows = conn.domains.all_domains()
+        records = conn.domains.live_records()
+        movable = conn.domains.assigned_ids() | {r["id"] for r in records if r["domain"] == discovery.DEFAULT_DOMAIN}
+        sizes = {name: sum(c.values()) for name, c in conn.domains.counts_by_status().items()}
+        named_by_memvault = conn.domains.discovered_names()
     shared = {r["domain"] for r in records if r["shared"]}
     return _Snapshot(rows, records, movable, sizes, frozenset(named_by_memvault - shared))
 
@@ -82,8 +80,7 @@ def discover(
         now = ctx.now()
         apply_plan(conn, caller, plan, now)
         write_stats(conn, caller, stats, now)
-        events.record(
-            conn,
+        conn.events.record(
             caller,
             "domains_discovered",
             now,
@@ -99,14 +96,14 @@ def discover(
     return answer
 
 
-def apply_plan(conn: Connection, caller: Caller, plan: discovery.DiscoveryPlan, now: str) -> None:
-    existing = {r["name"] for r in domain_sql.all_domains(conn)}
+def apply_plan(conn: Store, caller: Caller, plan: discovery.DiscoveryPlan, now: str) -> None:
+    existing = {r["name"] for r in conn.domains.all_domains()}
     created = [region.name for region in plan.regions if region.name not in existing]
     for region in plan.regions:
         if region.name not in existing:
-            domain_sql.insert(conn, region.name, now, description=region.description, keywords=region.keywords)
-            events.record(conn, caller, "domain_created", now, None, domain=region.name, discovered=True)
-    pinned_now = {r["name"] for r in domain_sql.all_domains(conn) if r["pinned"]}  # pinned while planning
+            conn.domains.insert(region.name, now, description=region.description, keywords=region.keywords)
+            conn.events.record(caller, "domain_created", now, None, domain=region.name, discovered=True)
+    pinned_now = {r["name"] for r in conn.domains.all_domains() if r["pinned"]}  # pinned while planning
     by_move: dict[tuple[str, str], list[str]] = {}
     for memory_id, flow in plan.moves.items():
         if flow[0] not in pinned_now:
@@ -116,14 +113,14 @@ def apply_plan(conn: Connection, caller: Caller, plan: discovery.DiscoveryPlan, 
     # A domain the moves emptied goes (older versions move with their records, so a domain
     # can empty even when the plan did not foresee it).
     for name in sorted(set(plan.emptied) | {source for source, _ in by_move} | set(created)):
-        row = domain_sql.fetch(conn, name)
-        if row is not None and not row["pinned"] and domain_sql.record_count(conn, name) == 0:
-            domain_sql.replace_in_related(conn, name, None, now)
-            domain_sql.delete(conn, name)
-            events.record(conn, caller, "domain_removed", now, None, domain=name, reason="emptied by discovery")
+        row = conn.domains.fetch(name)
+        if row is not None and not row["pinned"] and conn.domains.record_count(name) == 0:
+            conn.domains.replace_in_related(name, None, now)
+            conn.domains.delete(name)
+            conn.events.record(caller, "domain_removed", now, None, domain=name, reason="emptied by discovery")
 
 
-def write_stats(conn: Connection, caller: Caller, stats: dict[str, dict[str, Any]], now: str) -> int:
+def write_stats(conn: Store, caller: Caller, stats: dict[str, dict[str, Any]], now: str) -> int:
     """Store recomputed keywords, description, centroid, related and token share.
 
     What a person set stays: their own keywords always; a pinned domain keeps its derived
@@ -131,7 +128,7 @@ def write_stats(conn: Connection, caller: Caller, stats: dict[str, dict[str, Any
     starting "About ") is kept.
     """
     changed = 0
-    for row in domain_sql.all_domains(conn):
+    for row in conn.domains.all_domains():
         new = stats.get(row["name"])
         if new is None:
             continue
@@ -145,10 +142,10 @@ def write_stats(conn: Connection, caller: Caller, stats: dict[str, dict[str, Any
             if not row["description"] or row["description"].startswith("About "):
                 fields["description"] = new["description"]
         if any(row.get(k) != v for k, v in fields.items()):
-            domain_sql.update(conn, row["name"], now, **fields)
+            conn.domains.update(row["name"], now, **fields)
             changed += 1
     if changed:
-        events.record(conn, caller, "domains_refreshed", now, None, domains=changed)
+        conn.events.record(caller, "domains_refreshed", now, None, domains=changed)
     return changed
 
 
@@ -181,7 +178,7 @@ def settle(ctx: Context, caller: Caller) -> int:
     with ctx.reading() as conn:
         # Records placed at write time (or waiting in general); discovery's own placements are
         # left to discovery, so the two never pull a record back and forth.
-        placed_on_write = domain_sql.assigned_ids(conn, on_write_only=True)
+        placed_on_write = conn.domains.assigned_ids(on_write_only=True)
     candidates = [
         r
         for r in snap.records
@@ -205,7 +202,7 @@ def settle(ctx: Context, caller: Caller) -> int:
     moved = 0
     with ctx.transaction() as conn:
         now = ctx.now()
-        rows = domain_sql.all_domains(conn)  # as they are now: pinned or merged away meanwhile
+        rows = conn.domains.all_domains()  # as they are now: pinned or merged away meanwhile
         pinned_now, existing = {r["name"] for r in rows if r["pinned"]}, {r["name"] for r in rows}
         for memory_id, (source, target) in sorted(placements.items()):
             if source not in pinned_now and target in existing:
@@ -246,8 +243,8 @@ def maintain(
     if upkeep == "off":
         return {"action": "none", "domains": 0, "settled": 0}
     with ctx.reading() as conn:
-        live = domain_sql.live_count(conn)
-        last = domain_sql.last_discovery_size(conn)
+        live = conn.domains.live_count()
+        last = conn.domains.last_discovery_size()
     grown = live >= min_records and (last is None or live >= last * REDISCOVER_GROWTH)
     if upkeep == "auto" and grown:
         return {"action": "discovered", **discover(ctx, caller, dry_run=False, min_records=min_records)}

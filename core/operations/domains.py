@@ -18,12 +18,10 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.query import query_terms
 from memvault.core.security.access import require_local, require_owner
-from memvault.core.store import domain_rows as domain_sql
-from memvault.core.store import events, settings_table
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import domain_name, string_list, text, unit_float
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller
@@ -57,9 +55,9 @@ def _new_name(value: Any, field: str) -> str:
     return name
 
 
-def _existing(conn: Connection, value: Any, field: str = "name") -> dict[str, Any]:
+def _existing(conn: Store, value: Any, field: str = "name") -> dict[str, Any]:
     name = _name(value, field)
-    found = domain_sql.fetch(conn, name)
+    found = conn.domains.fetch(name)
     if found is None:
         raise NotFound(f"no domain named {name}")
     return found
@@ -90,15 +88,15 @@ def _summary(row: dict[str, Any], counts: dict[str, int]) -> DomainSummary:
 def list_domains(ctx: Context, caller: Caller) -> DomainList:
     require_local(caller, "listing domains")
     with ctx.reading() as conn:
-        counts = domain_sql.counts_by_status(conn)
-        return {"items": [_summary(row, counts.get(row["name"], {})) for row in domain_sql.all_domains(conn)]}
+        counts = conn.domains.counts_by_status()
+        return {"items": [_summary(row, counts.get(row["name"], {})) for row in conn.domains.all_domains()]}
 
 
 def show_domain(ctx: Context, caller: Caller, name: str) -> DomainSummary:
     require_local(caller, "reading a domain")
     with ctx.reading() as conn:
         row = _existing(conn, name)
-        return _summary(row, domain_sql.counts_by_status(conn).get(row["name"], {}))
+        return _summary(row, conn.domains.counts_by_status().get(row["name"], {}))
 
 
 # -- changing --------------------------------------------------------------------------------
@@ -109,34 +107,32 @@ def rename(ctx: Context, caller: Caller, name: str, new_name: str) -> DomainChan
         target = _new_name(new_name, "new_name")
         if target == row["name"]:
             raise InvalidArgument("new_name is the domain's current name")
-        if domain_sql.fetch(conn, target) is not None:
+        if conn.domains.fetch(target) is not None:
             raise Conflict(f"a domain named {target} exists already: merge instead")
         now = ctx.now()
-        records = domain_sql.record_count(conn, row["name"])
-        domain_sql.rename(conn, row["name"], target, now)
-        events.record(conn, caller, "domain_renamed", now, None, domain=row["name"], to=target, records=records)
+        records = conn.domains.record_count(row["name"])
+        conn.domains.rename(row["name"], target, now)
+        conn.events.record(caller, "domain_renamed", now, None, domain=row["name"], to=target, records=records)
         _follow_rename_in_settings(conn, caller, row["name"], target, now)
     return {"name": target, "renamed_from": row["name"], "records": records}
 
 
-def _follow_rename_in_settings(conn: Connection, caller: Caller, old: str, new: str, now: str) -> None:
+def _follow_rename_in_settings(conn: Store, caller: Caller, old: str, new: str, now: str) -> None:
     """A domain approved for automatic writes stays approved under its new name."""
-    approved = settings_table.read(conn, "auto_write_domains")
+    approved = conn.settings.read("auto_write_domains")
     if isinstance(approved, list) and old in approved:
-        settings_table.write(conn, "auto_write_domains", [new if d == old else d for d in approved])
-        events.record(conn, caller, "setting_changed", now, None, name="auto_write_domains")
+        conn.settings.write("auto_write_domains", [new if d == old else d for d in approved])
+        conn.events.record(caller, "setting_changed", now, None, name="auto_write_domains")
 
 
-def move_records(
-    conn: Connection, caller: Caller, ids: list[str], source: str, target: str, now: str, **why: Any
-) -> int:
+def move_records(conn: Store, caller: Caller, ids: list[str], source: str, target: str, now: str, **why: Any) -> int:
     """Move records (with their older versions) and write one event per moved record."""
-    in_source = set(domain_sql.ids_in(conn, source))
-    chain = [i for i in domain_sql.with_history(conn, ids) if i in in_source]
+    in_source = set(conn.domains.ids_in(source))
+    chain = [i for i in conn.domains.with_history(ids) if i in in_source]
     moved = 0
     for memory_id in chain:
-        if domain_sql.move(conn, [memory_id], target, now):
-            events.record(conn, caller, "domain_moved", now, memory_id, domain=source, to=target, **why)
+        if conn.domains.move([memory_id], target, now):
+            conn.events.record(caller, "domain_moved", now, memory_id, domain=source, to=target, **why)
             moved += 1
     return moved
 
@@ -156,23 +152,23 @@ def merge(ctx: Context, caller: Caller, sources: Sequence[str], into: str) -> Do
         if pinned:
             raise Conflict(f"pinned domains are never merged away (unpin first): {', '.join(pinned)}")
         now = ctx.now()
-        if domain_sql.fetch(conn, target) is None:
-            domain_sql.insert(conn, target, now)
-            events.record(conn, caller, "domain_created", now, None, domain=target)
+        if conn.domains.fetch(target) is None:
+            conn.domains.insert(target, now)
+            conn.events.record(caller, "domain_created", now, None, domain=target)
         moved = 0
         for row in rows:
-            ids = domain_sql.ids_in(conn, row["name"])
+            ids = conn.domains.ids_in(row["name"])
             moved += move_records(conn, caller, ids, row["name"], target, now, automatic=False)
-            domain_sql.replace_in_related(conn, row["name"], target, now)
-            domain_sql.delete(conn, row["name"])
-            events.record(conn, caller, "domain_merged", now, None, domain=row["name"], into=target, records=len(ids))
+            conn.domains.replace_in_related(row["name"], target, now)
+            conn.domains.delete(row["name"])
+            conn.events.record(caller, "domain_merged", now, None, domain=row["name"], into=target, records=len(ids))
         _inherit_keywords(conn, target, rows, now)
     return {"into": target, "merged": names, "moved": moved}
 
 
-def _inherit_keywords(conn: Connection, target: str, sources: list[dict[str, Any]], now: str) -> None:
+def _inherit_keywords(conn: Store, target: str, sources: list[dict[str, Any]], now: str) -> None:
     """The merged domain answers to the words its sources answered to (until the next refresh)."""
-    row = domain_sql.fetch(conn, target)
+    row = conn.domains.fetch(target)
     if row is None or row["pinned"]:
         return
     curated = list(row["curated"])
@@ -182,7 +178,7 @@ def _inherit_keywords(conn: Connection, target: str, sources: list[dict[str, Any
         keywords += [k for k in source["keywords"] if k not in keywords]
     derived = [k for k in keywords if k not in curated]
     if keywords != row["keywords"] or curated != row["curated"]:
-        domain_sql.update(conn, target, now, curated=curated[:MAX_KEYWORDS], keywords=derived[:MAX_KEYWORDS])
+        conn.domains.update(target, now, curated=curated[:MAX_KEYWORDS], keywords=derived[:MAX_KEYWORDS])
 
 
 def split(
@@ -201,29 +197,29 @@ def split(
     with ctx.transaction() as conn:
         row = _existing(conn, name)
         target = _new_name(new_name, "new_name")
-        if domain_sql.fetch(conn, target) is not None:
+        if conn.domains.fetch(target) is not None:
             raise Conflict(f"a domain named {target} exists already")
         chosen = _split_ids(conn, row["name"], keyword, ids)
         if not chosen:
             raise InvalidArgument("nothing in the domain matches: no new domain was made")
-        if len(chosen) == domain_sql.record_count(conn, row["name"]):
+        if len(chosen) == conn.domains.record_count(row["name"]):
             raise InvalidArgument("that would move every record: rename the domain instead")
         now = ctx.now()
-        domain_sql.insert(conn, target, now, related=[row["name"]])
+        conn.domains.insert(target, now, related=[row["name"]])
         moved = move_records(conn, caller, chosen, row["name"], target, now, automatic=False)
-        events.record(conn, caller, "domain_split", now, None, domain=row["name"], to=target, records=moved)
+        conn.events.record(caller, "domain_split", now, None, domain=row["name"], to=target, records=moved)
     return {"name": target, "split_from": row["name"], "moved": moved}
 
 
-def _split_ids(conn: Connection, domain: str, keyword: Any, ids: Any) -> list[str]:
+def _split_ids(conn: Store, domain: str, keyword: Any, ids: Any) -> list[str]:
     if keyword is not None:
         phrase = text(keyword, "keyword", max_chars=100)
-        match = fts_query(phrase or "")
-        if match is None:
+        words = query_terms(phrase or "")
+        if not words:
             raise InvalidArgument("keyword: give a word to split by")
-        return domain_sql.ids_matching(conn, domain, match)
+        return conn.domains.ids_matching(domain, words)
     wanted = _id_list(ids)
-    present = set(domain_sql.ids_in(conn, domain))
+    present = set(conn.domains.ids_in(domain))
     missing = [i for i in wanted if i not in present]
     if missing:
         raise NotFound(f"{len(missing)} of the ids are not records of {domain}")
@@ -247,8 +243,8 @@ def set_pinned(ctx: Context, caller: Caller, name: str, pinned: bool) -> DomainC
     with ctx.transaction() as conn:
         row = _existing(conn, name)
         now = ctx.now()
-        domain_sql.update(conn, row["name"], now, pinned=int(pinned))
-        events.record(conn, caller, "domain_pinned" if pinned else "domain_unpinned", now, None, domain=row["name"])
+        conn.domains.update(row["name"], now, pinned=int(pinned))
+        conn.events.record(caller, "domain_pinned" if pinned else "domain_unpinned", now, None, domain=row["name"])
     return {"name": row["name"], "pinned": pinned}
 
 
@@ -278,6 +274,6 @@ def update(ctx: Context, caller: Caller, name: str, **fields: object) -> DomainS
     with ctx.transaction() as conn:
         row = _existing(conn, name)
         now = ctx.now()
-        domain_sql.update(conn, row["name"], now, **changes)
-        events.record(conn, caller, "domain_updated", now, None, domain=row["name"], fields=sorted(changes))
+        conn.domains.update(row["name"], now, **changes)
+        conn.events.record(caller, "domain_updated", now, None, domain=row["name"], fields=sorted(changes))
     return show_domain(ctx, caller, row["name"])

@@ -7,7 +7,6 @@ from collections import defaultdict
 from pathlib import Path
 
 from memvault.core.security.access import require_local
-from memvault.core.store import memories
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.model import LIVE_STATUSES, Caller, Memory, Status
 from memvault.core.vocabulary.requests import ExportRequest
@@ -61,7 +60,7 @@ def export_markdown(ctx: Context, caller: Caller, request: ExportRequest) -> Exp
     if request.include_history:
         statuses += [Status.SUPERSEDED.value, Status.HISTORICAL.value]
     with ctx.reading() as conn:
-        records = memories.for_export(conn, caller, domain, statuses)
+        records = conn.memories.for_export(caller, domain, statuses)
     grouped: dict[str, list[Memory]] = defaultdict(list)
     for record in records:
         grouped[record.domain].append(record)

@@ -8,8 +8,6 @@ holds a secret is refused, as any write would be.
 
 from __future__ import annotations
 
-from memvault.core.store import events, memories
-from memvault.core.store import view_queries as view_sql
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.errors import InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller, Status
@@ -23,10 +21,10 @@ def record_feedback(ctx: Context, caller: Caller, request: FeedbackRequest) -> O
     if note and find_secrets(note):
         raise InvalidArgument("note: it looks like it holds a secret; secrets are never stored")
     with ctx.transaction() as conn:
-        record = memories.fetch(conn, caller, memory_id)
+        record = conn.memories.fetch(caller, memory_id)
         if record is None or record.status is Status.ARCHIVED:
             raise NotFound("no such memory")
         now = ctx.now()
-        view_sql.add_feedback(conn, record.id, useful, caller.principal, note, now)
-        events.record(conn, caller, "feedback", now, record.id, useful=useful, note_given=note is not None)
+        conn.views.add_feedback(record.id, useful, caller.principal, note, now)
+        conn.events.record(caller, "feedback", now, record.id, useful=useful, note_given=note is not None)
     return {"ok": True}

@@ -13,9 +13,8 @@ from typing import Any
 
 from memvault.core.importers.watched_folder import commit_approved
 from memvault.core.security.access import require_owner
-from memvault.core.store import events, memories, proposals
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import Draft, required_text
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller, MemoryId, ProposalId, Status, Surface
@@ -40,7 +39,7 @@ def list_proposals(ctx: Context, caller: Caller, status: str = "pending", limit:
     if status not in STATUSES:
         raise InvalidArgument("status: expected pending, approved or rejected")
     with ctx.reading() as conn:
-        return proposals.list_by_status(conn, status, limit)
+        return conn.proposals.list_by_status(status, limit)
 
 
 def approve(ctx: Context, caller: Caller, proposal_id: ProposalId) -> Decision:
@@ -68,10 +67,9 @@ def _proposer(proposal: ProposalRow) -> Caller:
     return Caller(proposal["principal"], Surface(proposal["surface"]), workspace)
 
 
-def _close(conn: Connection, caller: Caller, proposal: ProposalRow, result: Decision, now: str) -> None:
-    proposals.decide(conn, proposal["id"], "approved", now, result.get("id"))
-    events.record(
-        conn,
+def _close(conn: Store, caller: Caller, proposal: ProposalRow, result: Decision, now: str) -> None:
+    conn.proposals.decide(proposal["id"], "approved", now, result.get("id"))
+    conn.events.record(
         caller,
         "approved",
         now,
@@ -82,7 +80,7 @@ def _close(conn: Connection, caller: Caller, proposal: ProposalRow, result: Deci
     )
 
 
-def _apply(conn: Connection, proposer: Caller, proposal: ProposalRow, now: str) -> Decision:
+def _apply(conn: Store, proposer: Caller, proposal: ProposalRow, now: str) -> Decision:
     payload, kind, proposal_id = proposal["payload"], proposal["kind"], ProposalId(proposal["id"])
     if kind == "add":
         return _apply_add(conn, proposer, proposal_id, payload, now)
@@ -114,20 +112,18 @@ def _apply(conn: Connection, proposer: Caller, proposal: ProposalRow, now: str) 
     return {"proposal_id": proposal_id, "outcome": "restored", "id": record.id}
 
 
-def _apply_add(
-    conn: Connection, proposer: Caller, proposal_id: ProposalId, payload: dict[str, Any], now: str
-) -> Decision:
+def _apply_add(conn: Store, proposer: Caller, proposal_id: ProposalId, payload: dict[str, Any], now: str) -> Decision:
     draft = Draft.parse(payload["draft"])
     norm = normalize_statement(draft.statement)
     assert draft.domain is not None
-    duplicate = memories.find_duplicate(conn, proposer, norm, draft.domain, draft.type.value)
+    duplicate = conn.memories.find_duplicate(proposer, norm, draft.domain, draft.type.value)
     if duplicate is not None:
         confirm(conn, proposer, duplicate.id, now)  # the state change gets its event
         return {"proposal_id": proposal_id, "outcome": "duplicate", "id": duplicate.id}
     check_link_targets(conn, proposer, draft)
     memory_id = commit_draft(conn, proposer, draft, payload.get("workspace_id"), now)
     if payload.get("domain_assigned"):
-        events.record(conn, proposer, "domain_assigned", now, memory_id, domain=draft.domain)
+        conn.events.record(proposer, "domain_assigned", now, memory_id, domain=draft.domain)
     return {"proposal_id": proposal_id, "outcome": "added", "id": MemoryId(memory_id)}
 
 
@@ -141,9 +137,9 @@ def _revision(payload: dict[str, Any]) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def _pending(conn: Connection, proposal_id: str) -> ProposalRow:
+def _pending(conn: Store, proposal_id: str) -> ProposalRow:
     proposal_id = required_text(proposal_id, "proposal_id", max_chars=64)
-    proposal = proposals.fetch(conn, proposal_id)
+    proposal = conn.proposals.fetch(proposal_id)
     if proposal is None:
         raise NotFound("no such proposal")
     if proposal["status"] != "pending":
@@ -157,9 +153,8 @@ def reject(ctx: Context, caller: Caller, proposal_id: ProposalId, reason: str | 
     with ctx.transaction() as conn:
         proposal = _pending(conn, proposal_id)
         now = ctx.now()
-        proposals.decide(conn, proposal["id"], "rejected", now)
-        events.record(
-            conn,
+        conn.proposals.decide(proposal["id"], "rejected", now)
+        conn.events.record(
             caller,
             "rejected",
             now,

@@ -31,10 +31,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from memvault.core.security.access import check_kill_switch, require_owner
-from memvault.core.store import events
-from memvault.core.store import oauth_rows as rows
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.clock import format_time, parse_time
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller, Surface
@@ -116,8 +114,7 @@ class OAuthGrants:
         kept = {key: value for key, value in metadata.items() if key != "client_secret"}
         name = metadata.get("client_name")
         with self.ctx.transaction() as conn:
-            rows.add_client(
-                conn,
+            conn.oauth.add_client(
                 client_id,
                 str(name)[:200] if name else None,
                 digest(secret) if secret else None,
@@ -128,7 +125,7 @@ class OAuthGrants:
 
     def client(self, client_id: str) -> ClientRecord | None:
         with self.ctx.reading() as conn:
-            row = rows.client(conn, client_id)
+            row = conn.oauth.client(client_id)
         if row is None:
             return None
         return {
@@ -166,10 +163,9 @@ class OAuthGrants:
         page = secrets.token_urlsafe(24)
         now = self._now()
         with self.ctx.transaction() as conn:
-            rows.forget_stale_requests(conn, format_time(now - timedelta(days=1)))
+            conn.oauth.forget_stale_requests(format_time(now - timedelta(days=1)))
             request_id = pairing_code("".join(secrets.choice(_PAIRING) for _ in range(8)))
-            rows.add_request(
-                conn,
+            conn.oauth.add_request(
                 {
                     "id": request_id,
                     "page_hash": digest(page),
@@ -185,7 +181,7 @@ class OAuthGrants:
                 },
             )
             # On the change feed, so the app and the tray hear of it at once.
-            events.record(conn, _WEB, "oauth_requested", format_time(now), None, request=request_id, client=client_id)
+            conn.events.record(_WEB, "oauth_requested", format_time(now), None, request=request_id, client=client_id)
         log.info("oauth: authorization request %s from client %s waits for the person", request_id, client_id)
         return {"id": request_id, "page": page}
 
@@ -197,7 +193,7 @@ class OAuthGrants:
             return answer
         now = self._now()
         with self.ctx.transaction() as conn:
-            row = rows.request_by_page(conn, digest(page))
+            row = conn.oauth.request_by_page(digest(page))
             if row is None:
                 return answer
             answer["request"], answer["redirect_uri"], answer["state"] = (
@@ -210,10 +206,10 @@ class OAuthGrants:
                 answer["status"] = "expired"
                 return answer
             answer["status"] = status
-            if status in ("approved", "denied") and rows.mark_answered(conn, row["id"], status):
+            if status in ("approved", "denied") and conn.oauth.mark_answered(row["id"], status):
                 if status == "approved":
                     code = CODE_PREFIX + secrets.token_urlsafe(32)
-                    rows.add_code(conn, digest(code), row["id"], format_time(now + CODE_LIFETIME))
+                    conn.oauth.add_code(digest(code), row["id"], format_time(now + CODE_LIFETIME))
                     answer["code"] = code
             elif status in ("approved", "denied"):
                 answer["status"] = "answered"
@@ -223,7 +219,7 @@ class OAuthGrants:
     def pending(self, caller: Caller) -> list[OAuthRequestRow]:
         require_owner(caller, "answering connection requests")
         with self.ctx.reading() as conn:
-            return [_request_row(row) for row in rows.pending_requests(conn, self.ctx.now())]
+            return [_request_row(row) for row in conn.oauth.pending_requests(self.ctx.now())]
 
     def approve(self, caller: Caller, request_id: str, scopes: list[str] | None = None) -> OAuthDecision:
         """Approve a waiting request, granting what it asked for or, given `scopes`, a part of it."""
@@ -237,7 +233,7 @@ class OAuthGrants:
         code = pairing_code(request_id)
         now = self.ctx.now()
         with self.ctx.transaction() as conn:
-            row = rows.request_by_id(conn, code)
+            row = conn.oauth.request_by_id(code)
             if row is None:
                 raise NotFound("no such connection request")
             asked = _scopes(row["scopes"])
@@ -248,9 +244,9 @@ class OAuthGrants:
                     f"the request did not ask for {' '.join(outside)}" if outside else "grant at least one scope"
                 )
             granted_text = " ".join(scope for scope in asked if scope in granted) if status == "approved" else None
-            if not rows.decide(conn, code, status, granted_text, now):
+            if not conn.oauth.decide(code, status, granted_text, now):
                 raise Conflict(f"request {code} is no longer waiting ({row['status']}, or expired)")
-            events.record(conn, caller, f"oauth_{status}", now, None, request=code, client=row["client_id"])
+            conn.events.record(caller, f"oauth_{status}", now, None, request=code, client=row["client_id"])
         log.info("oauth: request %s %s", code, status)
         return {
             "id": code,
@@ -262,7 +258,7 @@ class OAuthGrants:
     def connections(self, caller: Caller) -> list[ConnectionRow]:
         require_owner(caller, "listing connections")
         with self.ctx.reading() as conn:
-            found = rows.connections(conn, self.ctx.now())
+            found = conn.oauth.connections(self.ctx.now())
         return [
             {
                 "id": row["id"],
@@ -283,10 +279,10 @@ class OAuthGrants:
         name = str(connection_id).strip().removeprefix(PRINCIPAL_PREFIX)
         now = self.ctx.now()
         with self.ctx.transaction() as conn:
-            if rows.connection(conn, name) is None:
+            if conn.oauth.connection(name) is None:
                 raise NotFound("no such connection")
-            revoked = rows.revoke_connection(conn, name, "revoked by the person", now)
-            events.record(conn, caller, "oauth_revoked", now, None, connection=name, tokens=revoked)
+            revoked = conn.oauth.revoke_connection(name, "revoked by the person", now)
+            conn.events.record(caller, "oauth_revoked", now, None, connection=name, tokens=revoked)
         log.info("oauth: connection %s revoked by the person (%d token(s))", name, revoked)
         return {"id": name, "revoked_tokens": revoked}
 
@@ -297,7 +293,7 @@ class OAuthGrants:
         if not isinstance(code, str) or not code.startswith(CODE_PREFIX) or len(code) > MAX_SECRET_CHARS:
             return None
         with self.ctx.transaction() as conn:
-            row = rows.code(conn, digest(code))
+            row = conn.oauth.code(digest(code))
             if row is None:
                 return None
             if row["used_at"] is not None:
@@ -319,12 +315,11 @@ class OAuthGrants:
         now = self._now()
         connection_id = secrets.token_hex(5)
         with self.ctx.transaction() as conn:
-            row = rows.code(conn, digest(code))
+            row = conn.oauth.code(digest(code))
             if row is None or row["code_expires_at"] <= format_time(now):
                 raise Conflict("authorization code unknown or expired")
             scopes = _scopes(row["granted"])
-            rows.add_connection(
-                conn,
+            conn.oauth.add_connection(
                 {
                     "id": connection_id,
                     "client_id": row["client_id"],
@@ -334,11 +329,11 @@ class OAuthGrants:
                     "created_at": format_time(now),
                 },
             )
-            if not rows.spend_code(conn, row["code_hash"], connection_id, format_time(now)):
+            if not conn.oauth.spend_code(row["code_hash"], connection_id, format_time(now)):
                 raise Conflict("authorization code already used")  # the transaction, connection included, is undone
             issued = self._issue(conn, connection_id, scopes, scopes, now)
-            events.record(
-                conn, _WEB, "oauth_connected", format_time(now), None, connection=connection_id, client=row["client_id"]
+            conn.events.record(
+                _WEB, "oauth_connected", format_time(now), None, connection=connection_id, client=row["client_id"]
             )
         log.info("oauth: connection %s made for client %s", connection_id, row["client_id"])
         return issued
@@ -348,7 +343,7 @@ class OAuthGrants:
         if not isinstance(token, str) or not token.startswith(REFRESH_PREFIX) or len(token) > MAX_SECRET_CHARS:
             return None
         with self.ctx.transaction() as conn:
-            row = rows.token(conn, digest(token), "refresh")
+            row = conn.oauth.token(digest(token), "refresh")
             if row is None or row["revoked_at"] or row["connection_revoked_at"]:
                 return None
             if row["used_at"] is not None:
@@ -360,13 +355,13 @@ class OAuthGrants:
         """Rotate: spend this refresh token, issue a new pair (the access token with `scopes`)."""
         now = self._now()
         with self.ctx.transaction() as conn:
-            row = rows.token(conn, digest(token), "refresh")
+            row = conn.oauth.token(digest(token), "refresh")
             if row is None or row["expires_at"] <= format_time(now):
                 raise Conflict("refresh token unknown or expired")
-            if not rows.spend_refresh(conn, row["token_hash"], format_time(now)):
+            if not conn.oauth.spend_refresh(row["token_hash"], format_time(now)):
                 self._revoke_family(conn, row["connection_id"], "a spent refresh token was presented again")
                 raise Conflict("refresh token already used")
-            rows.touch_connection(conn, row["connection_id"], format_time(now))
+            conn.oauth.touch_connection(row["connection_id"], format_time(now))
             return self._issue(conn, row["connection_id"], scopes, _scopes(row["scopes"]), now)
 
     def access_grant(self, token: str) -> TokenGrant | None:
@@ -374,7 +369,7 @@ class OAuthGrants:
         if not isinstance(token, str) or not token.startswith(ACCESS_PREFIX) or len(token) > MAX_SECRET_CHARS:
             return None
         with self.ctx.reading() as conn:
-            row = rows.token(conn, digest(token), "access")
+            row = conn.oauth.token(digest(token), "access")
         if row is None or row["revoked_at"] or row["connection_revoked_at"]:
             return None
         return self._grant(row)
@@ -390,7 +385,7 @@ class OAuthGrants:
             return None
         hashed = digest(token)
         with self.ctx.reading() as conn:
-            row = rows.token(conn, hashed, "access")
+            row = conn.oauth.token(hashed, "access")
         if (
             row is None
             or not hmac.compare_digest(row["token_hash"], hashed)
@@ -415,20 +410,18 @@ class OAuthGrants:
             "expires_at": int(parse_time(row["expires_at"], "expires_at").timestamp()),
         }
 
-    def _issue(
-        self, conn: Connection, connection_id: str, scopes: list[str], family: list[str], now: datetime
-    ) -> Issued:
+    def _issue(self, conn: Store, connection_id: str, scopes: list[str], family: list[str], now: datetime) -> Issued:
         access = ACCESS_PREFIX + secrets.token_urlsafe(32)
         refresh = REFRESH_PREFIX + secrets.token_urlsafe(32)
         stamp = format_time(now)
         access_until = format_time(now + timedelta(seconds=ACCESS_SECONDS))
-        rows.add_token(conn, digest(access), connection_id, "access", " ".join(scopes), stamp, access_until)
-        rows.add_token(
-            conn, digest(refresh), connection_id, "refresh", " ".join(family), stamp, format_time(now + REFRESH_IDLE)
+        conn.oauth.add_token(digest(access), connection_id, "access", " ".join(scopes), stamp, access_until)
+        conn.oauth.add_token(
+            digest(refresh), connection_id, "refresh", " ".join(family), stamp, format_time(now + REFRESH_IDLE)
         )
         return {"access_token": access, "refresh_token": refresh, "expires_in": ACCESS_SECONDS, "scopes": scopes}
 
-    def _revoke_family(self, conn: Connection, connection_id: str, reason: str) -> None:
-        revoked = rows.revoke_connection(conn, connection_id, reason, self.ctx.now())
+    def _revoke_family(self, conn: Store, connection_id: str, reason: str) -> None:
+        revoked = conn.oauth.revoke_connection(connection_id, reason, self.ctx.now())
         if revoked:
             log.warning("oauth: connection %s revoked: %s (%d token(s))", connection_id, reason, revoked)

@@ -15,8 +15,6 @@ import secrets
 from typing import Any, cast
 
 from memvault.core.security.access import require_owner
-from memvault.core.store import events
-from memvault.core.store import principals as store
 from memvault.core.store.context import Context
 from memvault.core.vocabulary.drafts import required_text, text
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound
@@ -56,7 +54,7 @@ def create_token(ctx: Context, caller: Caller, principal: Any, surface: Any, wor
         raise InvalidArgument("--workspace is for workspace principals only")
     token = TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
     with ctx.transaction() as conn:
-        existing = store.fetch(conn, name)
+        existing = conn.principals.fetch(name)
         if (
             existing
             and existing["revoked_at"] is None
@@ -68,9 +66,9 @@ def create_token(ctx: Context, caller: Caller, principal: Any, surface: Any, wor
         ):
             raise Conflict(f"principal {name} exists with another surface or workspace: revoke it first")
         now = ctx.now()
-        store.upsert(conn, name, surface, workspace_id, now)
-        store.add_token(conn, token_hash(token), name, now)
-        events.record(conn, caller, "token_created", now, None, principal=name, surface=surface)
+        conn.principals.upsert(name, surface, workspace_id, now)
+        conn.principals.add_token(token_hash(token), name, now)
+        conn.events.record(caller, "token_created", now, None, principal=name, surface=surface)
     return {"principal": name, "surface": surface, "workspace_id": workspace_id, "token": token}
 
 
@@ -78,19 +76,19 @@ def revoke(ctx: Context, caller: Caller, principal: Any) -> PrincipalRevoked:
     require_owner(caller, "revoking access tokens")
     name = required_text(principal, "principal", max_chars=64).lower()
     with ctx.transaction() as conn:
-        existing = store.fetch(conn, name)
+        existing = conn.principals.fetch(name)
         if existing is None:
             raise NotFound("no such principal")
         now = ctx.now()
-        revoked = store.revoke(conn, name, now)
-        events.record(conn, caller, "principal_revoked", now, None, principal=name, tokens=revoked)
+        revoked = conn.principals.revoke(name, now)
+        conn.events.record(caller, "principal_revoked", now, None, principal=name, tokens=revoked)
     return {"principal": name, "revoked_tokens": revoked}
 
 
 def list_principals(ctx: Context, caller: Caller) -> list[PrincipalRow]:
     require_owner(caller, "listing principals")
     with ctx.reading() as conn:
-        return cast(list[PrincipalRow], store.list_all(conn))
+        return cast(list[PrincipalRow], conn.principals.list_all())
 
 
 def authenticate(ctx: Context, token: Any) -> Caller | None:
@@ -99,7 +97,7 @@ def authenticate(ctx: Context, token: Any) -> Caller | None:
         return None
     digest = token_hash(token)
     with ctx.reading() as conn:
-        row = store.by_token_hash(conn, digest)
+        row = conn.principals.by_token_hash(digest)
     if row is None or not hmac.compare_digest(row["token_hash"], digest):
         return None
     return Caller(principal=row["name"], surface=Surface(row["surface"]), workspace_id=row["workspace_id"])

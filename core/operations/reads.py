@@ -7,23 +7,22 @@ import hashlib
 import json
 from typing import Any
 
-from memvault.core.store import memories, proposals
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.errors import InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller, Memory, MemoryId, Status
 from memvault.core.vocabulary.requests import ListRequest
 from memvault.core.vocabulary.results import LinkRef, Provenance, RecordPage, RecordView
 
 
-def history_of(conn: Connection, caller: Caller, record: Memory) -> list[Memory]:
+def history_of(conn: Store, caller: Caller, record: Memory) -> list[Memory]:
     """Older versions of a record, newest first, following `supersedes` back (visible ones only)."""
     older: list[Memory] = []
     seen = {record.id}
     cursor = record.supersedes_id
     while cursor and cursor not in seen:
         seen.add(cursor)
-        previous = memories.fetch(conn, caller, cursor)
+        previous = conn.memories.fetch(caller, cursor)
         if previous is None:
             break
         older.append(previous)
@@ -33,7 +32,7 @@ def history_of(conn: Connection, caller: Caller, record: Memory) -> list[Memory]
 
 def get(ctx: Context, caller: Caller, memory_id: MemoryId) -> RecordView:
     with ctx.reading() as conn:
-        record = memories.fetch(conn, caller, memory_id)
+        record = conn.memories.fetch(caller, memory_id)
         if record is None:
             raise NotFound("no such memory")
         return {
@@ -41,17 +40,17 @@ def get(ctx: Context, caller: Caller, memory_id: MemoryId) -> RecordView:
             "history": [older.to_dict() for older in history_of(conn, caller, record)],
             "links": [
                 LinkRef(type=link["type"], target_id=link["target_id"])
-                for link in memories.links_from(conn, caller, record.id)
+                for link in conn.memories.links_from(caller, record.id)
                 if link["direction"] == "out"
             ],
-            "entities": memories.entity_names(conn, record.id),
+            "entities": conn.memories.entity_names(record.id),
         }
 
 
 def provenance(ctx: Context, caller: Caller, memory_id: MemoryId) -> Provenance:
     with ctx.reading() as conn:
-        record = memories.fetch(conn, caller, memory_id)
-        extra = memories.provenance_row(conn, memory_id) if record is not None else None
+        record = conn.memories.fetch(caller, memory_id)
+        extra = conn.memories.provenance_row(memory_id) if record is not None else None
     if record is None or extra is None:
         raise NotFound("no such memory")
     stored_hash = extra["evidence_hash"]
@@ -95,8 +94,7 @@ def _decode_cursor(cursor: Any) -> tuple[str, str]:
 def list_memories(ctx: Context, caller: Caller, request: ListRequest) -> RecordPage:
     limit = request.limit
     with ctx.reading() as conn:
-        page = memories.page(
-            conn,
+        page = conn.memories.page(
             caller,
             domain=request.domain,
             type_=request.type.value if request.type else None,
@@ -109,12 +107,12 @@ def list_memories(ctx: Context, caller: Caller, request: ListRequest) -> RecordP
     return {"items": [r.to_dict() for r in page], "next_cursor": _encode_cursor(page[-1]) if more else None}
 
 
-def counts(conn: Connection, caller: Caller) -> dict[str, object]:
-    by_status, by_domain = memories.counts(conn, caller)
+def counts(conn: Store, caller: Caller) -> dict[str, object]:
+    by_status, by_domain = conn.memories.counts(caller)
     every_status = {status.value: by_status.get(status.value, 0) for status in Status}
     return {**every_status, "total": sum(every_status.values()), "by_domain": by_domain}
 
 
-def pending_count(conn: Connection, caller: Caller) -> int:
+def pending_count(conn: Store, caller: Caller) -> int:
     """Local callers see the whole inbox; others only what they proposed themselves."""
-    return proposals.count_pending(conn, None if caller.is_local else caller.principal)
+    return conn.proposals.count_pending(None if caller.is_local else caller.principal)

@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 
 from memvault.core.retrieval.query import word_terms
-from memvault.core.store import memories
-from memvault.core.store import view_queries as view_sql
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.rows import ProjectKey
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import required_text
 from memvault.core.vocabulary.errors import NotFound
 from memvault.core.vocabulary.model import Caller, Memory, Status
@@ -32,15 +31,6 @@ MAX_TIMELINE_RECORDS = 5000  # records read for one timeline (their events are t
 KIND_ORDER = ("valid_from", "learned", "superseded", "valid_until", "archived", "restored", "due")
 
 
-def _subject_query(subject: str) -> str | None:
-    """Every word of the subject must match (a stem matches its other forms): a timeline of
-    "roof repair" is about roof repairs, not about every repair."""
-    terms = word_terms(subject)
-    if not terms:
-        return None
-    return " AND ".join('"' + term.replace('"', '""') + '"' + ("*" if prefix else "") for term, prefix in terms)
-
-
 def _norm(name: str) -> str:
     return re.sub(r"\s+", " ", name).strip().casefold()
 
@@ -51,14 +41,14 @@ def related(ctx: Context, caller: Caller, request: RelatedRequest) -> Graph:
     memory_id, depth, limit = request.id, request.depth, request.limit
     types = [t.value for t in request.types]
     with ctx.reading() as conn:
-        root = memories.fetch(conn, caller, memory_id)
+        root = conn.memories.fetch(caller, memory_id)
         if root is None or root.status is Status.ARCHIVED:
             raise NotFound("no such memory")
         order: list[str] = [root.id]
         frontier: list[str] = [root.id]
         for _ in range(depth):
             found: list[str] = []
-            for edge in view_sql.links_touching(conn, caller, frontier, types):
+            for edge in conn.views.links_touching(caller, frontier, types):
                 for end in (edge["from"], edge["to"]):
                     if end not in order and end not in found and len(order) + len(found) < limit:
                         found.append(end)
@@ -66,12 +56,12 @@ def related(ctx: Context, caller: Caller, request: RelatedRequest) -> Graph:
             frontier = found
             if not frontier:
                 break
-        records = memories.fetch_many(conn, caller, order)
+        records = conn.memories.fetch_many(caller, order)
         members = set(order)
         # Every link among the chosen nodes, including links between two nodes of the last hop.
         edges = [
             edge
-            for edge in view_sql.links_touching(conn, caller, order, types)
+            for edge in conn.views.links_touching(caller, order, types)
             if edge["from"] in members and edge["to"] in members
         ]
     return {"nodes": [records[i].to_dict() for i in order if i in records], "edges": edges}
@@ -101,14 +91,15 @@ def timeline(ctx: Context, caller: Caller, request: TimelineRequest) -> Timeline
     """
     subject, domain, entity = request.subject, request.domain, request.entity
     start, end, limit = request.start, request.end, request.limit
-    match = _subject_query(subject) if subject else None
-    if subject and match is None:
+    # Every word of the subject must match (a stem matches its other forms): a timeline of "roof
+    # repair" is about roof repairs, not about every repair.
+    terms = word_terms(subject) if subject else []
+    if subject and not terms:
         return {"events": []}
     with ctx.reading() as conn:
-        records = view_sql.timeline_records(
-            conn,
+        records = conn.views.timeline_records(
             caller,
-            fts_match=match,
+            every_term=terms,
             domain=domain,
             entity=_norm(entity) if entity else None,
             start=start,
@@ -119,7 +110,7 @@ def timeline(ctx: Context, caller: Caller, request: TimelineRequest) -> Timeline
         moments: list[tuple[str, str, str]] = [
             (time, kind, r.id) for r, at in records for time, kind in _events_of(r, at)
         ]
-        moments += [(time, action, memory_id) for memory_id, action, time in view_sql.state_events(conn, list(by_id))]
+        moments += [(time, action, memory_id) for memory_id, action, time in conn.views.state_events(list(by_id))]
     moments = [m for m in moments if (not start or m[0] >= start) and (not end or m[0] <= end)]
     moments.sort(key=lambda m: (m[0], KIND_ORDER.index(m[1]), m[2]))
     chosen = moments[:limit] if start else moments[-limit:]
@@ -127,16 +118,16 @@ def timeline(ctx: Context, caller: Caller, request: TimelineRequest) -> Timeline
 
 
 # -- projects, decisions, unresolved ---------------------------------------------------------
-def _project(conn: Connection, caller: Caller, name: str) -> view_sql.ProjectKey | None:
+def _project(conn: Store, caller: Caller, name: str) -> ProjectKey | None:
     """The project named so (by a `project:` tag or an entity) or whose PROJECT record has this id,
     when the caller has records in it; None when unknown or invisible."""
-    found = view_sql.project_key(conn, caller, name, _norm(name))
-    if found is None or view_sql.project_records(conn, caller, found) == 0:
+    found = conn.views.project_key(caller, name, _norm(name))
+    if found is None or conn.views.project_records(caller, found) == 0:
         return None
     return found
 
 
-def _project_filter(conn: Connection, caller: Caller, value: str | None) -> tuple[bool, view_sql.ProjectKey | None]:
+def _project_filter(conn: Store, caller: Caller, value: str | None) -> tuple[bool, ProjectKey | None]:
     """For an optional `project` argument: (can anything match, the project or None for all)."""
     if value is None:
         return True, None
@@ -156,9 +147,9 @@ def project_history(ctx: Context, caller: Caller, project_name: str) -> ProjectH
         project = _project(conn, caller, name)
         if project is None:
             raise NotFound("no such project")
-        states = view_sql.project_states(conn, caller, project)
-        decided = view_sql.decisions(conn, caller, project=project, domain=None, include_history=True, limit=MAX_ITEMS)
-        still_open = view_sql.unresolved(conn, caller, project=project, domain=None, due_before=None, limit=MAX_ITEMS)
+        states = conn.views.project_states(caller, project)
+        decided = conn.views.decisions(caller, project=project, domain=None, include_history=True, limit=MAX_ITEMS)
+        still_open = conn.views.unresolved(caller, project=project, domain=None, due_before=None, limit=MAX_ITEMS)
     return {
         "project": project.name,
         "states": [r.to_dict() for r in states],
@@ -172,8 +163,8 @@ def decisions(ctx: Context, caller: Caller, request: DecisionsRequest) -> Items:
     domain, include_history, limit = request.domain, request.include_history, request.limit
     with ctx.reading() as conn:
         wanted, project = _project_filter(conn, caller, request.project)
-        found = wanted and view_sql.decisions(
-            conn, caller, project=project, domain=domain, include_history=include_history, limit=limit
+        found = wanted and conn.views.decisions(
+            caller, project=project, domain=domain, include_history=include_history, limit=limit
         )
     return {"items": [r.to_dict() for r in found or []]}
 
@@ -183,7 +174,7 @@ def unresolved(ctx: Context, caller: Caller, request: UnresolvedRequest) -> Item
     domain, due_before, limit = request.domain, request.due_before, request.limit
     with ctx.reading() as conn:
         wanted, project = _project_filter(conn, caller, request.project)
-        found = wanted and view_sql.unresolved(
-            conn, caller, project=project, domain=domain, due_before=due_before, limit=limit
+        found = wanted and conn.views.unresolved(
+            caller, project=project, domain=domain, due_before=due_before, limit=limit
         )
     return {"items": [r.to_dict() for r in found or []]}

@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.core.retrieval import vocab
 from memvault.core.runtime.text_caches import register
-from memvault.core.store import domain_rows as domain_store
-from memvault.core.store.connection import Connection
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.model import Caller
 
 if TYPE_CHECKING:
@@ -152,9 +151,9 @@ def _vocabulary(row: dict[str, Any], learned: list[tuple[str, float]]) -> dict[s
     return weights
 
 
-def _learned_terms(conn: Connection, bare: tuple[str, ...], viewer: Caller | None) -> Learned:
+def _learned_terms(conn: Store, bare: tuple[str, ...], viewer: Caller | None) -> Learned:
     """For domains without keywords: the terms that set their statements apart from the rest."""
-    docs = {name: [vocab.term_set(t) for t in domain_store.statements(conn, name, viewer=viewer)] for name in bare}
+    docs = {name: [vocab.term_set(t) for t in conn.domains.statements(name, viewer=viewer)] for name in bare}
     frequencies = {name: vocab.document_frequencies(d) for name, d in docs.items()}
     everything: Counter[str] = Counter()
     for counts in frequencies.values():
@@ -170,7 +169,7 @@ def _learned_terms(conn: Connection, bare: tuple[str, ...], viewer: Caller | Non
 
 
 def _learned_cached(
-    conn: Connection, rows: list[dict[str, Any]], identity: str, view: View, caller: Caller, counter: int
+    conn: Store, rows: list[dict[str, Any]], identity: str, view: View, caller: Caller, counter: int
 ) -> Learned:
     """The learned terms, learned again once the live records they come from drift by
     LEARNED_DRIFT; counted only when the writes since the last count could have moved them so far
@@ -186,7 +185,7 @@ def _learned_cached(
     if cached is not None and cached[0].surely_within(counter):
         return cached[1]
     viewer = _viewer(view, caller)
-    size = domain_store.live_count_in(conn, bare, viewer=viewer)
+    size = conn.domains.live_count_in(bare, viewer=viewer)
     if cached is not None and not _drifted(size, cached[0].size):
         cached[0].checked(size, counter)
         return cached[1]
@@ -234,10 +233,10 @@ def _rows_for(view: View, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**row, "keywords": row["curated"], "description": "", "centroid": None} for row in rows]
 
 
-def _build(conn: Connection, identity: str, counter: int, view: View, caller: Caller) -> Profiles:
+def _build(conn: Store, identity: str, counter: int, view: View, caller: Caller) -> Profiles:
     """Profiles for a new store version; the vocabularies are reused while the domains are
     unchanged (most writes change records, not domains)."""
-    rows = _rows_for(view, domain_store.all_domains(conn))
+    rows = _rows_for(view, conn.domains.all_domains())
     learned = _learned_cached(conn, rows, identity, view, caller, counter)
     with _LOCK:
         known = _VOCABULARIES.get((identity, view))
@@ -254,13 +253,11 @@ def _build(conn: Connection, identity: str, counter: int, view: View, caller: Ca
 StoreVersion = tuple[str, int, int]
 
 
-def profiles_for(
-    conn: Connection, caller: Caller, version: StoreVersion | None = None
-) -> tuple[Profiles, frozenset[str]]:
+def profiles_for(conn: Store, caller: Caller, version: StoreVersion | None = None) -> tuple[Profiles, frozenset[str]]:
     """The profiles of the caller's view at the store's current version (`version`, when the caller
     read it in this snapshot already: a search reads it once), and the domains the caller has live
     records in."""
-    identity, counter, last_event = version or domain_store.version(conn)
+    identity, counter, last_event = version or conn.domains.version()
     view = view_of(caller)
     key = (identity, counter, last_event, view)
     with _LOCK:
@@ -276,7 +273,7 @@ def profiles_for(
     who = (caller.surface.value, caller.principal, caller.workspace_id)
     in_use = profiles.in_use.get(who)
     if in_use is None:
-        in_use = frozenset(domain_store.domains_in_use(conn, caller))
+        in_use = frozenset(conn.domains.domains_in_use(caller))
         profiles.in_use[who] = in_use
     return profiles, in_use
 
@@ -310,7 +307,7 @@ def _mean_of(blobs: list[bytes]) -> Vector | None:
 
 
 def _centroid(
-    conn: Connection, profiles: Profiles, row: dict[str, Any], size_of: Callable[[str], int], caller: Caller
+    conn: Store, profiles: Profiles, row: dict[str, Any], size_of: Callable[[str], int], caller: Caller
 ) -> Vector | None:
     stored = _decode_vector(row["centroid"])
     if stored is not None:
@@ -324,7 +321,7 @@ def _centroid(
     if cached is not None and not _drifted(size, cached[0].size):
         cached[0].checked(size, profiles.counter)
         return cached[1]
-    centroid = _mean_of(domain_store.domain_vectors(conn, row["name"], viewer=_viewer(profiles.view, caller)))
+    centroid = _mean_of(conn.domains.domain_vectors(row["name"], viewer=_viewer(profiles.view, caller)))
     with _LOCK:
         if len(_FALLBACK_CENTROIDS) > 64 * CACHE_SIZE:
             _FALLBACK_CENTROIDS.clear()
@@ -332,7 +329,7 @@ def _centroid(
     return centroid
 
 
-def ensure_centroids(conn: Connection, profiles: Profiles, caller: Caller) -> None:
+def ensure_centroids(conn: Store, profiles: Profiles, caller: Caller) -> None:
     """Centroids of the view's domains: stored ones (full view), else the mean of the vectors
     the view may see (the view's live records are counted only when a cached mean may have drifted)."""
     if profiles.centroids_ready:
@@ -341,7 +338,7 @@ def ensure_centroids(conn: Connection, profiles: Profiles, caller: Caller) -> No
 
     def size_of(name: str) -> int:
         if not counted:
-            counted.append(domain_store.live_counts(conn, viewer=_viewer(profiles.view, caller)))
+            counted.append(conn.domains.live_counts(viewer=_viewer(profiles.view, caller)))
         return counted[0].get(name, 0)
 
     names, vectors = [], []

@@ -24,9 +24,8 @@ from memvault.core.retrieval.ranking import Signals, feedback_value
 from memvault.core.retrieval.tiers import PAST, TierRules, activation
 from memvault.core.retrieval.vectors import Nearest, VectorIndex
 from memvault.core.retrieval.word_postings import WordPostings
-from memvault.core.store import neighbour_rows
-from memvault.core.store import search as sql
-from memvault.core.store.connection import Connection
+from memvault.core.store.rows import TermCount
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.model import Caller, Memory
 from memvault.core.vocabulary.search_request import SearchRequest
 
@@ -125,23 +124,23 @@ class WordCounts:
     def __init__(self) -> None:
         self._version = -1
         self._totals: dict[tuple[object, ...], int] = {}
-        self._counts: dict[tuple[object, ...], sql.TermCount] = {}
+        self._counts: dict[tuple[object, ...], TermCount] = {}
 
-    def _at(self, version: int) -> tuple[dict[tuple[object, ...], int], dict[tuple[object, ...], sql.TermCount]]:
+    def _at(self, version: int) -> tuple[dict[tuple[object, ...], int], dict[tuple[object, ...], TermCount]]:
         if version != self._version or len(self._counts) > self.ENTRIES:
             # New dicts: a search still reading the old ones keeps them.
             self._version, self._totals, self._counts = version, {}, {}
         return self._totals, self._counts
 
-    def total(self, conn: Connection, caller: Caller, version: int) -> int:
+    def total(self, conn: Store, caller: Caller, version: int) -> int:
         totals, view = self._at(version)[0], _view(caller)
         if view not in totals:
-            totals[view] = sql.indexed_count(conn) if caller.is_local else sql.visible_count(conn, caller)
+            totals[view] = conn.search.indexed_count() if caller.is_local else conn.search.visible_count(caller)
         return totals[view]
 
     def frequencies(
-        self, conn: Connection, caller: Caller, terms: list[tuple[str, bool]], version: int
-    ) -> dict[str, sql.TermCount]:
+        self, conn: Store, caller: Caller, terms: list[tuple[str, bool]], version: int
+    ) -> dict[str, TermCount]:
         counts, view = self._at(version)[1], _view(caller)
         missing = [t for t in terms if (view, *t) not in counts]
         if missing:
@@ -155,12 +154,14 @@ def _view(caller: Caller) -> tuple[object, ...]:
     return ("local",) if caller.is_local else (caller.principal, caller.surface.value, caller.workspace_id)
 
 
-def _frequencies(conn: Connection, caller: Caller, terms: list[tuple[str, bool]]) -> dict[str, sql.TermCount]:
-    return sql.document_frequencies(conn, terms) if caller.is_local else sql.visible_frequencies(conn, caller, terms)
+def _frequencies(conn: Store, caller: Caller, terms: list[tuple[str, bool]]) -> dict[str, TermCount]:
+    return (
+        conn.search.document_frequencies(terms) if caller.is_local else conn.search.visible_frequencies(caller, terms)
+    )
 
 
 def gather_lexical(
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     request: SearchRequest,
     pool: int,
@@ -177,7 +178,7 @@ def gather_lexical(
     if terms:
         out.own_statistics = not caller.is_local
         if counts is None:
-            total = sql.indexed_count(conn) if caller.is_local else sql.visible_count(conn, caller)
+            total = conn.search.indexed_count() if caller.is_local else conn.search.visible_count(caller)
             found = _frequencies(conn, caller, terms)
         else:
             kept, version = counts
@@ -188,30 +189,29 @@ def gather_lexical(
         asked = [_as_looked_up(t, found) for t in selective_terms(terms, frequencies, total) if frequencies[t[0]]]
         if asked:
             best = postings.ranker(asked) if postings is not None and caller.is_local else None
-            for record, bm25 in sql.lexical_candidates(conn, caller, q.terms_query(asked), request, pool, best):
+            for record, bm25 in conn.search.lexical_candidates(caller, asked, request, pool, best):
                 out.add(record, "lexical").word_bm25 = bm25
     # Trigrams find what word prefixes cannot (CJK text, a fragment inside a word, another
     # spelling); they are the costliest lookup, so only when the words found little: fewer
     # than half the pool alone, fewer than the answer's limit when meaning fills the rest.
     cjk = q.has_cjk(text)
-    trigrams = q.trigram_query(text) if cjk or len(out.found) < (pool // 2 if alone else request.limit) else None
+    trigrams = q.trigram_terms(text) if cjk or len(out.found) < (pool // 2 if alone else request.limit) else None
     if trigrams:
-        for record, bm25 in sql.trigram_candidates(conn, caller, trigrams, request, pool):
+        for record, bm25 in conn.search.trigram_candidates(caller, trigrams, request, pool):
             out.add(record, "lexical").trigram_bm25 = bm25
     if cjk:  # two-character CJK words, matched by LIKE
-        patterns = [q.like_pattern(t) for t in q.short_cjk_terms(text)]
-        for record in sql.substring_candidates(conn, caller, patterns, request, pool):
+        for record in conn.search.substring_candidates(caller, q.short_cjk_terms(text), request, pool):
             out.add(record, "lexical").substring = True
 
 
-def _as_looked_up(term: tuple[str, bool], found: dict[str, sql.TermCount]) -> tuple[str, bool]:
+def _as_looked_up(term: tuple[str, bool], found: dict[str, TermCount]) -> tuple[str, bool]:
     """A prefix term with one indexed word is looked up as that word: the same matches and bm25, cheaper."""
     only = found[term[0]].only_word
     return (only, False) if term[1] and only else term
 
 
 def gather_semantic(
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     request: SearchRequest,
     index: VectorIndex,
@@ -236,15 +236,15 @@ def gather_semantic(
 
 
 def _allowed(
-    conn: Connection, caller: Caller, request: SearchRequest, hits: list[tuple[str, float]], out: Gathered
+    conn: Store, caller: Caller, request: SearchRequest, hits: list[tuple[str, float]], out: Gathered
 ) -> dict[str, Memory]:
     """The hits this search may return; those found already passed the same filters (not read again)."""
     known = {memory_id: out.found[memory_id].record for memory_id, _ in hits if memory_id in out.found}
-    return known | sql.filtered(conn, caller, [memory_id for memory_id, _ in hits if memory_id not in known], request)
+    return known | conn.search.filtered(caller, [memory_id for memory_id, _ in hits if memory_id not in known], request)
 
 
 def gather_graph(
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     request: SearchRequest,
     seeds: dict[str, float],
@@ -262,14 +262,14 @@ def gather_graph(
     for hop in range(1, hops + 1):
         reached: dict[str, float] = {}
         ids = list(frontier)
-        for seed, neighbour, link_type, weight in sql.linked(conn, ids, filled):
+        for seed, neighbour, link_type, weight in conn.search.linked(ids, filled):
             value = frontier[seed] * weight * LINK_TYPE_WEIGHT.get(link_type, 0.5) * HOP_DECAY ** (hop - 1)
             reached[neighbour] = max(reached.get(neighbour, 0.0), value)
-        for seed, neighbour, shared in sql.shared_entities(conn, ids):
+        for seed, neighbour, shared in conn.search.shared_entities(ids):
             value = frontier[seed] * min(1.0, ENTITY_WEIGHT * shared) * HOP_DECAY ** (hop - 1)
             reached[neighbour] = max(reached.get(neighbour, 0.0), value)
         reached = {k: v for k, v in reached.items() if k not in seeds or v > out.found[k].graph}
-        allowed = sql.filtered(conn, caller, list(reached), request)
+        allowed = conn.search.filtered(caller, list(reached), request)
         new = [memory_id for memory_id in allowed if memory_id not in out.found]
         for memory_id, record in allowed.items():
             item = out.add(record, "graph")
@@ -295,7 +295,7 @@ def context_seeds(gathered: Gathered, count: int) -> list[str]:
 
 
 def gather_neighbours(
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     request: SearchRequest,
     seeds: list[str],
@@ -308,9 +308,9 @@ def gather_neighbours(
     each a share of its neighbour's score. Only a seed with an event time can have a session: a
     candidate without one is not looked up (a store of notes asks nothing)."""
     timed = [seed for seed in seeds if seed not in out.found or out.found[seed].record.event_time is not None]
-    pairs = neighbour_rows.written_beside(conn, timed)
+    pairs = conn.neighbours.written_beside(timed)
     out.conversation = len({seed for seed, _ in pairs}) / len(seeds) if seeds else 0.0
-    allowed = sql.filtered(conn, caller, sorted({b for _, b in pairs} - set(out.found)), request)
+    allowed = conn.search.filtered(caller, sorted({b for _, b in pairs} - set(out.found)), request)
     for record in allowed.values():
         out.add(record, "context")
     if similarity and allowed:

@@ -46,13 +46,10 @@ from memvault.core.retrieval.tiers import TierRules, tier_for
 from memvault.core.retrieval.vectors import BackgroundJob, Made, Nearby, Nearest, VectorIndex, backfill
 from memvault.core.retrieval.word_postings import WordPostings
 from memvault.core.runtime import text_caches
-from memvault.core.store import memories, store_stamps
-from memvault.core.store import search as sql
-from memvault.core.store import vector_rows as vector_sql
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
 from memvault.core.store.later_writes import Write
-from memvault.core.store.store_stamps import StoreStamps
+from memvault.core.store.rows import WORD_WEIGHTS, StoreStamps
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import Caller, Memory, MemoryId
 from memvault.core.vocabulary.results import ReindexReport, SearchAnswer, ShadowAnswer
@@ -80,7 +77,7 @@ class HybridRetriever:
         self._checked_version = -1
         self._feed_seen = 0  # the change feed's cursor at the last search (`_forget_purged`)
         self._word_counts = WordCounts()
-        self._postings = WordPostings(sql.WORD_WEIGHTS)
+        self._postings = WordPostings(WORD_WEIGHTS)
         self._lock = threading.Lock()
         self._background: BackgroundJob | None = None
         self._counter: Counter | None = None
@@ -228,7 +225,7 @@ class HybridRetriever:
 
     def _missing(self, ctx: Context) -> int:
         with ctx.reading() as conn:
-            return vector_sql.count_missing(conn, MODEL_ID)
+            return conn.vectors.count_missing(MODEL_ID)
 
     def _unembedded(self, stamps: StoreStamps, setting: Callable[[str], Any]) -> int | None:
         """The store's write counter when it moved since the last search looked (other processes may
@@ -247,10 +244,10 @@ class HybridRetriever:
         except MemvaultError as exc:  # a busy store or no model: search anyway, with what is embedded
             log.info("no catch-up embedding before this search (%s)", type(exc).__name__)
 
-    def _forget_purged(self, ctx: Context, conn: Connection, cursor: int) -> None:
+    def _forget_purged(self, ctx: Context, conn: Store, cursor: int) -> None:
         """After a purge (in any process: the change feed says so), forget the text this process
         keeps (`forget_text`). A purged statement must not stay in memory."""
-        if 0 < self._feed_seen < cursor and sql.purged_since(conn, self._feed_seen):
+        if 0 < self._feed_seen < cursor and conn.search.purged_since(self._feed_seen):
             self.forget_text(ctx)
         self._feed_seen = cursor
 
@@ -278,14 +275,14 @@ class HybridRetriever:
         # a few of those are embedded first (a write), and the search reads a snapshot taken after.
         with ctx.reading() as conn:
             setting = ctx.settings()  # this snapshot's, read once
-            stamps = store_stamps.read(conn)  # and what it stamps caches with
+            stamps = conn.stamps.read()  # and what it stamps caches with
             behind = self._unembedded(stamps, setting)
             if behind is None:
                 ranking, records = self._found(setting, stamps, ctx, conn, caller, request)
         if behind is not None:
             self._catch_up(ctx, behind)
             with ctx.reading() as conn:
-                setting, stamps = ctx.settings(), store_stamps.read(conn)
+                setting, stamps = ctx.settings(), conn.stamps.read()
                 ranking, records = self._found(setting, stamps, ctx, conn, caller, request)
         return self._answer(ctx, caller, request, ranking, records, started, int(setting("packet_max_tokens")))
 
@@ -294,7 +291,7 @@ class HybridRetriever:
         setting: Callable[[str], Any],
         stamps: StoreStamps,
         ctx: Context,
-        conn: Connection,
+        conn: Store,
         caller: Caller,
         request: SearchRequest,
     ) -> tuple[Ranking, dict[str, Memory]]:
@@ -314,7 +311,7 @@ class HybridRetriever:
             if not ranking.truncated:
                 self.cache.put(key, ranking)
         if records is None:
-            records = sql.by_ids(conn, caller, [h.id for h in ranking.hits])
+            records = conn.search.by_ids(caller, [h.id for h in ranking.hits])
         if request.known_at:
             records = _as_known_at(conn, caller, records, request.known_at)
         return ranking, records
@@ -323,7 +320,7 @@ class HybridRetriever:
         self,
         setting: Callable[[str], Any],
         ctx: Context,
-        conn: Connection,
+        conn: Store,
         caller: Caller,
         request: SearchRequest,
         semantic: bool,
@@ -367,7 +364,7 @@ class HybridRetriever:
 
         hops = hops_for(depth, int(setting("graph_max_depth")))
         similarity = _similarity(index, vector)
-        if hops and sql.in_graph(conn, list(gathered.found), stamps.filled):  # else no seed could lead anywhere
+        if hops and conn.search.in_graph(list(gathered.found), stamps.filled):  # else no seed could lead anywhere
             if deadline.passed():
                 gathered.truncated = True
             else:
@@ -377,7 +374,7 @@ class HybridRetriever:
                 gather_graph(conn, caller, request, seeds, hops, gathered, similarity, stamps.filled)
         if gathered.found and not deadline.passed():
             gather_neighbours(conn, caller, request, context_seeds(gathered, CONTEXT_SEEDS), gathered, similarity)
-        final = signals(sql.feedback_balance(conn, list(gathered.found), stamps.filled))
+        final = signals(conn.search.feedback_balance(list(gathered.found), stamps.filled))
         items = [(gathered.found[k].record, s) for k, s in final.items()]
         kept = request.limit * HITS_KEPT
         ranked = rank(items, weights, gathered.beside, gathered.conversation, lambda r: activity(r, now, rules), kept)
@@ -397,7 +394,7 @@ class HybridRetriever:
 
     def _words_and_vector(
         self,
-        conn: Connection,
+        conn: Store,
         caller: Caller,
         request: SearchRequest,
         stamps: StoreStamps,
@@ -428,7 +425,7 @@ class HybridRetriever:
         return gathered, guess, vector, index, nearest
 
     def _semantic_setup(
-        self, conn: Connection, request: SearchRequest, version: int, pending: Made | None
+        self, conn: Store, request: SearchRequest, version: int, pending: Made | None
     ) -> tuple[Any, VectorIndex | None]:
         """The request's vector and the index brought up to date; (None, None) without a model."""
         try:
@@ -494,13 +491,13 @@ def _usage(
 ) -> Write:
     """A search's retrieval-log row and, unless it ran in shadow, its hits' usage counters."""
 
-    def write(conn: Connection) -> None:
+    def write(conn: Store) -> None:
         # A record purged since the search read it (here or in another process) leaves no trace.
-        stored = memories.still_stored(conn, ids)
+        stored = conn.memories.still_stored(ids)
         kept = [(i, s) for i, s in zip(ids, scores, strict=True) if i in stored]
-        sql.log_retrieval(conn, caller, [i for i, _ in kept], [s for _, s in kept], latency_ms, now, shadow=shadow)
+        conn.search.log_retrieval(caller, [i for i, _ in kept], [s for _, s in kept], latency_ms, now, shadow=shadow)
         if not shadow:
-            memories.record_usage(conn, [i for i, _ in kept], now)
+            conn.memories.record_usage([i for i, _ in kept], now)
 
     return write
 
@@ -554,8 +551,8 @@ def _depth_for(request: SearchRequest, routed: Callable[[], str]) -> str:
     return routed()
 
 
-def _as_known_at(conn: Connection, caller: Caller, records: dict[str, Memory], moment: str) -> dict[str, Memory]:
-    successors = sql.by_ids(conn, caller, [r.superseded_by_id for r in records.values() if r.superseded_by_id])
+def _as_known_at(conn: Store, caller: Caller, records: dict[str, Memory], moment: str) -> dict[str, Memory]:
+    successors = conn.search.by_ids(caller, [r.superseded_by_id for r in records.values() if r.superseded_by_id])
     return {k: as_known_at(r, moment, successors) for k, r in records.items()}
 
 
@@ -571,11 +568,11 @@ def _similarity(index: VectorIndex | None, vector: Any) -> Callable[[list[str]],
     return lambda ids: index.similarity(vector, ids)
 
 
-def _conflicts(conn: Connection, ids: list[str], filled: frozenset[str]) -> dict[str, tuple[str, ...]]:
+def _conflicts(conn: Store, ids: list[str], filled: frozenset[str]) -> dict[str, tuple[str, ...]]:
     """contradicts links among the hits, both ways: the packet labels each side."""
     chosen = set(ids)
     found: dict[str, list[str]] = {}
-    for seed, other, link_type, _ in sql.linked(conn, ids, filled):
+    for seed, other, link_type, _ in conn.search.linked(ids, filled):
         if link_type == "contradicts" and other in chosen:
             found.setdefault(seed, []).append(other)
     return {k: tuple(sorted(set(v))) for k, v in found.items()}

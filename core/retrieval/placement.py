@@ -19,10 +19,9 @@ from collections import Counter
 from collections.abc import Callable
 
 from memvault.core.retrieval import vocab
-from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.query import query_terms
 from memvault.core.retrieval.router import route
-from memvault.core.store import domain_rows as domain_sql
-from memvault.core.store.connection import Connection
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.model import Caller, Scope, Surface
 
 DEFAULT_DOMAIN = "general"
@@ -34,19 +33,17 @@ MIN_VOTE = 0.2
 ByMeaning = Callable[[Caller, int], list[tuple[str, str]]]
 
 
-def _neighbour_votes(
-    conn: Connection, statement: str, caller: Caller, by_meaning: ByMeaning | None
-) -> dict[str, float]:
+def _neighbour_votes(conn: Store, statement: str, caller: Caller, by_meaning: ByMeaning | None) -> dict[str, float]:
     """The share of the statement's nearest neighbours in each domain; a neighbour votes only when
     it shares at least two of the statement's content words (one for very short statements), so a
     single common word cannot pull a record into an unrelated domain."""
     if by_meaning is not None:
         near = by_meaning(caller, NEIGHBOURS)
     else:
-        match = fts_query(statement)
-        if match is None:
+        words = query_terms(statement)
+        if not words:
             return {}
-        near = domain_sql.neighbours(conn, caller, match, NEIGHBOURS)
+        near = conn.domains.neighbours(caller, words, NEIGHBOURS)
     mine = vocab.term_set(statement)
     needed = min(2, len(mine)) or 1
     votes: Counter[str] = Counter()
@@ -56,9 +53,7 @@ def _neighbour_votes(
     return {name: n / NEIGHBOURS for name, n in votes.items()}
 
 
-def domain_votes(
-    conn: Connection, statement: str, caller: Caller, by_meaning: ByMeaning | None = None
-) -> dict[str, float]:
+def domain_votes(conn: Store, statement: str, caller: Caller, by_meaning: ByMeaning | None = None) -> dict[str, float]:
     """Each visible domain's combined vote (0..1) for holding this statement."""
     decision = route(conn, caller, statement, None)
     routed = {} if decision.broad else decision.weights
@@ -78,7 +73,7 @@ SHARED_VIEW = Caller(principal="memvault-placement", surface=Surface.REMOTE)
 
 
 def assign_domain(
-    conn: Connection, statement: str, caller: Caller, scope: Scope | None = None, by_meaning: ByMeaning | None = None
+    conn: Store, statement: str, caller: Caller, scope: Scope | None = None, by_meaning: ByMeaning | None = None
 ) -> str:
     """The domain for a write that names none.
 

@@ -92,24 +92,12 @@ def speaker_of(text: str) -> str | None:
     return _fold(_WORD.findall(match.group(1))[0])  # words as `request_names` splits them
 
 
-def _quote(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
 def stem(word: str) -> str:
     """A crude suffix strip, enough for a prefix match to join plural, verb and noun forms."""
     for suffix in _SUFFIXES:
         if len(word) - len(suffix) >= 4 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
-
-
-def fts_query(text: str) -> str | None:
-    """`"w1" OR "w2" ...`: every term quoted, so no user string is parsed as FTS syntax."""
-    terms = query_terms(text)
-    if not terms:
-        return None
-    return " OR ".join(_quote(term) for term in terms)
 
 
 def word_terms(text: str) -> list[tuple[str, bool]]:
@@ -127,15 +115,6 @@ def word_terms(text: str) -> list[tuple[str, bool]]:
         if term not in terms:
             terms.append(term)
     return terms
-
-
-def terms_query(terms: list[tuple[str, bool]]) -> str:
-    return " OR ".join(_quote(term) + ("*" if prefix else "") for term, prefix in terms)
-
-
-def word_query(text: str) -> str | None:
-    """The word-index query: exact terms, plus a prefix match on the stem of longer words."""
-    return terms_query(word_terms(text)) or None
 
 
 def has_cjk(text: str) -> bool:
@@ -197,17 +176,6 @@ def trigram_terms(text: str) -> list[str]:
     return unique[:MAX_TERMS]
 
 
-def trigram_query(text: str) -> str | None:
-    terms = trigram_terms(text)
-    return " OR ".join(_quote(t) for t in terms) if terms else None
-
-
 def short_cjk_terms(text: str) -> list[str]:
     """CJK runs of two characters: too short for the trigram index, matched with LIKE instead."""
     return [run for run in cjk_runs(text) if len(run) == 2][:4]
-
-
-def like_pattern(term: str) -> str:
-    """A LIKE pattern matching `term` anywhere, with LIKE's own wildcards escaped (ESCAPE '\\')."""
-    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"

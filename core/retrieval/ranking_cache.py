@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from memvault.core.store.store_stamps import StoreStamps
+from memvault.core.store.rows import StoreStamps
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.search_request import SearchRequest
 

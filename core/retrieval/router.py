@@ -45,7 +45,7 @@ from memvault.core.retrieval.domain_profiles import (
     profiles_for,
 )
 from memvault.core.retrieval.query import is_personal
-from memvault.core.store.connection import Connection
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.model import Caller
 
 if TYPE_CHECKING:
@@ -211,7 +211,7 @@ def _depth(query_text: str, active: list[DomainRoute]) -> tuple[str, str]:
     return top.depth, f"the depth of {top.name}"
 
 
-def likely_depth(conn: Connection, caller: Caller, query_text: str, *, version: StoreVersion | None = None) -> str:
+def likely_depth(conn: Store, caller: Caller, query_text: str, *, version: StoreVersion | None = None) -> str:
     """The depth `route` will most likely choose, known before the request's vector: the history
     cue's, else the one depth all the caller's domains share ("normal" when they differ)."""
     profiles, in_use = profiles_for(conn, caller, version)
@@ -221,7 +221,7 @@ def likely_depth(conn: Connection, caller: Caller, query_text: str, *, version: 
 
 
 def route(
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     query_text: str,
     query_vector: Vector | None = None,

@@ -18,10 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memvault.core.retrieval.vector_codes import VectorCodes
-from memvault.core.store import domain_rows as domain_sql
-from memvault.core.store import vector_rows as vector_sql
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.model import Caller
 
 if TYPE_CHECKING:
@@ -83,17 +81,17 @@ class VectorIndex:
     def __len__(self) -> int:
         return self._size
 
-    def refresh(self, conn: Connection, version: int) -> None:
+    def refresh(self, conn: Store, version: int) -> None:
         """Bring the matrix up to the store (call with the current store_version)."""
         with self._lock:
             if version == self._seen_version:
                 return
-            removals = vector_sql.removals(conn)
-            if removals != self._removals or vector_sql.max_rowid(conn) < self._last_rowid:
+            removals = conn.vectors.removals()
+            if removals != self._removals or conn.vectors.max_rowid() < self._last_rowid:
                 self._reset()
                 self._removals = removals
             while True:
-                rows = vector_sql.since(conn, self.model, self._last_rowid)
+                rows = conn.vectors.since(self.model, self._last_rowid)
                 if not rows:
                     break
                 self._append(rows)
@@ -251,18 +249,18 @@ class Nearby:
         ahead = self._ahead(text)
         return ahead if ahead is not None else Made.now(self.embedder.embed_one(text))
 
-    def nearest(self, conn: Connection, made: Made, floor: float) -> dict[str, float]:
+    def nearest(self, conn: Store, made: Made, floor: float) -> dict[str, float]:
         """Every stored record (any status, visible or not: the caller filters) with cosine >= floor."""
-        return self._nearest(conn, vector_sql.store_version(conn), made, floor)
+        return self._nearest(conn, conn.vectors.store_version(), made, floor)
 
-    def nearest_as_stored(self, conn: Connection, floor: float) -> Callable[[Made], dict[str, float]]:
+    def nearest_as_stored(self, conn: Store, floor: float) -> Callable[[Made], dict[str, float]]:
         """`nearest` among the records as the store holds them now, for a write that asks after
         writing rows of its own (under a savepoint it may undo): the index is not marked as having
         seen a store version that may never be committed."""
-        version = vector_sql.store_version(conn)
+        version = conn.vectors.store_version()
         return lambda made: self._nearest(conn, version, made, floor)
 
-    def _nearest(self, conn: Connection, version: int, made: Made, floor: float) -> dict[str, float]:
+    def _nearest(self, conn: Store, version: int, made: Made, floor: float) -> dict[str, float]:
         self._index.refresh(conn, version)  # new rows read here void what was found ahead
         vector, ahead = made.vector.result(), made.found()
         k = self.POOL
@@ -272,22 +270,22 @@ class Nearby:
                 return {memory_id: cosine for memory_id, cosine in hits if cosine >= floor}
             k *= 4
 
-    def closest(self, conn: Connection, vector: Matrix, caller: Caller, limit: int) -> list[tuple[str, str]]:
+    def closest(self, conn: Store, vector: Matrix, caller: Caller, limit: int) -> list[tuple[str, str]]:
         """(domain, text) of the live records the caller sees that are closest in meaning, closest
         first: at most `limit`, looked for among the nearest `limit` x LOOK_FURTHER records."""
-        self._index.refresh(conn, vector_sql.store_version(conn))
+        self._index.refresh(conn, conn.vectors.store_version())
         hits = self._index.search(vector, limit * self.LOOK_FURTHER)
-        texts = domain_sql.live_texts(conn, caller, [memory_id for memory_id, _ in hits])
+        texts = conn.domains.live_texts(caller, [memory_id for memory_id, _ in hits])
         return [texts[memory_id] for memory_id, _ in hits if memory_id in texts][:limit]
 
-    def keep(self, conn: Connection, memory_id: str, vector: Matrix) -> Callable[[], None]:
+    def keep(self, conn: Store, memory_id: str, vector: Matrix) -> Callable[[], None]:
         """Store a new record's vector (inside the transaction that wrote the record). Answers what
         to run once it is committed: the vector enters the index at once, so that the next write's
         nearest records, searched ahead of its transaction, are those of the store as it stands (a
         refresh that reads new vectors drops the answer searched ahead)."""
         blob = to_blob(vector)
-        vector_sql.put(conn, self.embedder.model_id, [(memory_id, blob)])
-        row = vector_sql.row_of(conn, memory_id)
+        conn.vectors.put(self.embedder.model_id, [(memory_id, blob)])
+        row = conn.vectors.row_of(memory_id)
         return lambda: self._index.take(row, memory_id, blob)
 
 
@@ -347,14 +345,14 @@ def backfill(
     while limit is None or done < limit:
         size = batch if limit is None else min(batch, limit - done)
         with ctx.reading() as conn:
-            top = vector_sql.max_memory_rowid(conn)
-            rows = vector_sql.missing(conn, embedder.model_id, after, size)
+            top = conn.vectors.max_memory_rowid()
+            rows = conn.vectors.missing(embedder.model_id, after, size)
         if not rows:
             after = max(after, top)
             break
         matrix = embedder.embed([statement for _, _, statement in rows])
         with ctx.transaction() as conn:
-            vector_sql.put(conn, embedder.model_id, [(r[1], to_blob(v)) for r, v in zip(rows, matrix, strict=True)])
+            conn.vectors.put(embedder.model_id, [(r[1], to_blob(v)) for r, v in zip(rows, matrix, strict=True)])
         after = rows[-1][0]
         done += len(rows)
     if done:

@@ -29,9 +29,8 @@ from typing import Any
 
 from memvault.core.runtime import text_caches
 from memvault.core.runtime.heap import release_freed_memory
-from memvault.core.store import memories
-from memvault.core.store import word_index_rows as rows_sql
-from memvault.core.store.connection import Connection
+from memvault.core.store.rows import MAX_POSTED_ROWID
+from memvault.core.store.seam import Store
 
 log = logging.getLogger("memvault.retrieval")
 
@@ -90,17 +89,17 @@ class WordPostings:
         with self._lock:
             self._empty()
 
-    def refresh(self, conn: Connection, version: int) -> None:
+    def refresh(self, conn: Store, version: int) -> None:
         """Bring the postings to the snapshot `conn` reads (`version`: the store's stamp there)."""
         with self._lock:
             if self._loaded and version == self._version:
                 return
-            if not self._loaded or rows_sql.last_indexed(conn) < self._last or not self._take_new(conn):
+            if not self._loaded or conn.word_index.last_indexed() < self._last or not self._take_new(conn):
                 self._load(conn)
-            self._totals = rows_sql.averages(conn)
+            self._totals = conn.word_index.averages()
             self._version = version
 
-    def _load(self, conn: Connection) -> None:
+    def _load(self, conn: Store) -> None:
         if self._np is None:
             import numpy  # noqa: PLC0415 - only searching pays for it
 
@@ -110,8 +109,8 @@ class WordPostings:
             self._small_sums = numpy.array(sums, dtype=numpy.float64)
         np = self._np
         self._empty()
-        last = rows_sql.last_indexed(conn)
-        arrays = self._arrays(*rows_sql.postings(conn)) if last <= rows_sql.MAX_POSTED_ROWID else None
+        last = conn.word_index.last_indexed()
+        arrays = self._arrays(*conn.word_index.postings()) if last <= MAX_POSTED_ROWID else None
         if arrays is None:  # never seen; FTS5 then ranks every search's words, as it did before
             log.warning("the word postings are not held: the word index read back otherwise than expected")
             return
@@ -143,14 +142,14 @@ class WordPostings:
         starts = np.searchsorted(term_ids[firsts], np.arange(len(terms) + 1))
         return [term for term, _ in terms], starts, docs[firsts], packed
 
-    def _take_new(self, conn: Connection) -> bool:
+    def _take_new(self, conn: Store) -> bool:
         """Hold the records indexed since; False when they are not what the index holds (load again)."""
-        sizes = rows_sql.indexed_sizes(conn, self._last)
+        sizes = conn.word_index.indexed_sizes(self._last)
         if not sizes:
             return True
         if len(sizes) > max(TAKE_AT_MOST, len(self._length) // 10):
             return False
-        arrays = self._arrays(*rows_sql.tokenized(conn, memories.indexed_columns(conn, [r for r, _ in sizes])))
+        arrays = self._arrays(*conn.word_index.tokenized(conn.memories.indexed_columns([r for r, _ in sizes])))
         if arrays is None:
             return False
         terms, starts, docs, packed = arrays

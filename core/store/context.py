@@ -13,15 +13,9 @@ from memvault.core.runtime import change_signal
 from memvault.core.runtime.heap import release_freed_memory
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import setting
-from memvault.core.store import change_rows, later_writes, settings_table
-from memvault.core.store.connection import (
-    Connection,
-    DatabaseError,
-    open_connection,
-    read_snapshot,
-    write_transaction,
-)
+from memvault.core.store import later_writes
 from memvault.core.store.later_writes import LaterWrites, Write
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.clock import Clock, format_time
 from memvault.core.vocabulary.errors import MemvaultError
 
@@ -30,15 +24,15 @@ log = logging.getLogger("memvault.store")
 
 @dataclass
 class Context:
-    conn: Connection
+    store: Store
     paths: VaultPaths
     clock: Clock
-    # One writer per connection: SQLite serialises writers anyway; this keeps threads polite.
+    # One writer per connection: the engine serialises writers anyway; this keeps threads polite.
     lock: threading.RLock = field(default_factory=threading.RLock)
-    # The store key, for a second connection (`Vault.for_upkeep`); SQLCipher holds it in this
-    # process's memory for `conn` anyway. Never logged, never shown.
+    # The store key, for a second connection (`Vault.for_upkeep`); the engine holds it in this
+    # process's memory for `store` anyway. Never logged, never shown.
     key: bytes = field(default=b"", repr=False)
-    # Writes queued to follow an answer (`later`): written before the next use of `conn`.
+    # Writes queued to follow an answer (`later`): written before the next use of `store`.
     queued: LaterWrites = field(default_factory=LaterWrites, repr=False)
     _renew: bool = field(default=False, init=False, repr=False)  # `renew_connection` asked inside a snapshot
 
@@ -46,37 +40,37 @@ class Context:
         return format_time(self.clock.now())
 
     @contextmanager
-    def transaction(self) -> Iterator[Connection]:
+    def transaction(self) -> Iterator[Store]:
         """A short write transaction (one writer per process; SQLite serialises processes).
 
         When it wrote events, the change signal tells other processes after the commit.
         """
         with self.lock:
             self._write_queued()
-            with write_transaction(self.conn) as conn:
-                before = change_rows.cursor(conn)
-                yield conn
-                after = change_rows.cursor(conn)
+            with self.store.write_transaction() as store:
+                before = store.changes.cursor()
+                yield store
+                after = store.changes.cursor()
             self._renew_if_asked()
             if after != before:
                 change_signal.notify(self.paths, after)
 
     @contextmanager
-    def reading(self) -> Iterator[Connection]:
+    def reading(self) -> Iterator[Store]:
         """A consistent read: one snapshot for the whole operation."""
         with self.lock:
             self._write_queued()
-            with read_snapshot(self.conn) as conn:
-                yield conn
+            with self.store.read_snapshot() as store:
+                yield store
             self._renew_if_asked()
 
     @contextmanager
-    def holding(self) -> Iterator[Connection]:
-        """The connection itself, for work outside a snapshot or a transaction (a backup's copy,
+    def holding(self) -> Iterator[Store]:
+        """The store itself, for work outside a snapshot or a transaction (a backup's copy,
         closing the store), with the queued writes written first."""
         with self.lock:
             self._write_queued()
-            yield self.conn
+            yield self.store
 
     def renew_connection(self) -> None:
         """Open the store on a new connection and close this one (after a purge: what a connection
@@ -88,15 +82,16 @@ class Context:
             self._renew_if_asked()
 
     def _renew_if_asked(self) -> None:
-        if not self._renew or self.conn.in_transaction:
+        if not self._renew or self.store.in_transaction:
             return
         self._renew = False
+        failures: tuple[type[Exception], ...] = (MemvaultError, *self.store.engine.errors)
         try:
-            fresh = open_connection(self.paths.store, self.key)
-        except (MemvaultError, DatabaseError) as exc:  # the store moved or is busy: keep serving on this one
+            fresh = self.store.engine.open(self.paths.store, self.key)
+        except failures as exc:  # the store moved or is busy: keep serving on this one
             log.warning("the store's connection was not opened anew after a purge (%s)", type(exc).__name__)
             return
-        stale, self.conn = self.conn, fresh
+        stale, self.store = self.store, fresh
         stale.close()
         release_freed_memory()
 
@@ -113,8 +108,8 @@ class Context:
 
     def _write_queued(self) -> None:
         # Inside a transaction (a read nested in a write) the queue was written when it began.
-        if self.queued and not self.conn.in_transaction:
-            self.queued.write_all(self.conn)
+        if self.queued and not self.store.in_transaction:
+            self.queued.write_all(self.store)
 
     def setting(self, name: str) -> Any:
         declared = setting(name)
@@ -122,11 +117,11 @@ class Context:
         if from_env is not None:  # the store is not read
             return from_env
         with self.lock:
-            return declared.value(settings_table.read(self.conn, name))
+            return declared.value(self.store.settings.read(name))
 
     def settings(self) -> Callable[[str], Any]:
         """Every setting as stored now, read at once: `setting` for an operation that asks for many
         (a search reads ~20; in a snapshot, the values of that snapshot)."""
         with self.lock:
-            stored = settings_table.read_all(self.conn)
+            stored = self.store.settings.read_all()
         return lambda name: setting(name).value(stored.get(name))

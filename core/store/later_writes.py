@@ -24,11 +24,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from memvault.core.store.connection import Connection, write_transaction
+from memvault.core.store.seam import Store
 
 log = logging.getLogger("memvault.usage")
 
-Write = Callable[[Connection], None]
+Write = Callable[[Store], None]
 
 
 @dataclass(slots=True)
@@ -54,14 +54,14 @@ class LaterWrites:
             self._queued.append(Queued(write, records))
             return len(self._queued) == 1
 
-    def write_all(self, conn: Connection) -> None:
+    def write_all(self, store: Store) -> None:
         """Write everything queued (the caller holds the store's lock, outside any transaction)."""
         with self._guard:
             taken, self._queued = self._queued, []
         if not taken:
             return
         try:
-            with write_transaction(conn) as writing:
+            with store.write_transaction() as writing:
                 for queued in taken:
                     queued.write(writing)
         except Exception as exc:  # a busy or closed store, a full disk: whatever it was, nothing is dropped unsaid

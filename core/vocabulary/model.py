@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NewType, TypedDict, cast
 
 MemoryId = NewType("MemoryId", str)
+
+
+def new_id(prefix: str = "m") -> str:
+    """A fresh id: `prefix` (m: a memory, pr: a proposal, b: an import batch, ...) and 12 random hex digits."""
+    return prefix + secrets.token_hex(6)
+
+
 ProposalId = NewType("ProposalId", str)
 
 

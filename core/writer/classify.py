@@ -13,10 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
-from memvault.core.store import memories
-from memvault.core.store import vector_rows as vector_sql
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import LIVE_STATUSES, Caller, Memory
 from memvault.core.vocabulary.search_request import SearchRequest
@@ -42,14 +40,14 @@ class Classified:
     evidence: dict[str, Any]
 
 
-def _neighbours(conn: Connection, caller: Caller, statement: str) -> dict[str, Memory]:
+def _neighbours(conn: Store, caller: Caller, statement: str) -> dict[str, Memory]:
     """Live records the caller may see that say the same statement or share words with it.
 
     The search's own lexical stage finds them (core/retrieval/hybrid.py: selective words, stems,
     trigrams when words find little, CJK), under the caller's access scope.
     """
     found: dict[str, Memory] = {
-        m.id: m for m in memories.live_with_norm_key(conn, caller, normalize_statement(statement))
+        m.id: m for m in conn.memories.live_with_norm_key(caller, normalize_statement(statement))
     }
     gathered = Gathered()
     gather_lexical(conn, caller, SearchRequest(query=statement, limit=POOL), POOL, gathered)
@@ -57,7 +55,7 @@ def _neighbours(conn: Connection, caller: Caller, statement: str) -> dict[str, M
     return found
 
 
-def _cosines(conn: Connection, embed: Embed | None, statement: str, near: dict[str, Memory]) -> dict[str, float]:
+def _cosines(conn: Store, embed: Embed | None, statement: str, near: dict[str, Memory]) -> dict[str, float]:
     """Embedding cosine of the candidate with each neighbour (empty when embeddings are off)."""
     if embed is None or not near:
         return {}
@@ -65,7 +63,7 @@ def _cosines(conn: Connection, embed: Embed | None, statement: str, near: dict[s
 
     from memvault.core.retrieval.embeddings import MODEL_ID  # noqa: PLC0415
 
-    stored = vector_sql.vectors_of(conn, MODEL_ID, list(near))
+    stored = conn.vectors.vectors_of(MODEL_ID, list(near))
     missing = [i for i in near if i not in stored][:EMBED_MISSING]
     vectors = embed([statement] + [near[i].statement for i in missing])
     if vectors is None:
@@ -89,9 +87,7 @@ def _evidence(judgement: Judgement | None, compared: int) -> dict[str, Any]:
     }
 
 
-def classify(
-    conn: Connection, caller: Caller, embed: Embed | None, draft: Draft, *, same_only: bool = False
-) -> Classified:
+def classify(conn: Store, caller: Caller, embed: Embed | None, draft: Draft, *, same_only: bool = False) -> Classified:
     """What the candidate is to the store as `caller` sees it (never to records it may not see).
 
     `same_only`: the caller wants to know only whether a record says the same (NO_CHANGE); then only
@@ -138,7 +134,7 @@ def _judged(draft: Draft, near: dict[str, Memory], cosines: dict[str, float]) ->
 
 
 def same_by_meaning(
-    conn: Connection, caller: Caller, draft: Draft, cosines: dict[str, float], written: str | None = None
+    conn: Store, caller: Caller, draft: Draft, cosines: dict[str, float], written: str | None = None
 ) -> Classified:
     """`classify(..., same_only=True)` with the neighbours found by meaning: `cosines` holds every
     stored record at least as close as any near duplicate can be (HIGH_DICE_COSINE), so no lexical
@@ -146,11 +142,11 @@ def same_by_meaning(
     draft's own record, already written in this transaction (it is not its own duplicate)."""
     near: dict[str, Memory] = {
         m.id: m
-        for m in memories.live_with_norm_key(conn, caller, normalize_statement(draft.statement))
+        for m in conn.memories.live_with_norm_key(caller, normalize_statement(draft.statement))
         if m.id != written
     }
     near.update(
-        (i, m) for i, m in memories.fetch_many(conn, caller, sorted(cosines)).items() if m.status in LIVE_STATUSES
+        (i, m) for i, m in conn.memories.fetch_many(caller, sorted(cosines)).items() if m.status in LIVE_STATUSES
     )
     exact = _exact(draft, near)
     if exact:
@@ -161,7 +157,7 @@ def same_by_meaning(
 
 def near_duplicate(
     ctx: Context,
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     draft: Draft,
     cosines: dict[str, float] | None = None,

@@ -27,9 +27,8 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from memvault.core.security.access import write_scope
-from memvault.core.store import memories
-from memvault.core.store.connection import Connection
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, MemvaultError, NotFound
 from memvault.core.vocabulary.model import Caller
@@ -61,7 +60,7 @@ def _conversation_ref(ref: str | None) -> str | None:
     return ref
 
 
-def parse_candidates(conn: Connection, caller: Caller, drafts: tuple[Draft, ...]) -> list[Candidate]:
+def parse_candidates(conn: Store, caller: Caller, drafts: tuple[Draft, ...]) -> list[Candidate]:
     """Every candidate checked (scope, link targets) before anything is written; one fault refuses the call."""
     parsed = []
     for index, draft in enumerate(drafts):
@@ -104,7 +103,7 @@ def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, re
     assert target is not None
     if found.classification == "NO_CHANGE":
         with ctx.transaction() as conn:
-            if memories.fetch(conn, caller, target.id) is None:
+            if conn.memories.fetch(caller, target.id) is None:
                 raise NotFound("no such memory")
             writes.confirm(conn, caller, target.id, ctx.now())
         return _answer(found, "skipped")

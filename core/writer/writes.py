@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING
 
 from memvault.core.retrieval.placement import assign_domain
 from memvault.core.security.access import only_proposes, require_owner, write_scope
-from memvault.core.store import events, memories, proposals, record_kinds
-from memvault.core.store.connection import Connection, savepoint
 from memvault.core.store.context import Context
+from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, NotFound, ReadOnlyMode
 from memvault.core.vocabulary.model import (
@@ -35,6 +34,7 @@ from memvault.core.vocabulary.model import (
     Sensitivity,
     Status,
     WriteMode,
+    new_id,
 )
 from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
 from memvault.core.vocabulary.results import AddOutcome, AddResult, ArchiveResult, CorrectResult, RestoreResult
@@ -90,7 +90,7 @@ def _write_mode(ctx: Context, caller: Caller) -> WriteMode | None:
 
 def _staging_reason(
     ctx: Context,
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     mode: WriteMode,
     sensitivity: Sensitivity,
@@ -121,11 +121,11 @@ def _staging_reason(
         return None
     if approved and domain not in approved:
         return f"the domain {domain} is not among auto_write_domains: waits for review"
-    if memories.domain_visible(conn, caller, domain):
+    if conn.memories.domain_visible(caller, domain):
         return None
     # Named by the person but holding nothing yet: the first record may open it. Holding only
     # records this caller may not see: it answers like a domain that does not exist.
-    return None if approved and not memories.domain_in_use(conn, domain) else NEW_DOMAIN
+    return None if approved and not conn.memories.domain_in_use(domain) else NEW_DOMAIN
 
 
 def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None) -> AddResult:
@@ -157,7 +157,7 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
         draft = replace(draft, domain=domain, access_scope=scope)
         assert draft.domain is not None
         norm = normalize_statement(draft.statement)
-        duplicate = memories.find_duplicate(conn, caller, norm, draft.domain, draft.type.value)
+        duplicate = conn.memories.find_duplicate(caller, norm, draft.domain, draft.type.value)
         if duplicate is None and not caller.owner and ahead is None:  # a paraphrase: memory_propose's judgement
             close = judged.nearest(conn, made, SAME_COSINE_FLOOR) if judged and made is not None else None
             duplicate = near_duplicate(ctx, conn, caller, draft, close)
@@ -166,7 +166,7 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
         stored: AddResult | None = None
         if duplicate is None and judged and ahead is not None:
             nearest = judged.nearest_as_stored(conn, SAME_COSINE_FLOOR)  # before this add's own rows
-            with savepoint(conn) as undo:
+            with conn.savepoint() as undo:
                 stored = store()
                 vector = ahead.vector.result()
                 duplicate = near_duplicate(ctx, conn, caller, draft, nearest(ahead), written=stored["id"])
@@ -187,7 +187,7 @@ def add(ctx: Context, caller: Caller, draft: Draft, nearby: Nearby | None = None
 
 def _store(
     ctx: Context,
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     draft: Draft,
     mode: WriteMode | None,
@@ -202,9 +202,8 @@ def _store(
     check_link_targets(conn, caller, draft)
     waits = mode and _staging_reason(ctx, conn, caller, mode, draft.sensitivity, draft.confidence, draft.domain, scope)
     if waits:
-        waiting = proposals.pending_same(conn, caller, "add", norm, draft.domain)
-        proposal_id = waiting or proposals.stage(
-            conn,
+        waiting = conn.proposals.pending_same(caller, "add", norm, draft.domain)
+        proposal_id = waiting or conn.proposals.stage(
             caller,
             "add",
             {
@@ -218,11 +217,11 @@ def _store(
             norm_key=norm,
         )
         if not waiting:
-            events.record(conn, caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
+            conn.events.record(caller, "proposed", now, None, proposal_id=proposal_id, kind="add")
         return _added("staged", proposal_id=proposal_id, reason=waits)
     memory_id = commit_draft(conn, caller, draft, workspace, now)
     if assigned:
-        events.record(conn, caller, "domain_assigned", now, memory_id, domain=draft.domain)
+        conn.events.record(caller, "domain_assigned", now, memory_id, domain=draft.domain)
     assert draft.access_scope is not None
     kept = f"sensitive ({_PRIVATE_MATTER}): kept {draft.access_scope.value}"
     return _added("added", id=memory_id, reason=kept if draft.sensitivity is Sensitivity.SENSITIVE else None)
@@ -233,21 +232,21 @@ def require_writable(ctx: Context, caller: Caller) -> None:
     _write_mode(ctx, caller)
 
 
-def confirm(conn: Connection, caller: Caller, memory_id: str, now: str) -> None:
+def confirm(conn: Store, caller: Caller, memory_id: str, now: str) -> None:
     """Someone said a current record again: its last_confirmed_at moves (nothing new is stored)."""
-    memories.update(conn, memory_id, now, last_confirmed_at=now)
-    events.record(conn, caller, "confirmed", now, memory_id)
+    conn.memories.update(memory_id, now, last_confirmed_at=now)
+    conn.events.record(caller, "confirmed", now, memory_id)
 
 
-def check_link_targets(conn: Connection, caller: Caller, draft: Draft) -> None:
+def check_link_targets(conn: Store, caller: Caller, draft: Draft) -> None:
     targets = {link.target_id for link in draft.links}
-    visible = memories.fetch_many(conn, caller, sorted(targets))
+    visible = conn.memories.fetch_many(caller, sorted(targets))
     if len(visible) != len(targets):
         raise NotFound("links: no such memory")
 
 
 def commit_draft(
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     draft: Draft,
     workspace: str | None,
@@ -259,12 +258,11 @@ def commit_draft(
 ) -> MemoryId:
     """Store a validated, screened draft (inside the caller's transaction) with all it implies."""
     assert draft.domain is not None and draft.access_scope is not None
-    memory_id = MemoryId(memories.new_id())
-    memories.ensure_domain(conn, draft.domain, now)
+    memory_id = MemoryId(new_id())
+    conn.memories.ensure_domain(draft.domain, now)
     project_id = _project_of(conn, draft, now)
     evidence_hash = hashlib.sha256(draft.evidence.encode()).hexdigest() if draft.evidence else None
-    memories.insert(
-        conn,
+    conn.memories.insert(
         {
             "id": memory_id,
             "domain": draft.domain,
@@ -299,12 +297,12 @@ def commit_draft(
             "due_at": draft.due_at if draft.type in DUE_TYPES else None,
         },
     )
-    memories.attach_entities(conn, memory_id, draft.entities, now)
+    conn.memories.attach_entities(memory_id, draft.entities, now)
     for link in draft.links:
-        memories.add_link(conn, memory_id, link.target_id, link.type.value, now)
+        conn.memories.add_link(memory_id, link.target_id, link.type.value, now)
     _index_kind(conn, memory_id, draft, project_id, now)
-    memories.index_text(conn, memory_id)
-    events.record(conn, caller, "added", now, memory_id, domain=draft.domain, type=draft.type.value)
+    conn.memories.index_text(memory_id)
+    conn.events.record(caller, "added", now, memory_id, domain=draft.domain, type=draft.type.value)
     return memory_id
 
 
@@ -317,28 +315,28 @@ def _valid_from(draft: Draft, now: str) -> str | None:
     return None if draft.valid_until and start >= draft.valid_until else start
 
 
-def _project_of(conn: Connection, draft: Draft, now: str) -> str | None:
+def _project_of(conn: Store, draft: Draft, now: str) -> str | None:
     for tag in draft.tags:
         match = _PROJECT_TAG.match(tag)
         if match and match.group(1).strip():
-            return memories.ensure_project(conn, match.group(1).strip(), now)
+            return conn.memories.ensure_project(match.group(1).strip(), now)
     return None
 
 
-def _index_kind(conn: Connection, memory_id: str, draft: Draft, project_id: str | None, now: str) -> None:
+def _index_kind(conn: Store, memory_id: str, draft: Draft, project_id: str | None, now: str) -> None:
     """Keep the decision, unresolved and project-state tables in step with the record's type."""
     if draft.type is MemoryType.DECISION:
-        record_kinds.add_decision(conn, memory_id, project_id, draft.event_time or now)
+        conn.record_kinds.add_decision(memory_id, project_id, draft.event_time or now)
     if draft.type in UNRESOLVED_TYPES:
         due_at = draft.due_at if draft.type in DUE_TYPES else None
-        record_kinds.add_unresolved(conn, memory_id, project_id, draft.type.value, due_at)
+        conn.record_kinds.add_unresolved(memory_id, project_id, draft.type.value, due_at)
     if project_id and draft.type in (MemoryType.PROJECT, MemoryType.PROJECT_STATE):
-        record_kinds.add_project_state(conn, project_id, memory_id, draft.event_time or now)
+        conn.record_kinds.add_project_state(project_id, memory_id, draft.event_time or now)
 
 
-def current_record(conn: Connection, caller: Caller, memory_id: str, expected_revision: int | None) -> Memory:
+def current_record(conn: Store, caller: Caller, memory_id: str, expected_revision: int | None) -> Memory:
     """The visible record to change, refusing stale revisions (an invisible record is not_found)."""
-    record = memories.fetch(conn, caller, memory_id)
+    record = conn.memories.fetch(caller, memory_id)
     if record is None:
         raise NotFound("no such memory")
     if expected_revision and expected_revision != record.revision:
@@ -348,7 +346,7 @@ def current_record(conn: Connection, caller: Caller, memory_id: str, expected_re
 
 def _change_waits(
     ctx: Context,
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     mode: WriteMode | None,
     record: Memory,
@@ -396,10 +394,8 @@ def correct(ctx: Context, caller: Caller, request: CorrectRequest) -> CorrectRes
                 "source_reference": request.source_reference,
                 "waits_because": waits,
             }
-            proposal_id = proposals.stage(
-                conn, caller, "correct", payload, now, target_id=old.id, reason=request.reason
-            )
-            events.record(conn, caller, "proposed", now, old.id, proposal_id=proposal_id, kind="correct")
+            proposal_id = conn.proposals.stage(caller, "correct", payload, now, target_id=old.id, reason=request.reason)
+            conn.events.record(caller, "proposed", now, old.id, proposal_id=proposal_id, kind="correct")
             return {"outcome": "staged", "id": None, "supersedes_id": old.id, "proposal_id": ProposalId(proposal_id)}
         new_id = apply_correction(
             conn,
@@ -420,7 +416,7 @@ def correction_start(old: Memory, moment: str) -> str:
 
 
 def apply_correction(
-    conn: Connection,
+    conn: Store,
     caller: Caller,
     old: Memory,
     statement: str,
@@ -447,7 +443,7 @@ def apply_correction(
         due_at=old.due_at,
         access_scope=old.access_scope,
         sensitivity=sensitivity.of(statement, old.sensitivity),
-        entities=memories.entity_names(conn, old.id),
+        entities=conn.memories.entity_names(old.id),
     )
     new_id = commit_draft(
         conn,
@@ -458,8 +454,7 @@ def apply_correction(
         supersedes=old.id,
         principal_binding=old.authorized_principal_id,  # a correction is as private as the record
     )
-    memories.update(
-        conn,
+    conn.memories.update(
         old.id,
         now,
         status=Status.SUPERSEDED.value,
@@ -468,9 +463,9 @@ def apply_correction(
         superseded_by_id=new_id,
         superseded_at=now,
     )
-    memories.add_link(conn, new_id, old.id, LinkType.SUPERSEDES.value, now)
-    record_kinds.close_unresolved(conn, old.id, now)
-    events.record(conn, caller, "superseded", now, old.id, by=new_id, reason_given=reason is not None)
+    conn.memories.add_link(new_id, old.id, LinkType.SUPERSEDES.value, now)
+    conn.record_kinds.close_unresolved(old.id, now)
+    conn.events.record(caller, "superseded", now, old.id, by=new_id, reason_given=reason is not None)
     return new_id
 
 
@@ -495,18 +490,17 @@ def archive(ctx: Context, caller: Caller, request: ArchiveRequest, *, review: bo
                 "workspace_id": caller.workspace_id,
                 "waits_because": waits,
             }
-            proposal_id = proposals.stage(
-                conn, caller, "archive", payload, now, target_id=record.id, reason=request.reason
+            proposal_id = conn.proposals.stage(
+                caller, "archive", payload, now, target_id=record.id, reason=request.reason
             )
-            events.record(conn, caller, "proposed", now, record.id, proposal_id=proposal_id, kind="archive")
+            conn.events.record(caller, "proposed", now, record.id, proposal_id=proposal_id, kind="archive")
             return {"outcome": "staged", "id": record.id, "proposal_id": ProposalId(proposal_id)}
         apply_archive(conn, caller, record, request.reason, now)
     return {"outcome": "archived", "id": record.id}
 
 
-def apply_archive(conn: Connection, caller: Caller, record: Memory, reason: str | None, now: str) -> None:
-    memories.update(
-        conn,
+def apply_archive(conn: Store, caller: Caller, record: Memory, reason: str | None, now: str) -> None:
+    conn.memories.update(
         record.id,
         now,
         status=Status.ARCHIVED.value,
@@ -514,8 +508,8 @@ def apply_archive(conn: Connection, caller: Caller, record: Memory, reason: str 
         archived_at=now,
         status_before_archive=record.status.value,
     )
-    record_kinds.close_unresolved(conn, record.id, now)
-    events.record(conn, caller, "archived", now, record.id)
+    conn.record_kinds.close_unresolved(record.id, now)
+    conn.events.record(caller, "archived", now, record.id)
 
 
 def restore(ctx: Context, caller: Caller, memory_id: MemoryId) -> RestoreResult:
@@ -534,17 +528,16 @@ def restore(ctx: Context, caller: Caller, memory_id: MemoryId) -> RestoreResult:
                 "workspace_id": caller.workspace_id,
                 "waits_because": waits,
             }
-            proposal_id = proposals.stage(conn, caller, "restore", payload, now, target_id=record.id)
-            events.record(conn, caller, "proposed", now, record.id, proposal_id=proposal_id, kind="restore")
+            proposal_id = conn.proposals.stage(caller, "restore", payload, now, target_id=record.id)
+            conn.events.record(caller, "proposed", now, record.id, proposal_id=proposal_id, kind="restore")
             return {"outcome": "staged", "id": record.id, "proposal_id": ProposalId(proposal_id)}
         apply_restore(conn, caller, record, now)
     return {"outcome": "restored", "id": record.id, "proposal_id": None}
 
 
-def apply_restore(conn: Connection, caller: Caller, record: Memory, now: str) -> None:
-    previous = memories.status_before_archive(conn, record.id)
-    memories.update(
-        conn,
+def apply_restore(conn: Store, caller: Caller, record: Memory, now: str) -> None:
+    previous = conn.memories.status_before_archive(record.id)
+    conn.memories.update(
         record.id,
         now,
         status=previous or Status.CURRENT.value,
@@ -552,8 +545,8 @@ def apply_restore(conn: Connection, caller: Caller, record: Memory, now: str) ->
         archived_at=None,
         status_before_archive=None,
     )
-    record_kinds.reopen_unresolved(conn, record.id)
-    events.record(conn, caller, "restored", now, record.id)
+    conn.record_kinds.reopen_unresolved(record.id)
+    conn.events.record(caller, "restored", now, record.id)
 
 
 def change_scope(ctx: Context, caller: Caller, memory_id: MemoryId, scope: Scope, workspace_id: str | None) -> Memory:
@@ -565,10 +558,10 @@ def change_scope(ctx: Context, caller: Caller, memory_id: MemoryId, scope: Scope
     with ctx.transaction() as conn:
         record = current_record(conn, caller, memory_id, None)
         now = ctx.now()
-        chain = [record.id, *memories.version_chain(conn, record.id)]
+        chain = [record.id, *conn.memories.version_chain(record.id)]
         for version in chain:
-            memories.update(conn, version, now, access_scope=scope.value, authorized_workspace_id=workspace_id)
-            events.record(conn, caller, "scope_changed", now, version, scope=scope.value)
-        changed = memories.fetch(conn, caller, record.id)
+            conn.memories.update(version, now, access_scope=scope.value, authorized_workspace_id=workspace_id)
+            conn.events.record(caller, "scope_changed", now, version, scope=scope.value)
+        changed = conn.memories.fetch(caller, record.id)
     assert changed is not None
     return changed

@@ -55,11 +55,11 @@ def _fill(vault: Vault, records: int, vectors: bool) -> None:
     if vectors:
         gen = np.random.default_rng(7)
         with vault.ctx.transaction() as conn:
-            ids = [row[0] for row in conn.execute("SELECT id FROM memories")]
+            ids = [row[0] for row in conn.raw.execute("SELECT id FROM memories")]
             for memory_id in ids:
                 vec = gen.standard_normal(384).astype(np.float32)
                 vec /= np.linalg.norm(vec)
-                conn.execute(
+                conn.raw.execute(
                     "INSERT OR REPLACE INTO memory_vectors (memory_id, model, vector) VALUES (?, 'bench-random', ?)",
                     (memory_id, vec.tobytes()),
                 )
@@ -79,7 +79,7 @@ def run(records: int, repeat: int, vectors: bool) -> dict[str, Any]:
         with Vault.open(home, create=True) as vault:
             _fill(vault, records, vectors)
             fill_s = time.perf_counter() - started
-            vault.ctx.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            vault.ctx.store.raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             store_bytes = (home / "memvault.db").stat().st_size
             backup_ms, backups = [], []
             for _ in range(repeat):

@@ -52,7 +52,7 @@ def bench_routing(folder: str, domains: int, records: int) -> dict[str, Any]:
     rng = np.random.default_rng(1)
     for i in range(domains):
         centroid = rng.normal(size=384).astype(np.float32)
-        vault.ctx.conn.execute(
+        vault.ctx.store.raw.execute(
             "INSERT INTO domains (name, keywords, centroid, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
             (
                 f"region-{i}",
@@ -119,7 +119,7 @@ def bench_discovery(folder: str) -> dict[str, Any]:
     started = time.perf_counter()
     plan = vault.discover_domains(OWNER, dry_run=False)
     seconds = time.perf_counter() - started
-    placed = dict(vault.ctx.conn.execute("SELECT id, domain FROM memories").fetchall())
+    placed = dict(vault.ctx.store.raw.execute("SELECT id, domain FROM memories").fetchall())
     ids = sorted(truth)
     by_region: dict[str, Counter[str]] = {}
     for memory_id in ids:

@@ -35,7 +35,9 @@ from memvault.core.vocabulary.requests import ProposeRequest
 
 def _candidates(vault: Vault, count: int, rng: random.Random) -> list[str]:
     with vault.ctx.reading() as conn:
-        stored = [row[0] for row in conn.execute("SELECT statement FROM memories ORDER BY random() LIMIT ?", (count,))]
+        stored = [
+            row[0] for row in conn.raw.execute("SELECT statement FROM memories ORDER BY random() LIMIT ?", (count,))
+        ]
     changed = [s.replace("(note ", "(note 9") for s in stored[: count // 2]]
     new = [f"The {rng.choice(['canoe', 'violin', 'roof'])} club meets in hall {n} on Thursdays" for n in range(count)]
     return changed + new[: count - len(changed)]

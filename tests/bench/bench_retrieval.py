@@ -47,10 +47,10 @@ import evalkit as ek
 import numpy as np
 
 from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
-from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.query import query_terms
 from memvault.core.retrieval.vectors import backfill, to_blob
-from memvault.core.store import search as search_sql
-from memvault.core.store import vector_rows as vector_sql
+from memvault.core.store.sqlcipher import search as search_sql
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER, MemoryType, Scope
@@ -99,19 +99,19 @@ def synthesise_vectors(vault: Vault, seed: int = 11) -> int:
     with vault.ctx.reading() as conn:
         real = [
             np.frombuffer(row[0], dtype="<f4")
-            for row in conn.execute("SELECT vector FROM memory_vectors WHERE model = ? LIMIT 5000", (MODEL_ID,))
+            for row in conn.raw.execute("SELECT vector FROM memory_vectors WHERE model = ? LIMIT 5000", (MODEL_ID,))
         ]
     base = np.vstack(real)
     done = 0
     while True:
         with vault.ctx.reading() as conn:
-            missing = vector_sql.missing(conn, MODEL_ID, 0, 5000)
+            missing = vector_sql.missing(conn.raw, MODEL_ID, 0, 5000)
         if not missing:
             return done
         picks = base[rng.integers(0, len(base), len(missing))] + rng.normal(0, 0.04, (len(missing), base.shape[1]))
         picks /= np.linalg.norm(picks, axis=1, keepdims=True)
         with vault.ctx.transaction() as conn:
-            vector_sql.put(conn, MODEL_ID, [(m[1], to_blob(v)) for m, v in zip(missing, picks, strict=True)])
+            vector_sql.put(conn.raw, MODEL_ID, [(m[1], to_blob(v)) for m, v in zip(missing, picks, strict=True)])
         done += len(missing)
 
 
@@ -148,9 +148,9 @@ def time_bm25(vault: Vault, queries: list[dict[str, Any]]) -> dict[str, Any]:
     with vault.ctx.reading() as conn:
         for query in queries:
             wall, cpu = time.perf_counter(), time.process_time()
-            match = fts_query(query["query"])
-            if match:
-                search_sql.plain_bm25(conn, ek.caller_of(query), match, parse_search(ek.search_args(query)), 10)
+            words = query_terms(query["query"])
+            if words:
+                search_sql.plain_bm25(conn.raw, ek.caller_of(query), words, parse_search(ek.search_args(query)), 10)
             cpus.append((time.process_time() - cpu) * 1000)
             walls.append((time.perf_counter() - wall) * 1000)
     return {"wall_ms": percentiles(walls), "cpu_ms": percentiles(cpus)}
@@ -164,7 +164,7 @@ def embedding_throughput(vault: Vault, n: int = 40) -> dict[str, float]:
     per_add = (time.perf_counter() - started) * 1000 / n
     vault.set_setting(OWNER, "embeddings", "off")
     with vault.ctx.reading() as conn:
-        before = vector_sql.max_memory_rowid(conn)
+        before = vector_sql.max_memory_rowid(conn.raw)
     started = time.perf_counter()
     for i in range(n):
         vault.add(OWNER, Draft.of(statement=_statement(rng, 20_000_000 + i), domain="work"))

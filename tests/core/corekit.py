@@ -27,7 +27,7 @@ __all__ = ["ASSISTANT", "OTHER_REMOTE", "OWNER", "REMOTE", "WORKSPACE_A", "WORKS
 
 def dump(vault: Vault) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every real table (sorted), to compare before and after a call."""
-    conn = vault.ctx.conn
+    conn = vault.ctx.store.raw
     tables = [
         row[0]
         for row in conn.execute(
@@ -39,7 +39,7 @@ def dump(vault: Vault) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def count(vault: Vault, table: str) -> int:
-    return int(vault.ctx.conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])
+    return int(vault.ctx.store.raw.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])
 
 
 def file_digest(path: Path) -> str:
@@ -47,7 +47,7 @@ def file_digest(path: Path) -> str:
 
 
 def events(vault: Vault) -> list[dict[str, Any]]:
-    rows = vault.ctx.conn.execute("SELECT * FROM events ORDER BY id").fetchall()
+    rows = vault.ctx.store.raw.execute("SELECT * FROM events ORDER BY id").fetchall()
     return [dict(row) for row in rows]
 
 

@@ -106,7 +106,7 @@ def test_links_and_history_in_get_leave_out_invisible_records(vault: Vault, reco
     successor = vault.correct(
         OWNER, CorrectRequest.of(id=records["private"], statement="Dr Okonkwo kept the Velmora dosage in April")
     )
-    vault.ctx.conn.execute("UPDATE memories SET access_scope = 'remote_allowed' WHERE id = ?", (successor["id"],))
+    vault.ctx.store.raw.execute("UPDATE memories SET access_scope = 'remote_allowed' WHERE id = ?", (successor["id"],))
     got = vault.get(REMOTE, successor["id"])
     assert got["history"] == []
     assert {"type": "supersedes", "target_id": records["private"]} not in got["links"]
@@ -158,7 +158,9 @@ def test_a_record_bound_to_a_principal_is_for_that_principal_and_local_only(
 ) -> None:
     """No API binds a record to a principal yet, so the binding is set by a direct UPDATE."""
     bound = records["shared"]
-    vault.ctx.conn.execute("UPDATE memories SET authorized_principal_id = ? WHERE id = ?", (REMOTE.principal, bound))
+    vault.ctx.store.raw.execute(
+        "UPDATE memories SET authorized_principal_id = ? WHERE id = ?", (REMOTE.principal, bound)
+    )
     assert vault.get(REMOTE, bound)["memory"]["id"] == bound
     assert _ids(vault.search(REMOTE, SearchRequest.of(query="Velmora pharmacy"))["results"]) == {bound}
     assert vault.get(OWNER, bound)["memory"]["id"] == bound
@@ -171,7 +173,9 @@ def test_a_record_bound_to_a_principal_is_for_that_principal_and_local_only(
 
 def test_a_correction_keeps_the_principal_binding(vault: Vault, records: dict[str, str]) -> None:
     bound = records["shared"]
-    vault.ctx.conn.execute("UPDATE memories SET authorized_principal_id = ? WHERE id = ?", (REMOTE.principal, bound))
+    vault.ctx.store.raw.execute(
+        "UPDATE memories SET authorized_principal_id = ? WHERE id = ?", (REMOTE.principal, bound)
+    )
     new = vault.correct(
         OWNER, CorrectRequest.of(id=bound, statement="The Velmora pharmacy on Quay Street opens at nine")
     )["id"]

@@ -89,7 +89,7 @@ def test_every_caller_sees_exactly_what_the_rule_allows(
                 statement=f"Parcel locker {token} sits by the station", domain="errands", access_scope=shape.scope
             ),
         )["id"]
-        module_vault.ctx.conn.execute(
+        module_vault.ctx.store.raw.execute(
             "UPDATE memories SET authorized_workspace_id = ?, authorized_principal_id = ? WHERE id = ?",
             (shape.workspace, shape.principal, memory_id),
         )

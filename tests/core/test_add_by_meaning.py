@@ -10,7 +10,7 @@ from corekit import ASSISTANT, OWNER, REMOTE, Adder
 
 from memvault.core.retrieval.embeddings import MODEL_ID, shared_embedder
 from memvault.core.retrieval.vectors import Made, Nearby, VectorIndex, to_blob
-from memvault.core.store import vector_rows as vector_sql
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import Scope
@@ -34,7 +34,7 @@ def test_the_vector_is_stored_in_the_adds_own_transaction(automatic: Vault) -> N
     with automatic.ctx.lock:
         answer = automatic.add(ASSISTANT, Draft.of(statement="Mira waters the orchids every Sunday.", domain="home"))
         assert answer["outcome"] == "added"
-        stored = vector_sql.vectors_of(automatic.ctx.conn, MODEL_ID, [answer["id"]])
+        stored = vector_sql.vectors_of(automatic.ctx.store.raw, MODEL_ID, [answer["id"]])
     vector = np.frombuffer(stored[answer["id"]], dtype="<f4")
     assert float(vector @ shared_embedder().embed_one("Mira waters the orchids every Sunday.")) >= 0.99999
     found = automatic.search(ASSISTANT, SearchRequest.of(query="which flowers get water on weekends", limit=5))
@@ -43,12 +43,12 @@ def test_the_vector_is_stored_in_the_adds_own_transaction(automatic: Vault) -> N
 
 def test_a_duplicate_or_a_staged_add_stores_no_vector(vault: Vault, add: Adder) -> None:
     target = add(TARGET, domain="work")
-    before = vector_sql.count_missing(vault.ctx.conn, MODEL_ID), _vectors(vault)
+    before = vector_sql.count_missing(vault.ctx.store.raw, MODEL_ID), _vectors(vault)
     duplicate = vault.add(ASSISTANT, Draft.of(statement=PARAPHRASE, domain="work"))
     staged = vault.add(ASSISTANT, Draft.of(statement="Ola cycles to the office on Fridays.", domain="work"))
     assert duplicate["outcome"] == "duplicate" and duplicate["duplicate_of"] == target
     assert staged["outcome"] == "staged"
-    assert (vector_sql.count_missing(vault.ctx.conn, MODEL_ID), _vectors(vault)) == before
+    assert (vector_sql.count_missing(vault.ctx.store.raw, MODEL_ID), _vectors(vault)) == before
 
 
 def test_a_near_duplicate_the_caller_cannot_see_is_not_reported(vault: Vault, add: Adder) -> None:
@@ -76,7 +76,7 @@ def test_nearest_finds_every_record_above_the_floor_however_many(vault: Vault, a
     far = [_toward(query, rng, 0.3) for _ in range(20)]
     ids = [add(f"Fictional note {n}", access_scope=Scope.LOCAL_ONLY.value) for n in range(90)]
     with vault.ctx.transaction() as conn:
-        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids, close + far, strict=True)])
+        vector_sql.put(conn.raw, "test-model", [(i, to_blob(v)) for i, v in zip(ids, close + far, strict=True)])
     nearby = Nearby(shared_embedder(), VectorIndex("test-model", 384))
     with vault.ctx.reading() as conn:
         found = nearby.nearest(conn, Made.now(query), 0.8)
@@ -93,7 +93,7 @@ def test_closest_answers_live_visible_records_closest_first(vault: Vault, add: A
     shared = add("Fictional shared card", domain="shared", access_scope="remote_allowed")
     with vault.ctx.transaction() as conn:
         vectors = [(i, to_blob(_toward(query, rng, c))) for i, c in zip(ids, cosines, strict=True)]
-        vector_sql.put(conn, "test-model", [*vectors, (shared, to_blob(_toward(query, rng, 0.5)))])
+        vector_sql.put(conn.raw, "test-model", [*vectors, (shared, to_blob(_toward(query, rng, 0.5)))])
     vault.archive(OWNER, ArchiveRequest.of(id=ids[1]))
     nearby = Nearby(shared_embedder(), VectorIndex("test-model", 384))
     with vault.ctx.reading() as conn:
@@ -113,7 +113,7 @@ def _toward(query: np.ndarray, rng: np.random.Generator, cosine: float) -> np.nd
 
 
 def _vectors(vault: Vault) -> int:
-    return int(vault.ctx.conn.execute("SELECT count(*) FROM memory_vectors").fetchone()[0])
+    return int(vault.ctx.store.raw.execute("SELECT count(*) FROM memory_vectors").fetchone()[0])
 
 
 def test_an_assistants_add_without_a_domain_is_placed_by_live_neighbours_in_meaning(

@@ -43,7 +43,7 @@ def everything(vault: Vault, caller: Caller = OWNER, cursor: int = 0, limit: int
 
 
 def revision(vault: Vault, memory_id: str) -> int:
-    return int(vault.ctx.conn.execute("SELECT revision FROM memories WHERE id = ?", (memory_id,)).fetchone()[0])
+    return int(vault.ctx.store.raw.execute("SELECT revision FROM memories WHERE id = ?", (memory_id,)).fetchone()[0])
 
 
 def kinds(changes: list[Change]) -> list[str]:
@@ -269,7 +269,7 @@ def test_the_signal_is_rewritten_in_place_to_exactly_the_newest_cursor(tmp_path:
 def test_every_event_action_in_the_code_has_a_kind() -> None:
     """A new event action must say what kind of change it is (else front ends see `other`)."""
     source = "\n".join(path.read_text() for path in (ROOT / "core").rglob("*.py"))
-    actions = set(re.findall(r"events\.record\(\s*conn,\s*\w+,\s*\"(\w+)\"", source))
+    actions = set(re.findall(r"events\.record\(\s*\w+,\s*\"(\w+)\"", source))
     actions |= set(re.findall(r"\"(domain_pinned)\" if pinned else \"(domain_unpinned)\"", source)[0])
     assert len(actions) > 20
     assert actions - set(ACTION_KINDS) == set()

@@ -8,7 +8,7 @@ import logging
 import pytest
 from corekit import ASSISTANT, OWNER, REMOTE, Adder, actions, events
 
-from memvault.core.store.connection import DatabaseError
+from memvault.core.store.sqlcipher.connection import DatabaseError
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest
@@ -27,9 +27,9 @@ def test_events_cannot_be_updated(vault: Vault, add: Adder) -> None:
     add(STATEMENTS["first"], domain="hobbies")
     before = events(vault)
     with pytest.raises(DatabaseError, match="append-only"):
-        vault.ctx.conn.execute("UPDATE events SET action = 'tampered'")
+        vault.ctx.store.raw.execute("UPDATE events SET action = 'tampered'")
     with pytest.raises(DatabaseError, match="append-only"):
-        vault.ctx.conn.execute("UPDATE events SET details = '{}' WHERE id = ?", (before[0]["id"],))
+        vault.ctx.store.raw.execute("UPDATE events SET details = '{}' WHERE id = ?", (before[0]["id"],))
     assert events(vault) == before
 
 
@@ -37,7 +37,7 @@ def test_events_cannot_be_deleted(vault: Vault, add: Adder) -> None:
     add(STATEMENTS["first"], domain="hobbies")
     before = events(vault)
     with pytest.raises(DatabaseError, match="append-only"):
-        vault.ctx.conn.execute("DELETE FROM events")
+        vault.ctx.store.raw.execute("DELETE FROM events")
     assert events(vault) == before
 
 
@@ -121,7 +121,7 @@ def test_no_event_and_no_retrieval_log_contains_memory_text(vault: Vault) -> Non
     vault.search(OWNER, SearchRequest.of(query="Marisol Zephyrine notebook"))
     vault.search(REMOTE, SearchRequest.of(query="Lorrimore ferns"))
     rows = [json.dumps(e) for e in events(vault)]
-    rows += [json.dumps(dict(r)) for r in vault.ctx.conn.execute("SELECT * FROM retrieval_log")]
+    rows += [json.dumps(dict(r)) for r in vault.ctx.store.raw.execute("SELECT * FROM retrieval_log")]
     assert len(rows) >= 10
     for row in rows:
         for word in DISTINCT_WORDS:

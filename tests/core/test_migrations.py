@@ -10,8 +10,8 @@ from corekit import SCRYPT_N, file_digest
 
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
-from memvault.core.store import migrations
-from memvault.core.store.connection import Connection, OperationalError, open_connection
+from memvault.core.store.sqlcipher import migrations
+from memvault.core.store.sqlcipher.connection import Connection, OperationalError, open_connection
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import StoreTooNew
@@ -82,7 +82,9 @@ def test_migrations_are_numbered_without_gaps() -> None:
 
 
 def test_schema_version_is_recorded(vault: Vault) -> None:
-    rows = vault.ctx.conn.execute("SELECT version, name, applied_at FROM schema_version ORDER BY version").fetchall()
+    rows = vault.ctx.store.raw.execute(
+        "SELECT version, name, applied_at FROM schema_version ORDER BY version"
+    ).fetchall()
     assert [(r[0], r[1]) for r in rows] == [(m.version, m.name) for m in migrations.available()]
     assert all(r[2] for r in rows)
     assert vault.status(OWNER)["store"]["schema_version"] == LATEST
@@ -98,11 +100,11 @@ def test_upgrade_from_every_earlier_schema(start: int, tmp_path: Path, template_
     before = _rows(conn)
     conn.close()
     with Vault.open(home) as vault:
-        upgraded = _schema(vault.ctx.conn)
-        versions = [r[0] for r in vault.ctx.conn.execute("SELECT version FROM schema_version ORDER BY version")]
+        upgraded = _schema(vault.ctx.store.raw)
+        versions = [r[0] for r in vault.ctx.store.raw.execute("SELECT version FROM schema_version ORDER BY version")]
         assert versions == list(range(1, LATEST + 1))
         for table, (columns, rows) in before.items():  # every row survives, in the columns it had
-            assert _select(vault.ctx.conn, table, columns) == rows, table
+            assert _select(vault.ctx.store.raw, table, columns) == rows, table
         if start >= 1:
             record = vault.get(OWNER, SEEDED_ID)["memory"]
             assert record["statement"] == SEEDED_STATEMENT
@@ -114,12 +116,12 @@ def test_upgrade_from_every_earlier_schema(start: int, tmp_path: Path, template_
         added = vault.add(OWNER, Draft.of(statement="The boathouse key hangs by the back door", domain="sport"))
         assert vault.get(OWNER, added["id"])["memory"]["revision"] == 1
     with Vault.open(template_home) as fresh:
-        assert upgraded == _schema(fresh.ctx.conn), "an upgraded store must match a freshly created one"
+        assert upgraded == _schema(fresh.ctx.store.raw), "an upgraded store must match a freshly created one"
 
 
 def test_a_store_from_a_newer_schema_is_refused_and_untouched(home: Path) -> None:
     with Vault.open(home) as vault:
-        vault.ctx.conn.execute(
+        vault.ctx.store.raw.execute(
             "INSERT INTO schema_version (version, name) VALUES (?, ?)", (LATEST + 1, f"{LATEST + 1:04d}_future.sql")
         )
     store = home / "memvault.db"
@@ -148,6 +150,6 @@ def test_a_failing_migration_leaves_no_trace(tmp_path: Path, monkeypatch: pytest
 
 
 def test_migrating_twice_is_a_no_op(vault: Vault) -> None:
-    before = _schema(vault.ctx.conn)
-    assert migrations.migrate(vault.ctx.conn) == LATEST
-    assert _schema(vault.ctx.conn) == before
+    before = _schema(vault.ctx.store.raw)
+    assert migrations.migrate(vault.ctx.store.raw) == LATEST
+    assert _schema(vault.ctx.store.raw) == before

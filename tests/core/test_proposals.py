@@ -152,5 +152,5 @@ def test_a_workspace_callers_shared_add_linking_its_own_record_can_be_approved(v
     record = vault.get(WORKSPACE_A, approved["id"])
     assert record["memory"]["access_scope"] == "remote_allowed"
     assert record["links"] == [{"type": "relates_to", "target_id": demo}]
-    row = vault.ctx.conn.execute("SELECT authorized_workspace_id FROM memories WHERE id = ?", (approved["id"],))
+    row = vault.ctx.store.raw.execute("SELECT authorized_workspace_id FROM memories WHERE id = ?", (approved["id"],))
     assert row.fetchone()[0] is None  # a shared record is bound to no workspace

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from corekit import SCRYPT_N
 
-from memvault.core.store.connection import PLAINTEXT_HEADER, IntegrityError, is_encrypted_file
+from memvault.core.store.sqlcipher.connection import PLAINTEXT_HEADER, IntegrityError, is_encrypted_file
 from memvault.core.vault import Vault, store_exists
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import StoreUnavailable, WrongPassphrase
@@ -80,7 +80,7 @@ def test_an_existing_loose_home_is_tightened_on_create(tmp_path: Path) -> None:
 
 
 def test_pragmas_are_in_effect(vault: Vault) -> None:
-    conn = vault.ctx.conn
+    conn = vault.ctx.store.raw
     assert conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
@@ -89,7 +89,7 @@ def test_pragmas_are_in_effect(vault: Vault) -> None:
 
 def test_foreign_keys_are_enforced(vault: Vault) -> None:
     with pytest.raises(IntegrityError):
-        vault.ctx.conn.execute("INSERT INTO memory_usage (memory_id) VALUES ('m-does-not-exist')")
+        vault.ctx.store.raw.execute("INSERT INTO memory_usage (memory_id) VALUES ('m-does-not-exist')")
 
 
 def test_opening_a_home_without_a_store_is_a_clear_error(fresh_home: Path) -> None:
@@ -142,11 +142,11 @@ def test_a_record_read_back_keeps_every_field_and_tag(vault: Vault) -> None:
     """Rows become records by position: MEMORY_COLUMNS must name Memory's fields in order."""
     from dataclasses import fields  # noqa: PLC0415
 
-    from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS  # noqa: PLC0415
+    from memvault.core.store.sqlcipher.memories import FROM_MEMORIES, MEMORY_COLUMNS  # noqa: PLC0415
     from memvault.core.vocabulary.model import Memory  # noqa: PLC0415
 
     with vault.ctx.reading() as conn:
-        described = conn.execute(f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} LIMIT 0").description
+        described = conn.raw.execute(f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} LIMIT 0").description
     assert [d[0] for d in described] == [f.name for f in fields(Memory)]
     added = vault.add(OWNER, Draft.of(statement="The spare key hangs by the shed door", domain="home", tags=["keys"]))
     record = vault.get(OWNER, added["id"])["memory"]

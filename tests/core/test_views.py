@@ -259,7 +259,7 @@ def test_feedback_is_stored_without_the_query(vault: Vault, add: Adder) -> None:
     assert vault.record_feedback(OWNER, FeedbackRequest.of(id=memory_id, useful=True, query=query, note="spot on")) == {
         "ok": True
     }
-    rows = vault.ctx.conn.execute("SELECT memory_id, useful, principal, note FROM feedback").fetchall()
+    rows = vault.ctx.store.raw.execute("SELECT memory_id, useful, principal, note FROM feedback").fetchall()
     assert [tuple(r) for r in rows] == [(memory_id, 1, "owner", "spot on")]
     everything = repr(dump(vault))
     assert "fictional query text" not in everything

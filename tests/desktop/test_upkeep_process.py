@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from memvault.core.runtime.paths import VaultPaths
-from memvault.core.store import word_index_rows
+from memvault.core.store.sqlcipher import word_index_rows
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER
@@ -57,13 +57,13 @@ def test_a_pass_takes_the_backup_with_the_key_from_the_pipe(home: Path, monkeypa
         for topic in ("oolong", "cedar planks", "violin strings", "bike chain", "sourdough", "tiles"):
             vault.add(OWNER, Draft.of(statement=f"Fictional: bought {topic} on Saturday", domain="home"))
         with vault.ctx.reading() as conn:
-            assert word_index_rows.segment_count(conn) > 1  # one add, one segment (FTS5 merges at four)
+            assert word_index_rows.segment_count(conn.raw) > 1  # one add, one segment (FTS5 merges at four)
     monkeypatch.delenv("MEMVAULT_PASSPHRASE")  # the child could not unlock the store any other way
     assert anyio.run(run_upkeep, VaultPaths.from_env(home), key) == 0
     with Vault.open(home, passphrase="correct horse battery staple (fictional)") as vault:
         (backup,) = vault.list_backups(OWNER)
         with vault.ctx.reading() as conn:
-            assert word_index_rows.segment_count(conn) == 1  # the pass merged the word index
+            assert word_index_rows.segment_count(conn.raw) == 1  # the pass merged the word index
     assert Path(backup["path"]).is_file()
     assert "upkeep done" in (home / "logs" / "daemon.log").read_text()
 

@@ -20,7 +20,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
-from memvault.core.store import migrations
+from memvault.core.store.sqlcipher import migrations
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER
@@ -143,7 +143,7 @@ def _digests(home: Path) -> dict[str, str]:
 async def test_a_newer_schema_names_the_upgrade_and_leaves_the_store_alone(home: Path, tmp_path: Path) -> None:
     newer = len(migrations.available()) + 1
     with Vault.open(home) as vault:
-        vault.ctx.conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (newer, "future.sql"))
+        vault.ctx.store.raw.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (newer, "future.sql"))
     before = _digests(home)
     errors, status = await every_tool(bridge_params(home), tmp_path / "err")
     upgrade = status["not_ready"]["command"]  # the pip of the environment the bridge runs from

@@ -108,7 +108,7 @@ def test_a_stopped_commit_ends_after_a_whole_chunk_and_resumes(
     assert "Commit again to resume" in dialog.message.text()
     (batch,) = vault.imports.batches(OWNER)
     assert batch["chunks_done"] == 1 and batch["chunks_total"] == 10 and not batch["finished_at"]
-    conversations = vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0]
+    conversations = vault.ctx.store.raw.execute("SELECT count(*) FROM conversations").fetchone()[0]
     assert conversations == 4 * batch["chunks_done"]  # whole chunks only
     dialog.relay.moved.disconnect(stop_after_first_chunk)
     assert dialog.commit_button.text() == "&Resume commit" and dialog.commit_button.isEnabled()
@@ -116,7 +116,7 @@ def test_a_stopped_commit_ends_after_a_whole_chunk_and_resumes(
         qtbot.mouseClick(dialog.commit_button, _left())
     (batch,) = vault.imports.batches(OWNER)
     assert batch["chunks_done"] == 10 and batch["finished_at"]
-    assert vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == 40
+    assert vault.ctx.store.raw.execute("SELECT count(*) FROM conversations").fetchone()[0] == 40
 
 
 def test_a_stopped_dry_run_writes_nothing(qtbot: QtBot, ops: Operations, vault: Vault, tmp_path: Path) -> None:

@@ -24,8 +24,8 @@ from keyring.backends.fail import Keyring as FailKeyring
 from memory_keyring import MemoryKeyring
 
 from memvault.core.security import keys
-from memvault.core.store import tombstone_checks
-from memvault.core.store.connection import open_connection
+from memvault.core.store.sqlcipher import tombstone_checks
+from memvault.core.store.sqlcipher.connection import open_connection
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import WrongPassphrase
 from memvault.core.vocabulary.model import OWNER

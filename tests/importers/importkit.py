@@ -59,7 +59,7 @@ def digest(path: Path) -> str:
 
 def content(vault: Vault) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every real table that holds content (bookkeeping and FTS shadow tables aside)."""
-    conn = vault.ctx.conn
+    conn = vault.ctx.store.raw
     names = [
         row[0]
         for row in conn.execute(
@@ -72,7 +72,7 @@ def content(vault: Vault) -> dict[str, list[tuple[Any, ...]]]:
 
 def _rows(vault: Vault, table: str) -> list[tuple[Any, ...]]:
     """A table's rows; a record's revision and updated_at say that its row changed, not what it says."""
-    cursor = vault.ctx.conn.execute(f'SELECT * FROM "{table}"')
+    cursor = vault.ctx.store.raw.execute(f'SELECT * FROM "{table}"')
     names = [d[0] for d in cursor.description]
     keep = [i for i, name in enumerate(names) if table != "memories" or name not in ("revision", "updated_at")]
     return sorted((tuple(row[i] for i in keep) for row in cursor), key=repr)

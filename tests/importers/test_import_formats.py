@@ -34,7 +34,7 @@ def test_a_dry_run_reports_and_changes_nothing(
 ) -> None:
     path = copy_fixture(name, tmp_path)
     before, original = content(vault), digest(path)
-    events_before = vault.ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    events_before = vault.ctx.store.raw.execute("SELECT count(*) FROM events").fetchone()[0]
     report = run(vault, path)
     assert report["dry_run"] is True and report["format"] == fmt and report["batch_id"] is None
     statements = [a["statement"] for a in report["additions"]]  # type: ignore[union-attr]
@@ -42,7 +42,7 @@ def test_a_dry_run_reports_and_changes_nothing(
     assert report["inventory"]["conversations"] >= 1  # type: ignore[index]
     assert report["estimate"]["records"] == len(statements)  # type: ignore[index]
     assert content(vault) == before
-    assert vault.ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0] == events_before
+    assert vault.ctx.store.raw.execute("SELECT count(*) FROM events").fetchone()[0] == events_before
     assert digest(path) == original
 
 
@@ -56,7 +56,7 @@ def test_commit_then_rollback_leaves_the_content_as_before(
     report = run(vault, path, commit=True)
     batch = str(report["batch_id"])
     assert report["counts"]["added"] >= len(said)  # type: ignore[index]
-    rows = vault.ctx.conn.execute(
+    rows = vault.ctx.store.raw.execute(
         "SELECT statement, source, source_reference, evidence, evidence_hash FROM memories WHERE import_batch_id = ?",
         (batch,),
     ).fetchall()

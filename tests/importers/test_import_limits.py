@@ -45,11 +45,11 @@ def _lexical(monkeypatch: pytest.MonkeyPatch) -> None:
 def _refused(vault: Vault, path: Path | str, fmt: str = "auto", *, commit: bool = False) -> str:
     """The refusal's message; the store is as it was."""
     before = content(vault)
-    events = vault.ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    events = vault.ctx.store.raw.execute("SELECT count(*) FROM events").fetchone()[0]
     with pytest.raises(InvalidArgument) as refused:
         vault.imports.run(OWNER, ImportRequest.parse({"path": str(path), "format": fmt, "commit": commit}))
     assert content(vault) == before
-    assert vault.ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0] == events
+    assert vault.ctx.store.raw.execute("SELECT count(*) FROM events").fetchone()[0] == events
     return refused.value.message
 
 

@@ -66,13 +66,13 @@ def test_a_malformed_file_is_refused_naming_the_place(
     path = tmp_path / name
     path.write_bytes(raw)
     before = content(vault)
-    events = vault.ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    events = vault.ctx.store.raw.execute("SELECT count(*) FROM events").fetchone()[0]
     with pytest.raises(ImportFormatError) as refused:
         vault.imports.run(OWNER, ImportRequest.parse({"path": str(path), "format": fmt, "commit": commit}))
     assert str(path) in refused.value.message and place in refused.value.message
     assert "nothing was imported" in refused.value.message
     assert content(vault) == before
-    assert vault.ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0] == events
+    assert vault.ctx.store.raw.execute("SELECT count(*) FROM events").fetchone()[0] == events
     assert path.read_bytes() == raw
 
 

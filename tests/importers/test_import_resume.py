@@ -53,7 +53,9 @@ def _kill_after_chunks(home: Path, process: subprocess.Popen[bytes], chunks: int
 
 def _progress(home: Path) -> tuple[int, int]:
     with Vault.open(home) as vault:
-        row = vault.ctx.conn.execute("SELECT coalesce(max(chunks_done), 0), count(*) FROM import_manifests").fetchone()
+        row = vault.ctx.store.raw.execute(
+            "SELECT coalesce(max(chunks_done), 0), count(*) FROM import_manifests"
+        ).fetchone()
         return int(row[0]), int(row[1])
 
 
@@ -62,12 +64,12 @@ def test_a_sigkilled_import_resumes_from_its_last_chunk(home: Path, tmp_path: Pa
     export = write_export(tmp_path / "conversations.json", CONVERSATIONS)
     done = _kill_after_chunks(home, _import(home, export), 3)
     with Vault.open(home) as vault:
-        conversations = vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0]
+        conversations = vault.ctx.store.raw.execute("SELECT count(*) FROM conversations").fetchone()[0]
     assert conversations == done * CHUNK  # whole chunks only
     resumed = _import(home, export)
     assert resumed.wait(timeout=300) == 0, resumed.stderr.read() if resumed.stderr else ""
     with Vault.open(home) as vault:
-        conn = vault.ctx.conn
+        conn = vault.ctx.store.raw
         assert conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == CONVERSATIONS
         norms = [r[0] for r in conn.execute("SELECT norm_key FROM memories WHERE status = 'current'")]
         assert len(norms) == len(set(norms))  # nothing said twice, though half was written before the kill
@@ -88,12 +90,12 @@ def test_an_import_approved_in_the_inbox_commits_in_chunks_and_resumes_after_a_s
     assert proposal is not None
     done = _kill_after_chunks(home, _memvault(home, "proposals", "approve", proposal), 2)
     with Vault.open(home) as vault:
-        assert vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == done * CHUNK
+        assert vault.ctx.store.raw.execute("SELECT count(*) FROM conversations").fetchone()[0] == done * CHUNK
         assert [p["id"] for p in vault.proposals(OWNER)] == [proposal]  # still waiting: not finished
     again = _memvault(home, "proposals", "approve", proposal)
     assert again.wait(timeout=300) == 0, again.stderr.read() if again.stderr else ""
     with Vault.open(home) as vault:
-        conn = vault.ctx.conn
+        conn = vault.ctx.store.raw
         assert conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == CONVERSATIONS
         (manifest,) = vault.imports.batches(OWNER)
         assert manifest["chunks_done"] == manifest["chunks_total"] == CONVERSATIONS // CHUNK and manifest["finished_at"]
@@ -111,10 +113,10 @@ def test_a_stopped_commit_ends_after_a_whole_chunk_and_the_next_commit_resumes(v
         OWNER, request, Hooks(progress=lambda done, _all, _n: seen.append(done), stop=lambda: bool(seen))
     )
     assert stopped["chunks"]["done"] == 1 and stopped["chunks"]["total"] == 3 and seen == [CHUNK]
-    assert vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == CHUNK
+    assert vault.ctx.store.raw.execute("SELECT count(*) FROM conversations").fetchone()[0] == CHUNK
     resumed = vault.imports.run(OWNER, request)
     assert resumed["resumed"] and resumed["chunks"] == {"done": 3, "total": 3, "resumed_from": 1}
-    assert vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == 12
+    assert vault.ctx.store.raw.execute("SELECT count(*) FROM conversations").fetchone()[0] == 12
 
 
 def test_a_stopped_dry_run_writes_nothing(vault: Vault, tmp_path: Path) -> None:
@@ -143,4 +145,4 @@ def test_two_commits_of_one_export_never_both_write_it(vault: Vault, tmp_path: P
     with pytest.raises(Conflict, match="already imported"):
         vault.imports.run(OWNER, request, Hooks(stop=meanwhile))
     assert [b["batch_id"] for b in vault.imports.batches(OWNER)] == other
-    assert vault.ctx.conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == 8
+    assert vault.ctx.store.raw.execute("SELECT count(*) FROM conversations").fetchone()[0] == 8

@@ -46,13 +46,17 @@ def _imported(vault: Vault, folder: Path) -> tuple[str, dict[str, str]]:
     sister = vault.add(OWNER, Draft.of(statement=SISTER, type="FACT"))["id"]
     report = vault.imports.run(OWNER, ImportRequest.parse({"path": str(_history(folder)), "commit": True}))
     assert report["counts"]["confirmed"] == 2 and report["counts"]["added"] == 2, report["counts"]
-    rows = vault.ctx.conn.execute("SELECT id, statement FROM memories WHERE import_batch_id = ?", (report["batch_id"],))
+    rows = vault.ctx.store.raw.execute(
+        "SELECT id, statement FROM memories WHERE import_batch_id = ?", (report["batch_id"],)
+    )
     added = {row["statement"]: row["id"] for row in rows}
     return str(report["batch_id"]), {TEA: tea, SISTER: sister, RIVER: added[RIVER], LEDGER: added[LEDGER]}
 
 
 def _record(vault: Vault, memory_id: str) -> dict[str, Any]:
-    row = vault.ctx.conn.execute("SELECT status, superseded_by_id FROM memories WHERE id = ?", (memory_id,)).fetchone()
+    row = vault.ctx.store.raw.execute(
+        "SELECT status, superseded_by_id FROM memories WHERE id = ?", (memory_id,)
+    ).fetchone()
     return {} if row is None else dict(row)
 
 
@@ -79,7 +83,7 @@ def test_a_rollback_keeps_what_the_person_changed_since(vault: Vault, tmp_path: 
     assert _record(vault, ids[LEDGER]) == {"status": "superseded", "superseded_by_id": fixes[LEDGER]}
     assert _record(vault, fixes[LEDGER])["status"] == "current"
     assert _record(vault, ids[RIVER]) == {}  # what nobody touched since is undone
-    current = [r[0] for r in vault.ctx.conn.execute("SELECT norm_key FROM memories WHERE status = 'current'")]
+    current = [r[0] for r in vault.ctx.store.raw.execute("SELECT norm_key FROM memories WHERE status = 'current'")]
     assert len(current) == len(set(current)) == 2  # nothing current twice: the two corrections only
 
 
@@ -99,10 +103,10 @@ def test_a_rollback_dry_run_says_what_would_be_undone_and_writes_nothing(vault: 
     batch, ids = _imported(vault, tmp_path)
     _person_changes(vault, ids)
     before = content(vault)
-    events = vault.ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    events = vault.ctx.store.raw.execute("SELECT count(*) FROM events").fetchone()[0]
     preview = vault.imports.rollback(OWNER, batch, dry_run=True)
     assert preview["dry_run"] is True and content(vault) == before
-    assert vault.ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0] == events
+    assert vault.ctx.store.raw.execute("SELECT count(*) FROM events").fetchone()[0] == events
     assert vault.imports.batches(OWNER)[0]["status"] == "committed"
     done = vault.imports.rollback(OWNER, batch)
     assert {k: v for k, v in preview.items() if k != "dry_run"} == {k: v for k, v in done.items() if k != "dry_run"}
@@ -142,7 +146,7 @@ def test_the_cli_rolls_back_with_a_dry_run_first(
 def test_a_batch_recorded_before_items_kept_their_state_still_keeps_later_changes(vault: Vault, tmp_path: Path) -> None:
     batch, ids = _imported(vault, tmp_path)
     with vault.ctx.transaction() as conn:  # as a store written by an earlier memvault holds it
-        conn.execute(
+        conn.raw.execute(
             "UPDATE import_items SET prior = json_remove(prior, '$.after', '$.after_new', '$.sealed', '$.exact')"
             " WHERE batch_id = ?",
             (batch,),

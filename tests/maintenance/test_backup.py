@@ -11,7 +11,7 @@ import pytest
 from maintkit import dump_db, integrity_ok, open_db, run_python, store_key
 
 from memvault.core.maintenance.files import sha256_of
-from memvault.core.store.connection import PLAINTEXT_HEADER
+from memvault.core.store.sqlcipher.connection import PLAINTEXT_HEADER
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import FixedClock
 from memvault.core.vocabulary.drafts import Draft

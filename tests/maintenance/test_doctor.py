@@ -77,7 +77,7 @@ def test_a_backup_still_holding_a_purged_record_asks_for_a_sweep(home: Path, vau
     kept = vault.add(OWNER, Draft.of(statement="Fictional: the boathouse is painted blue"))["id"]
     vault.backup(OWNER)
     with vault.ctx.transaction() as conn:  # as if a purge had stopped before reaching the backups
-        conn.execute("INSERT INTO tombstones VALUES (?, '2026-03-01T00:00:00Z', 'privacy')", (kept,))
+        conn.raw.execute("INSERT INTO tombstones VALUES (?, '2026-03-01T00:00:00Z', 'privacy')", (kept,))
     report = doctor.run(home, clock=SystemClock())
     assert str(_check(report, "backups")["fix"]).startswith("memvault purge --sweep") and not report["ok"]
     swept = vault.sweep_purged(OWNER)
@@ -108,7 +108,7 @@ def test_backup_files_nobody_recorded_are_recorded_or_removed(home: Path, vault:
     broken = good.with_name("memvault-20260301T000001Z-manual.db")
     broken.write_bytes(stray.read_bytes()[:8192])  # a backup killed half-way
     with vault.ctx.transaction() as conn:
-        conn.execute("DELETE FROM backups")
+        conn.raw.execute("DELETE FROM backups")
     report = doctor.run(home, clock=SystemClock())
     assert not report["ok"] and "not recorded" in _check(report, "unrecorded backups")["detail"]
     fixed = doctor.run(home, fix=True, clock=SystemClock())

@@ -134,7 +134,7 @@ def test_a_reason_holding_a_secret_is_refused_without_echo(vault: Vault, filled:
         )
     assert "Tr0ub4dor" not in str(refused.value)
     assert vault.list_purge_requests(OWNER) == []
-    assert "Tr0ub4dor" not in repr(vault.ctx.conn.execute("SELECT * FROM proposals").fetchall())
+    assert "Tr0ub4dor" not in repr(vault.ctx.store.raw.execute("SELECT * FROM proposals").fetchall())
 
 
 def test_rejected_request_purges_nothing(vault: Vault, filled: dict[str, str]) -> None:
@@ -173,12 +173,12 @@ def test_a_version_that_loses_its_neighbour_gets_a_new_revision(vault: Vault, fi
 
 def test_purging_an_import_batch(vault: Vault, home: Path) -> None:
     with vault.ctx.transaction() as conn:
-        conn.execute(
+        conn.raw.execute(
             "INSERT INTO import_batches (id, format, created_at, status)"
             " VALUES ('b-test', 'fictional', ?, 'committed')",
             (vault.ctx.now(),),
         )
-        conn.execute(
+        conn.raw.execute(
             "INSERT INTO conversations (id, title, snippet, import_batch_id) VALUES ('c1', ?, ?, 'b-test')",
             (f"{MARKER} chat", f"we talked about {MARKER}"),
         )
@@ -234,7 +234,7 @@ def test_a_backup_nobody_recorded_is_recorded_then_rewritten_by_the_purge(
     stray = made.with_name("memvault-20260301T040000Z-daily.db")
     made.rename(stray)  # the daemon's upkeep was killed between writing the backup and recording it
     with vault.ctx.transaction() as conn:
-        conn.execute("DELETE FROM backups")
+        conn.raw.execute("DELETE FROM backups")
     assert f"backups/{stray.name}:memories" in where_found(home, key)  # the check can fail
 
     request = vault.request_purge(OWNER, PurgeRequest.of(id=filled["secret"], reason="privacy: a made-up code"))

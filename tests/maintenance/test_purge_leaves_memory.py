@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 from memvault.core.vault import Vault
 
 BENCH = Path(__file__).parents[1] / "bench" / "bench_purge_memory.py"
@@ -89,15 +89,15 @@ def _is_open(conn: Connection) -> bool:
 
 
 def test_a_connection_renewed_inside_a_snapshot_is_renewed_as_it_ends(vault: Vault) -> None:
-    first = vault.ctx.conn
+    first = vault.ctx.store.raw
     with vault.ctx.reading():
         vault.ctx.renew_connection()
-        assert vault.ctx.conn is first and _is_open(first)  # the snapshot reads on to its end
-    second = vault.ctx.conn
+        assert vault.ctx.store.raw is first and _is_open(first)  # the snapshot reads on to its end
+    second = vault.ctx.store.raw
     assert second is not first and not _is_open(first)
     with vault.ctx.transaction():
         vault.ctx.renew_connection()
-    assert vault.ctx.conn is not second and not _is_open(second)
+    assert vault.ctx.store.raw is not second and not _is_open(second)
     with vault.ctx.reading() as conn:  # the new one is set up like any other
-        assert conn.execute("PRAGMA temp.secure_delete").fetchone()[0] == 1
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.raw.execute("PRAGMA temp.secure_delete").fetchone()[0] == 1
+        assert conn.raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

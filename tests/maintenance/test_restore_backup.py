@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from maintkit import digests, dump_db, open_db, store_key
 
-from memvault.core.store import migrations
-from memvault.core.store.connection import open_connection
+from memvault.core.store.sqlcipher import migrations
+from memvault.core.store.sqlcipher.connection import open_connection
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import InvalidArgument, StoreTooNew, StoreUnavailable
@@ -131,13 +131,13 @@ def test_bad_files_are_refused_and_nothing_changes(
 
 def test_restore_is_refused_while_another_connection_holds_the_store(home: Path, vault: Vault) -> None:
     backup = Path(vault.backup(OWNER)["path"])
-    vault.ctx.conn.execute("BEGIN")
-    vault.ctx.conn.execute("SELECT count(*) FROM memories").fetchone()  # a reader keeps its snapshot
+    vault.ctx.store.raw.execute("BEGIN")
+    vault.ctx.store.raw.execute("SELECT count(*) FROM memories").fetchone()  # a reader keeps its snapshot
     try:
         with pytest.raises(StoreUnavailable, match="another memvault process"):
             Vault.restore_backup(backup, home)
     finally:
-        vault.ctx.conn.execute("COMMIT")
+        vault.ctx.store.raw.execute("COMMIT")
     assert vault.status(OWNER)["counts"]["total"] == 0
     assert sorted(p.name for p in (home / "backups").iterdir()) == [backup.name, f"{backup.name}-keys"]
 

@@ -9,8 +9,8 @@ import pytest
 
 from memvault.core.maintenance import word_index
 from memvault.core.retrieval import query as q
-from memvault.core.store import search as sql
-from memvault.core.store import store_stamps, word_index_rows
+from memvault.core.store.sqlcipher import search as sql
+from memvault.core.store.sqlcipher import store_stamps, word_index_rows
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import Forbidden
@@ -41,15 +41,15 @@ def _word_matches(vault: Vault) -> list[list[tuple[str, float]]]:
     """Each query's word-index matches (id, bm25 at full precision), best first."""
     with vault.ctx.reading() as conn:
         return [
-            [(m.id, s) for m, s in sql.lexical_candidates(conn, OWNER, match, SearchRequest.of(query=text), 50)]
+            [(m.id, s) for m, s in sql.lexical_candidates(conn.raw, OWNER, terms, SearchRequest.of(query=text), 50)]
             for text in QUERIES
-            if (match := q.word_query(text))
+            if (terms := q.word_terms(text))
         ]
 
 
 def _segments(vault: Vault) -> int:
     with vault.ctx.reading() as conn:
-        return word_index_rows.segment_count(conn)
+        return word_index_rows.segment_count(conn.raw)
 
 
 def test_single_writes_leave_segments_and_a_pass_merges_them_with_the_same_matches(vault: Vault) -> None:
@@ -57,12 +57,12 @@ def test_single_writes_leave_segments_and_a_pass_merges_them_with_the_same_match
     before, matches = _segments(vault), _word_matches(vault)
     assert before > 1 and all(matches)
     with vault.ctx.reading() as conn:
-        stamps = store_stamps.read(conn)
+        stamps = store_stamps.read(conn.raw)
     done = vault.tidy_word_index(HOUSEKEEPER)
     assert done["segments_before"] == before and done["segments"] == 1 and done["steps"] >= 1
     assert _word_matches(vault) == matches  # same records, same bm25 to the last bit
     with vault.ctx.reading() as conn:
-        assert store_stamps.read(conn) == stamps  # no event, no version: caches and change feeds stay
+        assert store_stamps.read(conn.raw) == stamps  # no event, no version: caches and change feeds stay
     assert vault.tidy_word_index(OWNER) == {"segments_before": 1, "segments": 1, "steps": 0}  # nothing to do
     _write_one_by_one(vault, 1)
     assert _segments(vault) == 2  # a new write adds a segment; the next pass merges it again

@@ -177,11 +177,11 @@ async def test_four_clients_250_writes_each_lose_nothing(home: Path, tmp_path: P
                     assert successor["statement"] == writer.corrections[memory_id]
                     assert successor["supersedes_id"] == memory_id
         with vault.ctx.reading() as conn:
-            actions = dict(conn.execute("SELECT action, count(*) FROM events GROUP BY action").fetchall())
-            proposed = conn.execute(
+            actions = dict(conn.raw.execute("SELECT action, count(*) FROM events GROUP BY action").fetchall())
+            proposed = conn.raw.execute(
                 "SELECT count(*) FROM events WHERE action = 'proposed' AND json_extract(details, '$.kind') = 'correct'"
             ).fetchone()[0]
-            integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+            integrity = conn.raw.execute("PRAGMA integrity_check").fetchone()[0]
         assert integrity == "ok"
         assert actions["added"] == len(DOMAINS) + adds + len(corrections)  # seeds, adds, corrections' new records
         assert actions["superseded"] == len(corrections)

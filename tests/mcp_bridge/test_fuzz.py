@@ -105,11 +105,11 @@ def fuzz(portal: BlockingPortal, vault: Vault, caller: Caller, name: str) -> Non
         @given(arguments=arguments_for(name))
         def one_call(arguments: dict[str, Any]) -> None:
             vault.ctx.write_queued()  # the last valid search's usage, written after its answer, lands first
-            before = vault.ctx.conn.total_changes
+            before = vault.ctx.store.raw.total_changes
             answer: Answer = portal.call(call, client, name, arguments)
             assert answer.code != "internal", (name, answer.data)
             if answer.is_error:
-                assert vault.ctx.conn.total_changes == before, (name, arguments, answer.data)
+                assert vault.ctx.store.raw.total_changes == before, (name, arguments, answer.data)
 
         one_call()
         assert not portal.call(call, client, "memory_status", {}).is_error

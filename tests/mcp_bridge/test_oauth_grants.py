@@ -67,7 +67,7 @@ def test_refresh_tokens_die_after_thirty_idle_days(clocked_vault: Vault, clock: 
 def test_the_store_keeps_only_hashes(vault: Vault) -> None:
     issued = connect(vault)
     with vault.ctx.reading() as conn:
-        kept = {row[0] for row in conn.execute("SELECT token_hash FROM oauth_tokens").fetchall()}
+        kept = {row[0] for row in conn.raw.execute("SELECT token_hash FROM oauth_tokens").fetchall()}
     assert digest(issued["access_token"]) in kept and digest(issued["refresh_token"]) in kept
     assert issued["access_token"] not in kept and issued["refresh_token"] not in kept
 

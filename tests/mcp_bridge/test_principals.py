@@ -16,7 +16,7 @@ from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Surface
 
 def stored_token_rows(vault: Vault) -> list[dict[str, object]]:
     with vault.ctx.reading() as conn:
-        return [dict(row) for row in conn.execute("SELECT * FROM tokens")]
+        return [dict(row) for row in conn.raw.execute("SELECT * FROM tokens")]
 
 
 def test_a_token_authenticates_as_its_principal_and_only_its_hash_is_kept(vault: Vault) -> None:
@@ -36,7 +36,7 @@ def test_a_token_authenticates_as_its_principal_and_only_its_hash_is_kept(vault:
 
 def _all_events(vault: Vault) -> list[dict[str, object]]:
     with vault.ctx.reading() as conn:
-        return [dict(row) for row in conn.execute("SELECT details FROM events")]
+        return [dict(row) for row in conn.raw.execute("SELECT details FROM events")]
 
 
 def test_unknown_malformed_and_revoked_tokens_are_refused(vault: Vault) -> None:

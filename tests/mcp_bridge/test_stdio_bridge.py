@@ -22,7 +22,7 @@ from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
 from memvault.core.retrieval.embeddings import MODEL_ID
-from memvault.core.store import vector_rows as vector_sql
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import OWNER
 from memvault.mcp_bridge import relay
@@ -82,7 +82,7 @@ async def test_an_add_is_embedded_before_the_embedded_bridge_closes_the_store(ho
     seen = await one_session(home, tmp_path / "stderr.txt", MEMVAULT_EMBEDDINGS="local")
     assert seen["added"]["outcome"] == "added"
     with Vault.open(home) as vault, vault.ctx.reading() as conn:  # the session ended right after the add
-        assert vector_sql.count_missing(conn, MODEL_ID) == 0
+        assert vector_sql.count_missing(conn.raw, MODEL_ID) == 0
 
 
 async def test_relay_bridge_is_answered_by_the_daemon_without_a_passphrase(home: Path, tmp_path: Path) -> None:

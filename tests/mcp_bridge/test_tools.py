@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 
 from memvault.core.retrieval.embeddings import MODEL_ID
-from memvault.core.store import vector_rows as vector_sql
 from memvault.core.store.context import Context
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
 from memvault.core.vocabulary.search_request import SearchRequest
@@ -102,7 +102,7 @@ async def test_a_search_right_after_an_add_finds_it_by_meaning(auto_vault: Vault
     assert added.data["outcome"] == "added" and added.data["id"] in hits
     assert "semantic" in hits[added.data["id"]]["why"]
     with auto_vault.ctx.reading() as conn:
-        assert vector_sql.count_missing(conn, MODEL_ID) == 0
+        assert vector_sql.count_missing(conn.raw, MODEL_ID) == 0
 
 
 async def test_add_is_staged_in_review_mode(vault: Vault, seeded: Seeded) -> None:

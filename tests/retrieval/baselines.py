@@ -12,10 +12,10 @@ import math
 from collections.abc import Sequence
 
 from memvault.core.retrieval.embeddings import shared_embedder
-from memvault.core.retrieval.query import fts_query
+from memvault.core.retrieval.query import query_terms
 from memvault.core.retrieval.vectors import VectorIndex
-from memvault.core.store import search as search_sql
-from memvault.core.store import vector_rows as vector_sql
+from memvault.core.store.sqlcipher import search as search_sql
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.model import OWNER, Caller
 from memvault.core.vocabulary.search_request import SearchRequest
@@ -25,11 +25,11 @@ RRF_DEPTH = 100
 
 
 def bm25_ids(vault: Vault, request: SearchRequest, limit: int, caller: Caller = OWNER) -> list[str]:
-    match = fts_query(request.query)
-    if not match:
+    words = query_terms(request.query)
+    if not words:
         return []
     with vault.ctx.reading() as conn:
-        return search_sql.plain_bm25(conn, caller, match, request, limit)
+        return search_sql.plain_bm25(conn.raw, caller, words, request, limit)
 
 
 class DenseBaseline:
@@ -41,12 +41,12 @@ class DenseBaseline:
         self._embedder = embedder
         self._index = VectorIndex(embedder.model_id, embedder.dimensions)
         with vault.ctx.reading() as conn:
-            self._index.refresh(conn, vector_sql.store_version(conn))
+            self._index.refresh(conn, vector_sql.store_version(conn.raw))
 
     def ids(self, request: SearchRequest, limit: int, caller: Caller = OWNER) -> list[str]:
         hits = self._index.search(self._embedder.embed_one(request.query), max(limit * 4, 200))
         with self._vault.ctx.reading() as conn:
-            allowed = search_sql.filtered(conn, caller, [i for i, _ in hits], request)
+            allowed = search_sql.filtered(conn.raw, caller, [i for i, _ in hits], request)
         return [i for i, _ in hits if i in allowed][:limit]
 
 

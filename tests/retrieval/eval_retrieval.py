@@ -53,7 +53,7 @@ import evalkit as ek
 import locomo
 
 from memvault.core.retrieval.query import request_names, speaker_of
-from memvault.core.store import memories
+from memvault.core.store.sqlcipher import memories
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import SystemClock
 from memvault.core.vocabulary.drafts import Draft
@@ -183,7 +183,7 @@ def _ingest_in_process(home: Path, conversation: locomo.Conversation) -> None:
 def _references(vault: Vault) -> dict[str, str]:
     """Record id -> dia_id."""
     with vault.ctx.reading() as conn:
-        return {r.id: r.source_reference or "" for r in memories.select(conn, OWNER)}
+        return {r.id: r.source_reference or "" for r in memories.select(conn.raw, OWNER)}
 
 
 def _search_args(question: locomo.Question) -> dict[str, Any]:

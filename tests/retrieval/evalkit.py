@@ -20,8 +20,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memvault.core.retrieval.query import fts_query
-from memvault.core.store import memories, search
+from memvault.core.retrieval.query import query_terms
+from memvault.core.store.sqlcipher import memories, search
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import FixedClock, parse_time
 from memvault.core.vocabulary.drafts import Draft
@@ -92,11 +92,11 @@ def build_store(vault: Vault, clock: FixedClock, data: dict[str, Any]) -> dict[s
         stamp = vault.ctx.now()
         for item in data["memories"]:
             for link_type, target in item.get("links", []):
-                memories.add_link(conn, ids[item["key"]], ids[target], link_type, stamp)
+                memories.add_link(conn.raw, ids[item["key"]], ids[target], link_type, stamp)
             if item.get("disputed"):
-                memories.update(conn, ids[item["key"]], stamp, status="disputed")
+                memories.update(conn.raw, ids[item["key"]], stamp, status="disputed")
                 for _, target in item.get("links", []):
-                    memories.update(conn, ids[target], stamp, status="disputed")
+                    memories.update(conn.raw, ids[target], stamp, status="disputed")
     return ids
 
 
@@ -155,10 +155,10 @@ def run_bm25(vault: Vault, data: dict[str, Any]) -> list[Outcome]:
     outcomes = []
     with vault.ctx.reading() as conn:
         for query in data["queries"]:
-            match = fts_query(query["query"])
+            words = query_terms(query["query"])
             request = parse_search(search_args(query))
-            ids = search.plain_bm25(conn, caller_of(query), match, request, 10) if match else []
-            scopes = [r.access_scope.value for r in memories.fetch_many(conn, OWNER, ids).values()]
+            ids = search.plain_bm25(conn.raw, caller_of(query), words, request, 10) if words else []
+            scopes = [r.access_scope.value for r in memories.fetch_many(conn.raw, OWNER, ids).values()]
             outcomes.append(Outcome(query, ids, False, scopes))
     return outcomes
 

@@ -23,16 +23,16 @@ TRUTH = {statement: region for region, statements in REGIONS.items() for stateme
 
 def snapshot(vault: Vault) -> dict[str, tuple[str, str, str]]:
     """id -> (statement, status, domain) of every record."""
-    rows = vault.ctx.conn.execute("SELECT id, statement, status, domain FROM memories").fetchall()
+    rows = vault.ctx.store.raw.execute("SELECT id, statement, status, domain FROM memories").fetchall()
     return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
 
 def table(vault: Vault, name: str) -> list[tuple[Any, ...]]:
-    return sorted(tuple(r) for r in vault.ctx.conn.execute(f"SELECT * FROM {name}"))
+    return sorted(tuple(r) for r in vault.ctx.store.raw.execute(f"SELECT * FROM {name}"))
 
 
 def actions(vault: Vault, prefix: str = "domain") -> Counter[str]:
-    rows = vault.ctx.conn.execute("SELECT action FROM events WHERE action LIKE ?", (prefix + "%",)).fetchall()
+    rows = vault.ctx.store.raw.execute("SELECT action FROM events WHERE action LIKE ?", (prefix + "%",)).fetchall()
     return Counter(r[0] for r in rows)
 
 
@@ -186,7 +186,7 @@ def test_rename_keeps_every_record_and_its_history(vault: Vault, filled: dict[st
     )["id"]
     vault.update_domain(OWNER, "finance", keywords=["money"])
     with vault.ctx.transaction() as conn:
-        conn.execute("UPDATE domains SET related = '[\"garden\"]' WHERE name = 'finance'")
+        conn.raw.execute("UPDATE domains SET related = '[\"garden\"]' WHERE name = 'finance'")
     before = snapshot(vault)
     answer = vault.rename_domain(OWNER, "garden", "allotment")
     assert answer == {"name": "allotment", "renamed_from": "garden", "records": 16}
@@ -350,7 +350,9 @@ def test_a_region_holding_shared_records_is_never_named_by_private_words(vault: 
     vault.discover_domains(OWNER, dry_run=False)
     shared_domains = {
         row[0]
-        for row in vault.ctx.conn.execute("SELECT DISTINCT domain FROM memories WHERE access_scope = 'remote_allowed'")
+        for row in vault.ctx.store.raw.execute(
+            "SELECT DISTINCT domain FROM memories WHERE access_scope = 'remote_allowed'"
+        )
     }
     assert shared_domains and not any("quokka" in name for name in shared_domains)
     assert not any("quokka" in r["domain"] for r in vault.list_memories(REMOTE, ListRequest.of(limit=200))["items"])

@@ -19,7 +19,7 @@ from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import MODEL_ID, Embedder, EmbeddingUnavailable, shared_embedder
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.vectors import BackgroundJob, Nearest, VectorIndex, to_blob
-from memvault.core.store import vector_rows as vector_sql
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
@@ -105,12 +105,12 @@ def _unit_vectors(seed: int, count: int) -> Any:
 
 def _store_vectors(vault: Vault, ids: list[str], vectors: Any) -> None:
     with vault.ctx.transaction() as conn:
-        vector_sql.put(conn, "test-model", [(i, to_blob(v)) for i, v in zip(ids, vectors, strict=True)])
+        vector_sql.put(conn.raw, "test-model", [(i, to_blob(v)) for i, v in zip(ids, vectors, strict=True)])
 
 
 def _refresh(vault: Vault, index: VectorIndex) -> None:
     with vault.ctx.reading() as conn:
-        index.refresh(conn, vector_sql.store_version(conn))
+        index.refresh(conn, vector_sql.store_version(conn.raw))
 
 
 def _indexed(vault: Vault, vectors: Any, stored: int, thing: str) -> tuple[list[str], VectorIndex]:
@@ -133,7 +133,7 @@ def test_the_index_is_exact_and_refreshes_incrementally(vault: Vault) -> None:
     expected = np.argsort(-(vectors @ query))[:5]
     assert [memory_id for memory_id, _ in index.search(query, 5)] == [ids[i] for i in expected]
     with vault.ctx.transaction() as conn:  # a purge shrinks the table: the index reloads
-        conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (ids[17],))
+        conn.raw.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (ids[17],))
     _refresh(vault, index)
     assert len(index) == 49 and ids[17] not in [m for m, _ in index.search(query, 49)]
 
@@ -189,8 +189,12 @@ def test_records_are_embedded_when_written(vault: Vault) -> None:
     added = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))
     corrected = vault.correct(OWNER, CorrectRequest.of(id=added["id"], statement="I prefer black tea in the morning"))
     with vault.ctx.reading() as conn:
-        stored = {row[0] for row in conn.execute("SELECT memory_id FROM memory_vectors WHERE model = ?", (MODEL_ID,))}
-        blob = conn.execute("SELECT vector FROM memory_vectors WHERE memory_id = ?", (corrected["id"],)).fetchone()[0]
+        stored = {
+            row[0] for row in conn.raw.execute("SELECT memory_id FROM memory_vectors WHERE model = ?", (MODEL_ID,))
+        }
+        blob = conn.raw.execute("SELECT vector FROM memory_vectors WHERE memory_id = ?", (corrected["id"],)).fetchone()[
+            0
+        ]
     assert {added["id"], corrected["id"]} <= stored
     assert np.allclose(
         np.frombuffer(blob, dtype="<f4"), shared_embedder().embed_one("I prefer black tea in the morning")
@@ -202,7 +206,7 @@ def test_with_embeddings_off_everything_works_lexically_and_reindex_catches_up(v
     assert vault.status(OWNER)["embeddings"] == "off"
     tea = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]
     with vault.ctx.reading() as conn:
-        assert vector_sql.count_missing(conn, MODEL_ID) == 1
+        assert vector_sql.count_missing(conn.raw, MODEL_ID) == 1
     answer = vault.search(OWNER, SearchRequest.of(query="green tea"))
     assert [h["id"] for h in answer["results"]] == [tea] and answer["results"][0]["why"] == ["lexical"]
     assert (
@@ -238,11 +242,11 @@ def test_a_record_not_embedded_yet_is_still_found_by_its_words(vault: Vault) -> 
     retriever = vault.retriever
     assert isinstance(retriever, HybridRetriever)
     with vault.ctx.reading() as conn:  # as if this process had caught up already: no embedding at search
-        retriever._checked_version = vector_sql.store_version(conn)
+        retriever._checked_version = vector_sql.store_version(conn.raw)
     answer = vault.search(OWNER, SearchRequest.of(query="green tea"))
     assert [h["id"] for h in answer["results"]] == [tea]
     with vault.ctx.reading() as conn:
-        assert vector_sql.count_missing(conn, MODEL_ID) == 1
+        assert vector_sql.count_missing(conn.raw, MODEL_ID) == 1
 
 
 def test_a_search_first_embeds_what_another_process_wrote_without_a_vector(home: Path) -> None:
@@ -254,11 +258,11 @@ def test_a_search_first_embeds_what_another_process_wrote_without_a_vector(home:
         tea = other.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]
         other.set_setting(OWNER, "embeddings", "local")
         with searcher.ctx.reading() as conn:
-            assert vector_sql.count_missing(conn, MODEL_ID) == 1
+            assert vector_sql.count_missing(conn.raw, MODEL_ID) == 1
         answer = searcher.search(OWNER, SearchRequest.of(query="which beverage at breakfast"))
         assert [h["id"] for h in answer["results"]] == [tea] and answer["results"][0]["why"] == ["semantic"]
         with searcher.ctx.reading() as conn:
-            assert vector_sql.count_missing(conn, MODEL_ID) == 0
+            assert vector_sql.count_missing(conn.raw, MODEL_ID) == 0
 
 
 def test_a_fresh_process_searches_by_meaning_too(home: Path) -> None:
@@ -360,7 +364,7 @@ def test_an_expected_add_takes_its_vector_made_and_a_secret_is_never_embedded_ah
     added = vault.add(LOCAL_ASSISTANT, Draft.of(statement=rake, domain="garden", confidence=0.9))
     assert added["outcome"] == "added" and ran == [[rake]]  # the add took the vector made ahead
     with vault.ctx.reading() as conn:
-        stored = {memory_id: blob for _, memory_id, blob in vector_sql.since(conn, MODEL_ID, 0)}
+        stored = {memory_id: blob for _, memory_id, blob in vector_sql.since(conn.raw, MODEL_ID, 0)}
     assert np.array_equal(np.frombuffer(stored[added["id"]], dtype="<f4"), embedder.embed_one(rake))
     refused = vault.add(LOCAL_ASSISTANT, Draft.of(statement="the deploy key is AKIAIOSFODNN7EXAMPLE for staging"))
     assert refused["outcome"] == "rejected" and ran == [[rake]]
@@ -386,16 +390,16 @@ def test_an_expected_add_written_meanwhile_and_found_a_near_duplicate_leaves_not
     monkeypatch.setattr(writes, "_store", lambda *a, **k: written.append(real(*a, **k)) or written[-1])
     rows = "SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM proposals), (SELECT count(*) FROM events)"
     with vault.ctx.reading() as conn:
-        before = tuple(conn.execute(rows).fetchone())
+        before = tuple(conn.raw.execute(rows).fetchone())
     vault.serving.expect_add("The garden hose hangs inside the shed.")
     again = Draft.of(statement="The garden hose hangs inside the shed.", domain="garden", entities=["hose", "shed"])
     answer = vault.add(LOCAL_ASSISTANT, again)  # its entities move the store's version further than confirming
     assert answer["outcome"] == "duplicate" and answer["duplicate_of"] == hose
     assert [w["outcome"] for w in written] == ["added" if mode.startswith("automatic") else "staged"]  # then undone
     with vault.ctx.reading() as conn:
-        after = tuple(conn.execute(rows).fetchone())
-        confirmed = conn.execute("SELECT action FROM events ORDER BY rowid DESC LIMIT 1").fetchone()[0]
-        committed = vector_sql.store_version(conn)
+        after = tuple(conn.raw.execute(rows).fetchone())
+        confirmed = conn.raw.execute("SELECT action FROM events ORDER BY rowid DESC LIMIT 1").fetchone()[0]
+        committed = vector_sql.store_version(conn.raw)
     assert after == (before[0], before[1], before[2] + 1) and confirmed == "confirmed"
     assert index._seen_version <= committed  # type: ignore[attr-defined]
 
@@ -423,7 +427,7 @@ def test_an_add_rolled_back_leaves_its_vector_out_of_the_index(vault: Vault) -> 
     vault.search(OWNER, SearchRequest.of(query="hose"))  # the index is loaded
     held = len(index)
     with vault.ctx.holding() as conn:  # the add's transaction fails after its vector is kept
-        conn.execute(
+        conn.raw.execute(
             "CREATE TEMP TRIGGER refuse_assigned BEFORE INSERT ON main.events WHEN NEW.action = 'domain_assigned'"
             " BEGIN SELECT RAISE(ABORT, 'refused'); END"
         )
@@ -432,7 +436,7 @@ def test_an_add_rolled_back_leaves_its_vector_out_of_the_index(vault: Vault) -> 
         vault.add(LOCAL_ASSISTANT, Draft.of(statement="The compost bin needs turning every week.", confidence=0.9))
     assert len(index) == held
     with vault.ctx.holding() as conn:
-        conn.execute("DROP TRIGGER temp.refuse_assigned")
+        conn.raw.execute("DROP TRIGGER temp.refuse_assigned")
     added = vault.add(LOCAL_ASSISTANT, Draft.of(statement="The seed trays dry on the windowsill.", confidence=0.9))
     assert added["outcome"] == "added"
     nearest = index.search(shared_embedder().embed_one("seed trays drying by the window"), 1)

@@ -8,7 +8,7 @@ import pytest
 
 from memvault.core.retrieval.governor import skip_reason
 from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.store import vector_rows as vector_sql
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER, Caller, Surface
@@ -68,7 +68,7 @@ def test_a_request_without_words_is_skipped() -> None:
 def test_every_write_moves_the_store_version(vault: Vault) -> None:
     def version() -> int:
         with vault.ctx.reading() as conn:
-            return vector_sql.store_version(conn)
+            return vector_sql.store_version(conn.raw)
 
     start = version()
     added = vault.add(OWNER, Draft.of(statement="I prefer green tea in the morning"))["id"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.core.store import search as sql
+from memvault.core.store.sqlcipher import search as sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER
@@ -14,22 +14,22 @@ from memvault.core.vocabulary.requests import ArchiveRequest
 from memvault.core.vocabulary.search_request import SearchRequest
 
 LIMIT = 4  # a first look of 5 matches, a larger one of 16
-MATCH = '"tulip"'
+TERMS = [("tulip", False)]
 
 
 def _live_in_bm25_order(vault: Vault) -> list[str]:
     """The reference: every match ranked by bm25 then rowid, then filtered (archived left out)."""
-    rows = vault.ctx.conn.execute(
+    rows = vault.ctx.store.raw.execute(
         "SELECT m.id, m.status FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid"
         " WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts, 1.0, 0.6, 0.8), m.rowid",
-        (MATCH,),
+        ('"tulip"',),
     ).fetchall()
     return [str(r[0]) for r in rows if r[1] != "archived"]
 
 
 def _found(vault: Vault) -> list[str]:
     with vault.ctx.reading() as conn:
-        return [m.id for m, _ in sql.lexical_candidates(conn, OWNER, MATCH, SearchRequest.of(query="tulip"), LIMIT)]
+        return [m.id for m, _ in sql.lexical_candidates(conn.raw, OWNER, TERMS, SearchRequest.of(query="tulip"), LIMIT)]
 
 
 def _fill(vault: Vault, archived: int) -> None:

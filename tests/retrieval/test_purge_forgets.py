@@ -9,7 +9,7 @@ from memvault.core.retrieval import query as q
 from memvault.core.retrieval.embeddings import token_counter
 from memvault.core.retrieval.packet import line_for
 from memvault.core.retrieval.pipeline import HybridRetriever
-from memvault.core.store import memories
+from memvault.core.store.sqlcipher import memories
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER
@@ -35,7 +35,7 @@ def _search_and_keep(vault: Vault) -> tuple[str, str]:
     assert isinstance(retriever, HybridRetriever)
     assert secret in [h["id"] for h in vault.search(OWNER, SearchRequest.of(query="lighthouse door code"))["results"]]
     with vault.ctx.reading() as conn:
-        record = memories.fetch(conn, OWNER, secret)
+        record = memories.fetch(conn.raw, OWNER, secret)
     assert record is not None
     line = line_for(record)
     # the check can fail: the search kept its packet line's token count and the line's word pieces

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from memvault.core.retrieval.ranking_cache import stamp
-from memvault.core.store import store_stamps
-from memvault.core.store import vector_rows as vector_sql
+from memvault.core.store.sqlcipher import store_stamps
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER, Scope
@@ -29,7 +29,7 @@ with Vault.open(sys.argv[1]) as vault:
 
 def marks(vault: Vault) -> tuple[int, int]:
     with vault.ctx.reading() as conn:
-        return vector_sql.store_version(conn), stamp(store_stamps.read(conn))
+        return vector_sql.store_version(conn.raw), stamp(store_stamps.read(conn.raw))
 
 
 def test_every_write_the_store_version_sees_moves_the_stamp(vault: Vault) -> None:
@@ -46,7 +46,7 @@ def test_every_write_the_store_version_sees_moves_the_stamp(vault: Vault) -> Non
 
     def embed() -> None:  # a vector written after its record's commit, as the pipeline does
         with vault.ctx.transaction() as conn:
-            vector_sql.put(conn, "test-model", [(ids["b"], bytes(16))])
+            vector_sql.put(conn.raw, "test-model", [(ids["b"], bytes(16))])
 
     writes: list[tuple[str, Callable[[], object]]] = [
         ("add", add),

@@ -11,7 +11,7 @@ from regions_data import fill
 
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.router import RouteDecision, likely_depth, route
-from memvault.core.store import domain_rows as domain_store
+from memvault.core.store.sqlcipher import domain_rows as domain_store
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER, Caller, Surface
@@ -128,7 +128,7 @@ def test_a_domain_the_caller_cannot_see_is_neither_active_nor_dormant(vault: Vau
 def test_priority_and_keywords_steer_the_router(vault: Vault) -> None:
     fill(vault)
     with vault.ctx.transaction() as conn:
-        conn.execute("UPDATE domains SET keywords = '[\"allotment\"]' WHERE name = 'garden'")
+        conn.raw.execute("UPDATE domains SET keywords = '[\"allotment\"]' WHERE name = 'garden'")
     assert _route(vault, "allotment plans").names == ("garden",)
 
 
@@ -138,7 +138,7 @@ def test_centroids_decide_when_words_do_not_match(vault: Vault) -> None:
     axes = {name: rng.normal(size=384).astype(np.float32) for name in ("garden", "finance", "health", "software")}
     with vault.ctx.transaction() as conn:
         for name, axis in axes.items():
-            conn.execute(
+            conn.raw.execute(
                 "UPDATE domains SET centroid = ? WHERE name = ?", ((axis / np.linalg.norm(axis)).tobytes(), name)
             )
     query = axes["health"] + 0.3 * rng.normal(size=384).astype(np.float32)
@@ -151,7 +151,7 @@ def test_routing_among_twenty_domains_picks_the_named_ones(vault: Vault) -> None
     with vault.ctx.transaction() as conn:
         now = "2026-01-01T00:00:00Z"
         for i in range(20):
-            conn.execute(
+            conn.raw.execute(
                 "INSERT INTO domains (name, keywords, created_at, updated_at) VALUES (?, ?, ?, ?)",
                 (f"region-{i}", f'["topic{i}", "subject{i}", "theme{i}"]', now, now),
             )
@@ -186,7 +186,7 @@ def test_two_stores_in_one_process_never_share_routing(template_home: Path, tmp_
         with Vault.open(home) as vault:
             vault.add(OWNER, Draft.of(statement="Zebras graze on the savannah", domain=domain))
             answers.append(_route(vault, "zebras").names)
-            stamps.append(domain_store.version(vault.ctx.conn))
+            stamps.append(domain_store.version(vault.ctx.store.raw))
     assert answers == [("alpha",), ("beta",)]
     assert stamps[0][1:] == stamps[1][1:]  # the same history...
     assert stamps[0] != stamps[1]  # ...yet two cache keys

@@ -217,8 +217,8 @@ def test_archived_records_are_never_found(clocked_vault: Vault, filled: dict[str
 
 
 def test_the_graph_stage_starts_only_from_records_with_links_or_entities(clocked_vault: Vault) -> None:
-    from memvault.core.store import store_stamps  # noqa: PLC0415
-    from memvault.core.store.search import in_graph  # noqa: PLC0415
+    from memvault.core.store.sqlcipher import store_stamps  # noqa: PLC0415
+    from memvault.core.store.sqlcipher.search import in_graph  # noqa: PLC0415
 
     plain = _add(clocked_vault, "The bread tin lives on the top shelf", domain="home")
     target = _add(clocked_vault, "The pantry shelves were built in 2019", domain="home")
@@ -230,12 +230,14 @@ def test_the_graph_stage_starts_only_from_records_with_links_or_entities(clocked
     )
     named = _add(clocked_vault, "Ilse lent us the bread maker", domain="home", entities=["Ilse"])
     with clocked_vault.ctx.reading() as conn:
-        filled = store_stamps.read(conn).filled
+        filled = store_stamps.read(conn.raw).filled
         assert filled == {"links", "memory_entities"}  # no feedback yet
-        assert not in_graph(conn, [plain], filled) and not in_graph(conn, [], filled)
-        assert in_graph(conn, [plain, linking], filled) and in_graph(conn, [target], filled)  # either end of a link
-        assert in_graph(conn, [named], filled)
-        assert not in_graph(conn, [named, linking], frozenset({"feedback"}))  # told both tables are empty
+        assert not in_graph(conn.raw, [plain], filled) and not in_graph(conn.raw, [], filled)
+        assert in_graph(conn.raw, [plain, linking], filled) and in_graph(
+            conn.raw, [target], filled
+        )  # either end of a link
+        assert in_graph(conn.raw, [named], filled)
+        assert not in_graph(conn.raw, [named, linking], frozenset({"feedback"}))  # told both tables are empty
 
 
 def test_links_pull_neighbours_of_strong_hits_in(clocked_vault: Vault, filled: dict[str, str]) -> None:
@@ -261,7 +263,7 @@ def test_every_search_counts_usage_and_logs_ids_only(clocked_vault: Vault, fille
     record = clocked_vault.get(OWNER, filled["tea"])["memory"]
     assert record["retrieval_count"] == 2 and record["last_retrieved_at"] == clocked_vault.ctx.now()
     with clocked_vault.ctx.reading() as conn:
-        rows = conn.execute("SELECT * FROM retrieval_log").fetchall()
+        rows = conn.raw.execute("SELECT * FROM retrieval_log").fetchall()
     assert len(rows) == 2 and json.loads(rows[-1]["ids"])[0] == filled["tea"]
     assert "tea" not in " ".join(str(value) for row in rows for value in tuple(row))
 
@@ -271,7 +273,7 @@ def test_shadow_mode_ranks_and_logs_but_returns_no_memory(clocked_vault: Vault, 
     assert set(answer) == {"shadow", "retrieved", "latency_ms"} and answer["shadow"] is True
     assert answer["retrieved"] == 1
     with clocked_vault.ctx.reading() as conn:
-        row = conn.execute("SELECT ids, shadow FROM retrieval_log").fetchone()
+        row = conn.raw.execute("SELECT ids, shadow FROM retrieval_log").fetchone()
     assert json.loads(row["ids"]) == [filled["tea"]] and row["shadow"] == 1
     assert clocked_vault.get(OWNER, filled["tea"])["memory"]["retrieval_count"] == 0
 

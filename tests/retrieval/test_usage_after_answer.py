@@ -37,7 +37,7 @@ def _add(vault: Vault, statement: str) -> str:
 
 def _log_rows(vault: Vault) -> list[Any]:
     with vault.ctx.reading() as conn:
-        return list(conn.execute("SELECT ids, shadow FROM retrieval_log ORDER BY id").fetchall())
+        return list(conn.raw.execute("SELECT ids, shadow FROM retrieval_log ORDER BY id").fetchall())
 
 
 def _thread_done() -> None:
@@ -111,15 +111,15 @@ def test_a_failed_write_is_tried_again_then_logged_as_lost_by_count(
     vault: Vault, caplog: pytest.LogCaptureFixture
 ) -> None:
     tea = _add(_later(vault), "I prefer green tea in the morning")
-    vault.ctx.conn.execute(FAIL_LOG_INSERT)
+    vault.ctx.store.raw.execute(FAIL_LOG_INSERT)
     with caplog.at_level(logging.INFO, logger="memvault"):
         answer = vault.search(OWNER, SearchRequest.of(query="green tea"))  # answered all the same
         _thread_done()
         assert "usage of 1 searches (1 records) not written (IntegrityError): tried again" in caplog.text
         assert vault.ctx.queued  # kept for the next use of the store
-        vault.ctx.conn.execute("DROP TRIGGER temp.no_log")
+        vault.ctx.store.raw.execute("DROP TRIGGER temp.no_log")
         assert vault.get(OWNER, tea)["memory"]["retrieval_count"] == 1  # the next use wrote it
-        vault.ctx.conn.execute(FAIL_LOG_INSERT)
+        vault.ctx.store.raw.execute(FAIL_LOG_INSERT)
         vault.search(OWNER, SearchRequest.of(query="green tea"))
         _thread_done()
         assert vault.get(OWNER, tea)["memory"]["retrieval_count"] == 1  # the second try failed too

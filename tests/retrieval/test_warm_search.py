@@ -9,7 +9,7 @@ import pytest
 
 from memvault.core.retrieval import embeddings
 from memvault.core.retrieval.embeddings import shared_embedder
-from memvault.core.store import vector_rows as vector_sql
+from memvault.core.store.sqlcipher import vector_rows as vector_sql
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import KillSwitchEngaged
@@ -21,14 +21,14 @@ STATEMENTS = ("The garden hose hangs in the shed.", "Greta renews the home insur
 
 def _usage(vault: Vault) -> tuple[int, int]:
     with vault.ctx.reading() as conn:
-        logged = conn.execute("SELECT count(*) FROM retrieval_log").fetchone()[0]
-        counted = conn.execute("SELECT coalesce(sum(retrieval_count), 0) FROM memory_usage").fetchone()[0]
+        logged = conn.raw.execute("SELECT count(*) FROM retrieval_log").fetchone()[0]
+        counted = conn.raw.execute("SELECT coalesce(sum(retrieval_count), 0) FROM memory_usage").fetchone()[0]
     return int(logged), int(counted)
 
 
 def _stored_vectors(vault: Vault) -> int:
     with vault.ctx.reading() as conn:
-        return len(vector_sql.since(conn, shared_embedder().model_id, 0))
+        return len(vector_sql.since(conn.raw, shared_embedder().model_id, 0))
 
 
 def test_warming_sets_up_the_index_and_writes_nothing(vault: Vault) -> None:

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from memvault.core.retrieval import query as q
 from memvault.core.retrieval import word_postings
 from memvault.core.retrieval.pipeline import HybridRetriever
 from memvault.core.retrieval.ranking_cache import stamp
 from memvault.core.retrieval.word_postings import WordPostings
 from memvault.core.runtime import text_caches
-from memvault.core.store import search as sql
-from memvault.core.store import store_stamps
-from memvault.core.store.word_index_rows import WORD_TOKENIZER
+from memvault.core.store.sqlcipher import search as sql
+from memvault.core.store.sqlcipher import store_stamps
+from memvault.core.store.sqlcipher.match import any_term
+from memvault.core.store.sqlcipher.word_index_rows import WORD_TOKENIZER
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER
@@ -64,13 +64,13 @@ def _assert_ranks_as_fts5(vault: Vault, postings: WordPostings, rng: random.Rand
     """Every query's best 1, 5, 40 and 400 as FTS5's; answers how many matched more than 5 records."""
     long = 0
     with vault.ctx.reading() as conn:
-        postings.refresh(conn, stamp(store_stamps.read(conn)))
+        postings.refresh(conn, stamp(store_stamps.read(conn.raw)))
         for terms in _queries(rng, n):
             ranker = postings.ranker(terms)
             assert ranker is not None
             for size in (1, 5, 40, 400):
                 expected = sql._best_matches(
-                    conn, "memory_fts", sql.FTS_TABLES["memory_fts"], q.terms_query(terms), size
+                    conn.raw, "memory_fts", sql.FTS_TABLES["memory_fts"], any_term(terms), size
                 )
                 assert ranker(size) == expected, (terms, size)
             long += len(expected) > 5
@@ -102,7 +102,7 @@ def test_postings_follow_writes_purges_and_a_reused_rowid(lexical: Vault, monkey
     last = _fill(lexical, rng, 1)[0]
     lexical.add(OWNER, Draft.of(statement="the quartzfern ledger", domain="home"))
     with lexical.ctx.reading() as conn:
-        postings.refresh(conn, stamp(store_stamps.read(conn)))
+        postings.refresh(conn, stamp(store_stamps.read(conn.raw)))
     assert "quartzfern" in postings
     for record in (last, lexical.search(OWNER, SearchRequest.of(query="quartzfern"))["results"][0]["id"]):
         request = lexical.request_purge(OWNER, PurgeRequest.of(id=record, reason="a test of the postings"))
@@ -132,7 +132,7 @@ def test_terms_fts5_would_tokenize_otherwise_are_left_to_it(lexical: Vault) -> N
     lexical.add(OWNER, Draft.of(statement="the snake_case name of the pier script", domain="home"))
     postings = WordPostings(sql.WORD_WEIGHTS)
     with lexical.ctx.reading() as conn:
-        postings.refresh(conn, stamp(store_stamps.read(conn)))
+        postings.refresh(conn, stamp(store_stamps.read(conn.raw)))
     assert postings.ranker([("pier", False)]) is not None
     assert postings.ranker([("pier", False), ("café", False)]) is None  # FTS5 folds it: FTS5 ranks
     assert postings.ranker([("snake_case", False)]) is None  # FTS5 splits it into a phrase
@@ -155,14 +155,14 @@ def test_searches_answer_alike_from_postings_and_from_fts5(lexical: Vault, monke
 
 
 def test_the_scratch_tokenizer_is_the_word_index_s(vault: Vault) -> None:
-    (schema,) = vault.ctx.conn.execute("SELECT sql FROM sqlite_master WHERE name = 'memory_fts'").fetchone()
+    (schema,) = vault.ctx.store.raw.execute("SELECT sql FROM sqlite_master WHERE name = 'memory_fts'").fetchone()
     assert f"tokenize = '{WORD_TOKENIZER}'" in schema
 
 
 def test_an_empty_index_is_held_and_ranks_nothing(lexical: Vault) -> None:
     postings = WordPostings(sql.WORD_WEIGHTS)
     with lexical.ctx.reading() as conn:
-        postings.refresh(conn, stamp(store_stamps.read(conn)))
+        postings.refresh(conn, stamp(store_stamps.read(conn.raw)))
     ranker = postings.ranker([("pier", False), ("lamp", True)])
     assert ranker is not None and ranker(10) == []
     lexical.add(OWNER, Draft.of(statement="the lamp on the pier", domain="home"))

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memvault.core.store.connection import Connection
-from memvault.core.store.visibility import visible_clause
+from memvault.core.store.sqlcipher.connection import Connection
+from memvault.core.store.sqlcipher.visibility import visible_clause
 from memvault.core.vocabulary.model import Caller
 
 

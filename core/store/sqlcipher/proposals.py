@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from memvault.core.store.connection import Connection
-from memvault.core.store.memories import new_id
-from memvault.core.vocabulary.model import Caller
+from memvault.core.store.sqlcipher.connection import Connection
+from memvault.core.vocabulary.model import Caller, new_id
 from memvault.core.vocabulary.results import ProposalRow
 
 

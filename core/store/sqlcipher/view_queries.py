@@ -7,12 +7,13 @@ leaves archived records out: the views never reach them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from memvault.core.store.connection import Connection
-from memvault.core.store.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
-from memvault.core.store.visibility import visible_clause
+from memvault.core.store.rows import ProjectKey, WordTerm
+from memvault.core.store.sqlcipher import match
+from memvault.core.store.sqlcipher.connection import Connection
+from memvault.core.store.sqlcipher.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
+from memvault.core.store.sqlcipher.visibility import visible_clause
 from memvault.core.vocabulary.model import Caller, Memory, MemoryId
 from memvault.core.vocabulary.results import Edge
 
@@ -51,15 +52,15 @@ def timeline_records(
     conn: Connection,
     caller: Caller,
     *,
-    fts_match: str | None,
+    every_term: Sequence[WordTerm] = (),
     domain: str | None,
     entity: str | None,
     start: str | None = None,
     end: str | None = None,
     limit: int,
 ) -> list[tuple[Memory, str | None]]:
-    """Visible, non-archived records (every version) matching the filters, newest knowledge first,
-    each with the moment it was superseded (None while it was not)."""
+    """Visible, non-archived records (every version) matching the filters (holding every one of
+    `every_term`), newest knowledge first, each with the moment it was superseded (None while it was not)."""
     clause, params = _visible(caller, "m")
     where = [clause]
     if domain:
@@ -71,9 +72,9 @@ def timeline_records(
             " WHERE e.norm_name = ?)"
         )
         params.append(entity)
-    if fts_match:
+    if every_term:
         where.append("m.rowid IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?)")
-        params.append(fts_match)
+        params.append(match.every_term(every_term))
     # A record belongs to a window when any of its moments (learned, valid from/until,
     # superseded, due) falls in it; learned_at stands in for the moments it lacks.
     moments = ", ".join(f"coalesce(m.{c}, m.learned_at)" for c in _MOMENTS)
@@ -108,32 +109,21 @@ def state_events(conn: Connection, ids: Sequence[str]) -> list[tuple[str, str, s
     return [(r[0], r[1], r[2]) for r in rows]
 
 
-@dataclass(frozen=True)
-class ProjectKey:
-    """What makes a record part of a project: its `project:NAME` tag (project_id), a `part_of_project`
-    link to one of the project's PROJECT records (anchors), or the project's entity (entity_id)."""
-
-    name: str
-    project_id: str | None = None
-    anchors: tuple[str, ...] = ()
-    entity_id: str | None = None
-
-    def clause(self, alias: str = "m") -> tuple[str, list[object]]:
-        parts, params = [], list[object]()
-        if self.project_id:
-            parts.append(f"{alias}.project_id = ?")
-            params.append(self.project_id)
-        if self.anchors:
-            marks = ",".join("?" * len(self.anchors))
-            parts.append(f"{alias}.id IN ({marks})")
-            parts.append(
-                f"{alias}.id IN (SELECT from_id FROM links WHERE type = 'part_of_project' AND to_id IN ({marks}))"
-            )
-            params += [*self.anchors, *self.anchors]
-        if self.entity_id:
-            parts.append(f"{alias}.id IN (SELECT memory_id FROM memory_entities WHERE entity_id = ?)")
-            params.append(self.entity_id)
-        return "(" + (" OR ".join(parts) or "0") + ")", params
+def _member_clause(key: ProjectKey, alias: str = "m") -> tuple[str, list[object]]:
+    """The WHERE fragment (and its parameters) for the records of project `key`."""
+    parts, params = [], list[object]()
+    if key.project_id:
+        parts.append(f"{alias}.project_id = ?")
+        params.append(key.project_id)
+    if key.anchors:
+        marks = ",".join("?" * len(key.anchors))
+        parts.append(f"{alias}.id IN ({marks})")
+        parts.append(f"{alias}.id IN (SELECT from_id FROM links WHERE type = 'part_of_project' AND to_id IN ({marks}))")
+        params += [*key.anchors, *key.anchors]
+    if key.entity_id:
+        parts.append(f"{alias}.id IN (SELECT memory_id FROM memory_entities WHERE entity_id = ?)")
+        params.append(key.entity_id)
+    return "(" + (" OR ".join(parts) or "0") + ")", params
 
 
 def project_key(conn: Connection, caller: Caller, value: str, norm_name: str) -> ProjectKey | None:
@@ -152,7 +142,7 @@ def project_key(conn: Connection, caller: Caller, value: str, norm_name: str) ->
     key = ProjectKey(
         (project or entity)["name"], project["id"] if project else None, (), entity["id"] if entity else None
     )
-    member, member_params = key.clause()
+    member, member_params = _member_clause(key)
     anchors = conn.execute(
         f"SELECT m.id FROM memories m WHERE m.type = 'PROJECT' AND {member} AND {clause}", [*member_params, *params]
     ).fetchall()
@@ -175,7 +165,7 @@ def _by_record(conn: Connection, caller: Caller, record: Any) -> ProjectKey:
 def project_states(conn: Connection, caller: Caller, project: ProjectKey) -> list[Memory]:
     """The project's own records and its states: tagged ones through project_states, members by type."""
     clause, params = _visible(caller, "m")
-    member, member_params = project.clause()
+    member, member_params = _member_clause(project)
     rows = conn.execute(
         f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES}"
         f" LEFT JOIN project_states ps ON ps.memory_id = m.id AND ps.project_id IS ?"
@@ -189,7 +179,7 @@ def project_states(conn: Connection, caller: Caller, project: ProjectKey) -> lis
 def project_records(conn: Connection, caller: Caller, project: ProjectKey) -> int:
     """How many non-archived records of the project this caller may see."""
     clause, params = _visible(caller, "m")
-    member, member_params = project.clause()
+    member, member_params = _member_clause(project)
     return int(
         conn.execute(
             f"SELECT count(*) FROM memories m WHERE {member} AND {clause}", [*member_params, *params]
@@ -210,7 +200,7 @@ def decisions(
     clause, params = _visible(caller, "m")
     where = [clause, LIVE if not include_history else NOT_ARCHIVED]
     if project:
-        member, member_params = project.clause()
+        member, member_params = _member_clause(project)
         where.append(member)
         params += member_params
     if domain:
@@ -238,7 +228,7 @@ def unresolved(
     clause, params = _visible(caller, "m")
     where = [clause, LIVE, "ui.resolved_at IS NULL"]
     if project:
-        member, member_params = project.clause()
+        member, member_params = _member_clause(project)
         where.append(member)
         params += member_params
     if domain:

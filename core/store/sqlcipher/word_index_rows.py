@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 
 
 def segment_count(conn: Connection) -> int:
@@ -37,7 +37,6 @@ WORD_COLUMNS = ("statement", "tags", "entities")  # the word index's columns, in
 WORD_TOKENIZER = "unicode61 remove_diacritics 2"  # as migrations/0001_initial.sql made the index
 _COLUMN_NUMBER = "CASE col " + " ".join(f"WHEN '{c}' THEN {i}" for i, c in enumerate(WORD_COLUMNS)) + " END"
 _SCRATCH_COLUMNS = ", ".join(WORD_COLUMNS)
-MAX_POSTED_ROWID = 0xFFFFFFFF  # `postings` writes a rowid in 4 bytes
 
 
 def averages(conn: Connection) -> tuple[int, int]:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from typing import Any
 
-from memvault.core.store.connection import Connection
-from memvault.core.store.visibility import visible_clause
+from memvault.core.store.sqlcipher.connection import Connection
+from memvault.core.store.sqlcipher.visibility import visible_clause
 from memvault.core.vocabulary.model import (
     Caller,
     Explicitness,
@@ -20,6 +19,7 @@ from memvault.core.vocabulary.model import (
     Scope,
     Sensitivity,
     Status,
+    new_id,
 )
 
 MEMORY_COLUMNS = (
@@ -35,10 +35,6 @@ FROM_MEMORIES = f"memories m {USAGE_JOIN}"
 # Lookups by id: left to itself, the planner answers a remote caller's lookup by scanning the
 # access-scope index (every remote_allowed record: ~220 ms at 100k records).
 BY_ID = f"memories m INDEXED BY sqlite_autoindex_memories_1 {USAGE_JOIN}"
-
-
-def new_id(prefix: str = "m") -> str:
-    return prefix + secrets.token_hex(6)
 
 
 # MEMORY_COLUMNS are Memory's fields in order: a row becomes a record by position (a search
@@ -121,6 +117,16 @@ def select(
         sql += " LIMIT ?"
         args.append(limit)
     return [row_to_memory(row) for row in conn.execute(sql, args).fetchall()]
+
+
+def current(conn: Connection, caller: Caller, limit: int) -> list[Memory]:
+    """Visible current records, newest first."""
+    return select(conn, caller, ["m.status = 'current'"], limit=limit)
+
+
+def live_oldest_first(conn: Connection, caller: Caller, limit: int) -> list[Memory]:
+    """Visible live records (current, partial), in the order they were learned."""
+    return select(conn, caller, ["m.status IN ('current', 'partial')"], order="m.learned_at, m.id", limit=limit)
 
 
 def page(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 
 
 def read(conn: Connection, name: str) -> Any | None:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from memvault.core.store.connection import Connection, complete_statement
+from memvault.core.store.sqlcipher.connection import Connection, complete_statement
 from memvault.core.vocabulary.errors import StoreTooNew
 
 log = logging.getLogger("memvault.store")
@@ -23,7 +23,7 @@ class Migration:
 
 
 def available() -> list[Migration]:
-    folder = resources.files("memvault.core.store").joinpath("migrations")
+    folder = resources.files("memvault.core.store.sqlcipher").joinpath("migrations")
     found = []
     for entry in folder.iterdir():
         match = _NAME.match(entry.name)

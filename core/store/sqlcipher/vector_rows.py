@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 
 
 def store_version(conn: Connection) -> int:

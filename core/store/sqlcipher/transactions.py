@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from memvault.core.store.connection import Connection, until_commit
+from memvault.core.store.sqlcipher.connection import Connection, until_commit
 
 _MODES = ("DEFERRED", "IMMEDIATE", "EXCLUSIVE")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from memvault.core.store.connection import Connection
-from memvault.core.store.maintenance_rows import ALIAS
+from memvault.core.store.sqlcipher.connection import Connection
+from memvault.core.store.sqlcipher.maintenance_rows import ALIAS
 
 
 def record_count(conn: Connection) -> int:

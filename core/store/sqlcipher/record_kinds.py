@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 
 
 def add_decision(conn: Connection, memory_id: str, project_id: str | None, decided_at: str) -> None:

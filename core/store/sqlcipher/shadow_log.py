@@ -3,18 +3,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
-from memvault.core.store.connection import Connection
-
-
-@dataclass(frozen=True)
-class ShadowRow:
-    time: str
-    principal: str
-    ids: list[str]
-    scores: list[float]
-    latency_ms: float
+from memvault.core.store.rows import ShadowRow
+from memvault.core.store.sqlcipher.connection import Connection
 
 
 def shadow_rows(conn: Connection, since: str) -> list[ShadowRow]:

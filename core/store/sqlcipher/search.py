@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any
 
-from memvault.core.store.connection import Connection
-from memvault.core.store.memories import (
+from memvault.core.store.rows import WORD_WEIGHTS, BestMatches, TermCount, WordTerm
+from memvault.core.store.sqlcipher.connection import Connection
+from memvault.core.store.sqlcipher.match import any_term, any_word, like_anywhere
+from memvault.core.store.sqlcipher.memories import (
     FROM_MEMORIES,
     MEMORY_COLUMNS,
     USAGE_JOIN,
@@ -15,8 +17,8 @@ from memvault.core.store.memories import (
     records_by_id,
     row_to_memory,
 )
-from memvault.core.store.visibility import visible_clause
-from memvault.core.store.word_index_rows import vocabulary
+from memvault.core.store.sqlcipher.visibility import visible_clause
+from memvault.core.store.sqlcipher.word_index_rows import vocabulary
 from memvault.core.vocabulary.model import Caller, Memory
 from memvault.core.vocabulary.search_request import SearchRequest
 
@@ -89,14 +91,10 @@ def _with_score(rows: list[tuple[Any, ...]]) -> list[tuple[Memory, float]]:
     return [(row_to_memory(row), float(row[-1])) for row in rows]
 
 
-WORD_WEIGHTS = (1.0, 0.6, 0.8)  # bm25's column weights in the word index: statement, tags, entity names
 FTS_TABLES = {
     "memory_fts": f"bm25(memory_fts, {', '.join(map(str, WORD_WEIGHTS))})",
     "memory_trigram": "bm25(memory_trigram)",
 }
-# The index's best `size` matches of a query, (rowid, bm25) best first: FTS5's, or the same from
-# elsewhere (the in-memory postings, core/retrieval/word_postings.py).
-BestMatches = Callable[[int], list[tuple[int, float]]]
 # The index's best matches looked at for a local caller: first a quarter more than asked for (most
 # matches pass the filters), then, should the filters leave too few, four times as many.
 FIRST_LOOK = 1.25
@@ -179,39 +177,45 @@ def _best_kept(
 
 
 def lexical_candidates(
-    conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int, best: BestMatches | None = None
+    conn: Connection,
+    caller: Caller,
+    terms: Sequence[WordTerm],
+    request: SearchRequest,
+    limit: int,
+    best: BestMatches | None = None,
 ) -> list[tuple[Memory, float]]:
-    """Records matching an (already escaped) word-index query, with bm25 (lower is better).
+    """Records matching any of the word-index terms, with bm25 (lower is better).
 
-    Column weights: `WORD_WEIGHTS`. `best`: the index's ranking of `match`, from elsewhere.
+    Column weights: `WORD_WEIGHTS`. `best`: the index's ranking of these terms, from elsewhere.
     """
-    return _ranked_matches(conn, "memory_fts", caller, match, request, limit, best)
+    return _ranked_matches(conn, "memory_fts", caller, any_term(terms), request, limit, best)
 
 
-def plain_bm25(conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int) -> list[str]:
+def plain_bm25(conn: Connection, caller: Caller, words: Sequence[str], request: SearchRequest, limit: int) -> list[str]:
     """The baseline: ids by plain FTS5 bm25 over the word index, no column weights, same filters."""
     where, params = _conditions(caller, request)
     rows = conn.execute(
         f"SELECT m.id FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid"
         f" WHERE memory_fts MATCH ? AND {' AND '.join(where)} ORDER BY bm25(memory_fts) LIMIT ?",
-        [match, *params, limit],
+        [any_word(words), *params, limit],
     ).fetchall()
     return [str(row[0]) for row in rows]
 
 
 def trigram_candidates(
-    conn: Connection, caller: Caller, match: str, request: SearchRequest, limit: int
+    conn: Connection, caller: Caller, fragments: Sequence[str], request: SearchRequest, limit: int
 ) -> list[tuple[Memory, float]]:
-    """Records matching an (already escaped) trigram query: partial words, CJK text."""
-    return _ranked_matches(conn, "memory_trigram", caller, match, request, limit)
+    """Records holding any of the fragments in the trigram index: partial words, CJK text."""
+    return _ranked_matches(conn, "memory_trigram", caller, any_word(fragments), request, limit)
 
 
 def substring_candidates(
-    conn: Connection, caller: Caller, patterns: Sequence[str], request: SearchRequest, limit: int
+    conn: Connection, caller: Caller, fragments: Sequence[str], request: SearchRequest, limit: int
 ) -> list[Memory]:
-    """Records whose statement contains one of the (escaped LIKE) patterns: two-character CJK words."""
-    if not patterns:
+    """Records whose statement contains one of the fragments: two-character CJK words."""
+    if not fragments:
         return []
+    patterns = [like_anywhere(fragment) for fragment in fragments]
     where, params = _conditions(caller, request)
     any_of = " OR ".join("m.statement LIKE ? ESCAPE '\\'" for _ in patterns)
     rows = plain_rows(
@@ -315,17 +319,7 @@ def feedback_balance(conn: Connection, ids: Sequence[str], filled: frozenset[str
     return {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
 
 
-class TermCount(NamedTuple):
-    """How many indexed records hold a word-index term (a prefix term: any word starting with it),
-    and a prefix term's indexed word when it has one only: then that word matches exactly the
-    records the prefix does, with the same bm25, and FTS5 looks it up for less (a prefix lookup
-    gathers every segment's words in the range first)."""
-
-    docs: int
-    only_word: str | None = None
-
-
-def document_frequencies(conn: Connection, terms: Sequence[tuple[str, bool]]) -> dict[str, TermCount]:
+def document_frequencies(conn: Connection, terms: Sequence[WordTerm]) -> dict[str, TermCount]:
     """How many indexed records contain each term (one vocabulary lookup a term)."""
     vocab = vocabulary(conn, "row")
     result: dict[str, TermCount] = {}
@@ -350,7 +344,7 @@ def visible_count(conn: Connection, caller: Caller) -> int:
     return int(conn.execute(f"SELECT count(*) FROM memories m WHERE {clause}", params).fetchone()[0])
 
 
-def visible_frequencies(conn: Connection, caller: Caller, terms: Sequence[tuple[str, bool]]) -> dict[str, TermCount]:
+def visible_frequencies(conn: Connection, caller: Caller, terms: Sequence[WordTerm]) -> dict[str, TermCount]:
     """Document frequencies over what `caller` may see (any status).
 
     For callers who do not see everything: statistics over the whole store would let the
@@ -359,12 +353,11 @@ def visible_frequencies(conn: Connection, caller: Caller, terms: Sequence[tuple[
     clause, params = visible_clause(caller)
     result: dict[str, TermCount] = {}
     for term, prefix in terms:
-        match = '"' + term.replace('"', '""') + '"' + ("*" if prefix else "")
         # Counted up to a cap: past it a term is common for any store size, and idf barely moves.
         row = conn.execute(
             f"SELECT count(*) FROM (SELECT 1 FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid"
             f" WHERE memory_fts MATCH ? AND {clause} LIMIT ?)",
-            [match, *params, FREQUENCY_CAP],
+            [any_term([(term, prefix)]), *params, FREQUENCY_CAP],
         ).fetchone()
         result[term] = TermCount(int(row[0]))
     return result

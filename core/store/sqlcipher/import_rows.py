@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 
 
 def create_batch(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 
 
 def fetch(conn: Connection, name: str) -> dict[str, Any] | None:

@@ -17,7 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memvault.core.store.connection import Connection, DatabaseError, OperationalError
+from memvault.core.store.sqlcipher.connection import Connection, DatabaseError, OperationalError, is_encrypted_file
+from memvault.core.vocabulary.errors import StoreUnavailable
 
 ALIAS = "bk"
 _SCHEMA = re.compile(r"^(main|bk)$")
@@ -49,26 +50,28 @@ def detach(conn: Connection, alias: str = ALIAS) -> None:
 
 
 @contextmanager
-def attached(conn: Connection, path: Path, alias: str = ALIAS) -> Iterator[bool]:
-    """Attach `path` for the block; yields whether it opens with the key (a damaged file: False)."""
+def attached(conn: Connection, path: Path) -> Iterator[str | None]:
+    """Attach the copy of the store at `path` for the block; yields the schema the other functions
+    here reach it by, or None when it does not open with the key (a damaged or foreign file)."""
     try:
-        attach(conn, path, alias)
+        attach(conn, path, ALIAS)
     except DatabaseError as exc:  # SQLCipher reads the schema on ATTACH: a damaged or foreign file fails here
         if is_busy(exc):  # busy or locked: not a verdict on the file
             raise
-        yield False
+        yield None
         return
     try:
-        yield attached_readable(conn, alias)
+        yield ALIAS if attached_readable(conn, ALIAS) else None
     finally:
-        detach(conn, alias)
+        detach(conn, ALIAS)
 
 
 def export_into(conn: Connection, target: Path) -> None:
     """Copy the whole store into the empty file `target`, encrypted with the same key.
 
     The export runs inside one read transaction, so it is a consistent snapshot
-    even while other processes write (WAL readers never block writers).
+    even while other processes write (WAL readers never block writers). A copy that came out
+    unencrypted, whatever happened, raises `StoreUnavailable` (the caller deletes it).
     """
     attach(conn, target)
     try:
@@ -81,6 +84,8 @@ def export_into(conn: Connection, target: Path) -> None:
         conn.execute("COMMIT")
     finally:
         detach(conn)
+    if not is_encrypted_file(target):
+        raise StoreUnavailable("the backup came out unencrypted; it was deleted")
 
 
 def attached_readable(conn: Connection, alias: str = ALIAS) -> bool:
@@ -97,6 +102,11 @@ def integrity(conn: Connection, schema: str = "main") -> list[str]:
     rows = conn.execute(f"PRAGMA {_schema(schema)}.integrity_check").fetchall()
     found = [str(row[0]) for row in rows]
     return [] if found == ["ok"] else found
+
+
+def is_store(conn: Connection, schema: str = "main") -> bool:
+    """Whether the copy holds the tables every memvault store has (a file without them is not ours)."""
+    return table_names(conn, schema) >= REQUIRED_TABLES
 
 
 def table_names(conn: Connection, schema: str = "main") -> set[str]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
+from memvault.core.store.sqlcipher.match import any_word
 
 
 def insert(conn: Connection, row: dict[str, Any], body: str, now: str) -> None:
@@ -44,10 +46,10 @@ def exists(conn: Connection, conversation_id: str) -> bool:
 
 
 def search(
-    conn: Connection, match: str, *, limit: int, start: str | None, end: str | None, fmt: str | None
+    conn: Connection, words: Sequence[str], *, limit: int, start: str | None, end: str | None, fmt: str | None
 ) -> list[dict[str, Any]]:
-    """Conversations matching `match` (a safe FTS5 query), best first, filtered by time and format."""
-    where, params = ["conversation_fts MATCH ?"], [match]
+    """Conversations holding any of the words, best first, filtered by time and format."""
+    where, params = ["conversation_fts MATCH ?"], [any_word(words)]
     for clause, value in (("c.started_at >= ?", start), ("c.started_at < ?", end), ("c.format = ?", fmt)):
         if value is not None:
             where.append(clause)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 
 _REQUEST_COLUMNS = (
     "r.id, r.client_id, c.client_name, r.scopes, r.granted, r.redirect_uri, r.redirect_explicit,"

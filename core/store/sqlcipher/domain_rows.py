@@ -10,9 +10,10 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from memvault.core.store import store_stamps
-from memvault.core.store.connection import Connection
-from memvault.core.store.visibility import visible_clause
+from memvault.core.store.sqlcipher import store_stamps
+from memvault.core.store.sqlcipher.connection import Connection
+from memvault.core.store.sqlcipher.match import any_word
+from memvault.core.store.sqlcipher.visibility import visible_clause
 from memvault.core.vocabulary.model import LIVE_STATUSES, Caller
 
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
@@ -212,12 +213,12 @@ def ids_in(conn: Connection, domain: str) -> list[str]:
     return [row[0] for row in conn.execute("SELECT id FROM memories WHERE domain = ? ORDER BY id", (domain,))]
 
 
-def ids_matching(conn: Connection, domain: str, fts_match: str) -> list[str]:
-    """Records of a domain (any status) whose statement, tags or entities match an escaped FTS query."""
+def ids_matching(conn: Connection, domain: str, words: Sequence[str]) -> list[str]:
+    """Records of a domain (any status) whose statement, tags or entities hold any of the words."""
     rows = conn.execute(
         "SELECT m.id FROM memory_fts f JOIN memories m ON m.rowid = f.rowid"
         " WHERE memory_fts MATCH ? AND m.domain = ? ORDER BY m.id",
-        (fts_match, domain),
+        (any_word(words), domain),
     ).fetchall()
     return [row[0] for row in rows]
 
@@ -321,18 +322,19 @@ def live_texts(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str
     return {row[0]: (row[1], row[2] + " " + _tag_words(row[3])) for row in rows}
 
 
-def neighbours(conn: Connection, caller: Caller, fts_match: str, limit: int) -> list[tuple[str, str]]:
-    """(domain, statement with tag words) of the live records nearest an escaped FTS query, best first,
+def neighbours(conn: Connection, caller: Caller, words: Sequence[str], limit: int) -> list[tuple[str, str]]:
+    """(domain, statement with tag words) of the live records best matching any of the words, best first,
     among those the caller may see.
 
     A local caller sees every record: the index ranks its matches alone and only the best few are
     read and filtered (joining every match first read a record per match: 215 ms at 100k records
     for a write's placement). Should too few of them be live, or for callers who do not see
     everything (whose cost must not depend on what they cannot see), the full join."""
+    query = any_word(words)
     if caller.is_local:
         ranked = conn.execute(
             "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts) LIMIT ?",
-            (fts_match, limit * NEIGHBOUR_OVERFETCH),
+            (query, limit * NEIGHBOUR_OVERFETCH),
         ).fetchall()
         order = {int(row[0]): at for at, row in enumerate(ranked)}
         rows = conn.execute(
@@ -347,7 +349,7 @@ def neighbours(conn: Connection, caller: Caller, fts_match: str, limit: int) -> 
     rows = conn.execute(
         "SELECT m.domain, m.statement, m.tags FROM memory_fts f JOIN memories m ON m.rowid = f.rowid"
         f" WHERE memory_fts MATCH ? AND {LIVE} AND {clause} ORDER BY bm25(memory_fts) LIMIT ?",
-        (fts_match, *params, limit),
+        (query, *params, limit),
     ).fetchall()
     return [(row[0], row[1] + " " + _tag_words(row[2])) for row in rows]
 

@@ -16,25 +16,11 @@ One statement: a search used to ask for these piecemeal (eight statements in its
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.rows import StoreStamps
+from memvault.core.store.sqlcipher.connection import Connection
 
 OPTIONAL_TABLES = ("links", "memory_entities", "feedback")
-
-
-@dataclass(frozen=True)
-class StoreStamps:
-    identity: str
-    writes: int
-    cursor: int
-    vectors: int
-    filled: frozenset[str]  # the OPTIONAL_TABLES holding any row
-
-    @property
-    def domains(self) -> tuple[str, int, int]:
-        """What the domain profiles are keyed on (`domain_rows.version`)."""
-        return self.identity, self.writes, self.cursor
 
 
 def read(conn: Connection) -> StoreStamps:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from memvault.core.store.connection import Connection
+from memvault.core.store.sqlcipher.connection import Connection
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.results import EventRow
 
