@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from memvault.core.maintenance import purge_reach, stray_backups
 from memvault.core.maintenance.files import side_files, size_of
@@ -34,6 +34,20 @@ class Check:
     ok: bool
     detail: str
     fix: str | None = None
+
+
+class CheckRow(TypedDict):
+    name: str
+    ok: bool
+    detail: str
+    fix: str | None
+
+
+class DoctorReport(TypedDict):
+    ok: bool
+    home: str
+    checks: list[CheckRow]
+    disk: dict[str, int]  # bytes: store, wal, backups, exports
 
 
 def _mode(path: Path) -> int:
@@ -201,7 +215,7 @@ def disk_use(paths: VaultPaths) -> dict[str, int]:
     }
 
 
-def run(home: str | os.PathLike[str] | None = None, *, clock: Clock, fix: bool = False) -> dict[str, Any]:
+def run(home: str | os.PathLike[str] | None = None, *, clock: Clock, fix: bool = False) -> DoctorReport:
     paths = VaultPaths.from_env(home)
     checks: list[Check] = []
     if not paths.store.exists():
@@ -219,7 +233,7 @@ def run(home: str | os.PathLike[str] | None = None, *, clock: Clock, fix: bool =
     return {
         "ok": all(c.ok for c in checks),
         "home": str(paths.home),
-        "checks": [asdict(c) for c in checks],
+        "checks": [CheckRow(name=c.name, ok=c.ok, detail=c.detail, fix=c.fix) for c in checks],
         "disk": disk_use(paths),
     }
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from typing import Any
+from typing import Any, cast
 
 from memvault.core.store.context import Context
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.errors import InvalidArgument, NotFound
 from memvault.core.vocabulary.model import Caller, Memory, MemoryId, Status
 from memvault.core.vocabulary.requests import ListRequest
-from memvault.core.vocabulary.results import LinkRef, Provenance, RecordPage, RecordView
+from memvault.core.vocabulary.results import Counts, LinkRef, Provenance, RecordPage, RecordView
 
 
 def history_of(conn: Store, caller: Caller, record: Memory) -> list[Memory]:
@@ -107,10 +107,10 @@ def list_memories(ctx: Context, caller: Caller, request: ListRequest) -> RecordP
     return {"items": [r.to_dict() for r in page], "next_cursor": _encode_cursor(page[-1]) if more else None}
 
 
-def counts(conn: Store, caller: Caller) -> dict[str, object]:
+def counts(conn: Store, caller: Caller) -> Counts:
     by_status, by_domain = conn.memories.counts(caller)
     every_status = {status.value: by_status.get(status.value, 0) for status in Status}
-    return {**every_status, "total": sum(every_status.values()), "by_domain": by_domain}
+    return cast(Counts, {**every_status, "total": sum(every_status.values()), "by_domain": by_domain})
 
 
 def pending_count(conn: Store, caller: Caller) -> int:

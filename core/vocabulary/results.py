@@ -131,11 +131,24 @@ class StoreInfo(TypedDict):
     schema_version: int
 
 
+class Counts(TypedDict):
+    """Records by status (every `Status`), their total, and live records by domain."""
+
+    current: int
+    historical: int
+    partial: int
+    disputed: int
+    superseded: int
+    archived: int
+    total: int
+    by_domain: dict[str, int]
+
+
 class StatusAnswer(TypedDict):
     version: str
     contract: int
     store: StoreInfo
-    counts: dict[str, object]  # one count per status, "total", and "by_domain": {name: count}
+    counts: Counts
     write_mode: str
     kill_switch: str
     embeddings: str

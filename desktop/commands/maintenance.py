@@ -198,7 +198,7 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if report["ok"] else EXIT_PROBLEM
 
 
-def _clients_check() -> dict[str, Any]:
+def _clients_check() -> doctor.CheckRow:
     try:
         from memvault.desktop import clients  # noqa: PLC0415
 
@@ -209,7 +209,7 @@ def _clients_check() -> dict[str, Any]:
     return {"name": "clients", "ok": True, "detail": detail, "fix": None if found else "memvault install codex|claude"}
 
 
-def _doctor_text(report: dict[str, Any]) -> str:
+def _doctor_text(report: doctor.DoctorReport) -> str:
     lines = [f"memvault doctor — {report['home']}"]
     for check in report["checks"]:
         lines.append(f"{'ok ' if check['ok'] else 'BAD'}  {check['name']}: {check['detail']}")

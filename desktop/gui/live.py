@@ -11,25 +11,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from memvault.core.operations.changes import ChangeBatch, ChangeKind
+from memvault.core.operations.changes import ChangeBatch
 from memvault.desktop.change_listener import ChangeListener
-from memvault.desktop.gui.operations import Changes, Operations
-
-# Kinds that refresh every view: a restored store, a kind this build does not know, and a record's
-# new scope (no view has a narrower refresh for it).
-RELOADS = frozenset({ChangeKind.STORE_RESTORED, ChangeKind.OTHER, ChangeKind.MEMORY_RESCOPED})
-
-
-def changes_of(batch: ChangeBatch) -> Changes:
-    """What a batch of the feed touched: its kinds and ids; a reset or a kind in RELOADS means everything."""
-    if batch.reset:
-        return Changes.all()
-    ids: list[str] = []
-    for change in batch.changes:
-        if change.kind in RELOADS:
-            return Changes.all()
-        ids += [*change.memory_ids, *([change.proposal_id] if change.proposal_id else [])]
-    return Changes.of((change.kind for change in batch.changes), ids)
+from memvault.desktop.gui.operations import Operations, changes_of
 
 
 class LiveFeed(QObject):

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, ChangeKind
+from memvault.core.operations.changes import ChangeBatch, ChangeKind
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import OWNER, Caller
@@ -102,7 +102,7 @@ class Operations(QObject):
         """Run `work(vault)` on the worker; then `done(result)` or `failed(error)` on the GUI thread.
 
         With `writes=True`, `changed` is emitted after a successful write with `changes` (default:
-        `Changes.of(kinds, ids)` guessed from the result, else "everything").
+        what the change feed recorded between the work's start and end).
         """
         if self._closed:
             return  # the app is quitting: the store is closing
@@ -112,9 +112,20 @@ class Operations(QObject):
         # The worker's side holds only the ticket and the future, never a callback (see `_Errand`).
         future.add_done_callback(lambda f: self._deliver.emit(ticket, f))
 
-    def _call(self, ticket: int) -> Any:
-        # The vault is looked up when the work runs: a restore swaps it for the work queued after it.
-        return self._errands[ticket].work(self.vault)
+    def _call(self, ticket: int) -> tuple[Any, Changes | None]:
+        """The work's answer, and for a write what it changed: as told, or as the change feed names it
+        (the store's own account of its writes: the kinds and ids of the events the write recorded)."""
+        errand = self._errands[ticket]
+        vault = self.vault  # looked up when the work runs: a restore swaps it for the work queued after it
+        if not errand.writes or errand.changes is not None:
+            return errand.work(vault), errand.changes
+        before = vault.changes_since(self.caller, None).cursor
+        result = errand.work(vault)
+        try:
+            batch = vault.changes_since(self.caller, before)
+        except MemvaultError:  # the write is done; what it changed is unknown
+            return result, Changes.all()
+        return result, Changes.all() if batch.more else changes_of(batch)
 
     def shutdown(self) -> None:
         """Wait for work in flight, then stop the worker (call before closing the vault); answers still
@@ -134,10 +145,10 @@ class Operations(QObject):
             return
         error = future.exception()
         if error is None:
-            result = future.result()
+            result, changes = future.result()
             _answer(errand.done, result)
             if errand.writes:
-                self.changed.emit(errand.changes or changes_from_result(result))
+                self.changed.emit(changes or Changes.all())
             return
         try:
             self._report(errand, error)
@@ -167,11 +178,18 @@ def _answer(callback: Callable[[Any], None], value: Any) -> None:
         log.debug("gui: an answer arrived for a closed view; dropped")
 
 
-def changes_from_result(result: object) -> Changes:
-    """Best guess at what a write's result touched: when it names ids, those records and proposals
-    (any record or proposal kind: the answer does not say which), else everything."""
-    if isinstance(result, dict):
-        ids = [str(result[key]) for key in ("id", "memory_id", "proposal_id", "request_id") if result.get(key)]
-        if ids:
-            return Changes.of(MEMORY_KINDS | PROPOSAL_KINDS, ids)
-    return Changes.all()
+# Kinds that refresh every view: a restored store, a kind this build does not know, and a record's
+# new scope (no view has a narrower refresh for it).
+RELOADS = frozenset({ChangeKind.STORE_RESTORED, ChangeKind.OTHER, ChangeKind.MEMORY_RESCOPED})
+
+
+def changes_of(batch: ChangeBatch) -> Changes:
+    """What a batch of the feed touched: its kinds and ids; a reset or a kind in RELOADS means everything."""
+    if batch.reset:
+        return Changes.all()
+    ids: list[str] = []
+    for change in batch.changes:
+        if change.kind in RELOADS:
+            return Changes.all()
+        ids += [*change.memory_ids, *([change.proposal_id] if change.proposal_id else [])]
+    return Changes.of((change.kind for change in batch.changes), ids)

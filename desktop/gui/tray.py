@@ -165,7 +165,6 @@ class Tray(QObject):
             lambda _: None,
             self._refused,
             writes=True,
-            changes=Changes.of((ChangeKind.SETTING_CHANGED,), ("kill_switch",)),
         )
 
     def _pause_toggled(self, paused: bool) -> None:
@@ -175,7 +174,6 @@ class Tray(QObject):
             lambda _: None,
             self._refused,
             writes=True,
-            changes=Changes.of((ChangeKind.SETTING_CHANGED,), ("write_mode",)),
         )
 
     def _refused(self, error: MemvaultError) -> None:

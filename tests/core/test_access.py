@@ -12,6 +12,7 @@ from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.errors import Forbidden, NotFound
 from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ListRequest
+from memvault.core.vocabulary.results import Counts
 from memvault.core.vocabulary.search_request import SearchRequest
 
 PRIVATE = "Dr Okonkwo adjusted the Velmora dosage after the March checkup"
@@ -82,7 +83,9 @@ def test_status_counts_do_not_reveal_invisible_records(vault: Vault, add: Adder)
     vault.archive(OWNER, ArchiveRequest.of(id=hidden))
     assert vault.status(REMOTE)["counts"] == before
     assert "legal" not in before["by_domain"]
-    assert vault.status(OWNER)["counts"]["total"] == 4
+    counts = vault.status(OWNER)["counts"]
+    assert counts["total"] == 4 and counts["archived"] == 1
+    assert set(counts) == set(Counts.__annotations__)  # every status, no more: the TypedDict is the answer
 
 
 def test_links_and_history_in_get_leave_out_invisible_records(vault: Vault, records: dict[str, str]) -> None:

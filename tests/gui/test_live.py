@@ -14,8 +14,8 @@ from memvault.core.operations.changes import Change, ChangeBatch, ChangeKind
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER, Surface
-from memvault.desktop.gui.live import LiveFeed, changes_of
-from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.live import LiveFeed
+from memvault.desktop.gui.operations import Changes, Operations, changes_of
 from memvault.desktop.gui.windows.inbox import InboxView
 
 

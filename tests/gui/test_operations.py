@@ -40,10 +40,16 @@ def test_a_write_announces_what_it_touched_and_lands_in_the_store(
     memory_id = seeded.records["glaze"]
     with qtbot.waitSignal(ops.changed, timeout=5000) as announced:
         ops.run(lambda v: v.archive(OWNER, ArchiveRequest.parse({"id": memory_id})), lambda _: None, writes=True)
-    assert isinstance(announced.args[0], Changes)
-    assert memory_id in announced.args[0].ids
-    assert announced.args[0].touches(*MEMORY_KINDS) and not announced.args[0].touches(ChangeKind.SETTING_CHANGED)
+    assert announced.args[0] == Changes.of([ChangeKind.MEMORY_ARCHIVED], [memory_id])  # as the change feed names it
     assert vault.get(OWNER, memory_id)["memory"]["status"] == "archived"
+
+
+def test_a_write_that_names_no_record_announces_its_kind(qtbot: QtBot, ops: Operations) -> None:
+    with qtbot.waitSignal(ops.changed, timeout=5000) as announced:
+        ops.run(lambda v: v.set_setting(OWNER, "write_mode", "retrieval-only"), lambda _: None, writes=True)
+    changes = announced.args[0]
+    assert changes.touches(ChangeKind.SETTING_CHANGED) and not changes.touches(*MEMORY_KINDS)
+    assert not changes.everything
 
 
 def test_a_refused_call_reaches_failed_and_announces_nothing(qtbot: QtBot, ops: Operations) -> None:

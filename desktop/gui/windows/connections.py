@@ -323,7 +323,6 @@ class ConnectionsPanel(QGroupBox):
             self._approved,
             lambda error: self._not_answered(code, error),
             writes=True,
-            changes=Changes.of((ChangeKind.PRINCIPAL_CHANGED,), (code,)),
         )
 
     def deny(self, code: str) -> None:
@@ -332,7 +331,6 @@ class ConnectionsPanel(QGroupBox):
             self._denied,
             lambda error: self._not_answered(code, error),
             writes=True,
-            changes=Changes.of((ChangeKind.PRINCIPAL_CHANGED,), (code,)),
         )
 
     def _approved(self, done: OAuthDecision) -> None:
@@ -389,7 +387,6 @@ class ConnectionsPanel(QGroupBox):
             self._revoked,
             self._refused,
             writes=True,
-            changes=Changes.of((ChangeKind.PRINCIPAL_CHANGED,), ids),
         )
 
     def _revoked(self, done: list[ConnectionRevoked]) -> None:

@@ -107,7 +107,6 @@ class DomainsView(QWidget):
             lambda _: self.message.setText(said),
             self._refused,
             writes=True,
-            changes=Changes.of((ChangeKind.DOMAIN_CHANGED, ChangeKind.MEMORY_MOVED)),
         )
 
     def _one_selected(self) -> str | None:

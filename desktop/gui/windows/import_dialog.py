@@ -39,11 +39,10 @@ from memvault.core.importers.conversation import FORMATS
 from memvault.core.importers.report import ExportSummary, ImportReport, RollbackReport
 from memvault.core.importers.request import ImportRequest
 from memvault.core.importers.run import Hooks, Stopped
-from memvault.core.operations.changes import ChangeKind
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui.date_edits import DateEdit
 from memvault.desktop.gui.item_tables import ItemTable
-from memvault.desktop.gui.operations import Changes, Operations
+from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.windows.import_report import format_name, report_html, summary_text
 
 EXPORTS = "Exports (*.zip *.json *.jsonl *.md *.markdown);;All files (*)"
@@ -329,7 +328,6 @@ class ImportDialog(QDialog):
             self._finished,
             self._failed,
             writes=what == "commit",
-            changes=Changes.of((ChangeKind.MEMORY_ADDED, ChangeKind.DOMAIN_CHANGED)),
         )
         self._update_buttons()
 
@@ -468,7 +466,6 @@ class ImportDialog(QDialog):
             self._rolled_back,
             self._batches_failed,
             writes=True,
-            changes=Changes.of((ChangeKind.PURGED, ChangeKind.DOMAIN_CHANGED)),  # as the feed names a rollback
         )
 
     def _rolled_back(self, done: RollbackReport) -> None:

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, ChangeKind
+from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.desktop.gui import human_time
 from memvault.desktop.gui.badges import BADGE_ROLE, BadgeDelegate, badge_html
@@ -73,18 +73,6 @@ EMPTY_TEXT = (
 COLUMNS = ("What", "Summary", "Why it waits", "By", "When")
 SUMMARY, WHY, WHEN = 1, 2, 4  # the summary takes the room left
 WHY_SHOWN = "review-before-write"  # the why column is as wide as the commonest reason; a longer one is cut (hover)
-# What deciding proposals changes: the proposals and purge requests, and the records approvals write.
-DECIDED = frozenset(
-    {
-        ChangeKind.PROPOSAL_DECIDED,
-        ChangeKind.PURGE_REJECTED,
-        ChangeKind.PURGED,
-        ChangeKind.MEMORY_ADDED,
-        ChangeKind.MEMORY_CORRECTED,
-        ChangeKind.MEMORY_ARCHIVED,
-        ChangeKind.MEMORY_RESTORED,
-    }
-)
 
 
 def _row(label: str, value: Any) -> str:
@@ -351,7 +339,6 @@ class InboxView(QWidget):
             lambda decisions: self._decided(decisions, approve, note),
             self._failed,
             writes=True,
-            changes=Changes.of(DECIDED, [item.id for item in chosen]),
         )
 
     def _decided(self, decisions: list[Outcome], approved: bool, note: str) -> None:

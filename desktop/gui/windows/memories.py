@@ -419,4 +419,5 @@ class MemoriesView(QWidget):
             self._load_domains()
             self.refresh()
             if self._open_id is not None and (changes.everything or self._open_id in changes.ids):
-                self.open_record(self._open_id)
+                # The record asked for last: a correction names the old version, and opens the new one.
+                self.open_record(self._opening or self._open_id)

@@ -182,7 +182,6 @@ class SettingsForm(QGroupBox):
             lambda saved: self.message.setText(f"{name} = {saved}"),
             self._refused,
             writes=True,
-            changes=Changes.of((ChangeKind.SETTING_CHANGED,), (name,)),
         )
 
     def _refused(self, error: MemvaultError) -> None:

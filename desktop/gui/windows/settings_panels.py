@@ -124,7 +124,6 @@ class TokensPanel(_Panel):
             self._created,
             self.refused,
             writes=True,
-            changes=Changes.of((ChangeKind.PRINCIPAL_CHANGED,), (name,)),
         )
 
     def _created(self, made: TokenCreated) -> None:
@@ -143,7 +142,6 @@ class TokensPanel(_Panel):
             lambda _: self._revoked(names),
             self.refused,
             writes=True,
-            changes=Changes.of((ChangeKind.PRINCIPAL_CHANGED,), names),
         )
 
     def _revoked(self, names: list[str]) -> None:
@@ -230,7 +228,6 @@ class BackupsPanel(_Panel):
             done,
             self.refused,
             writes=True,
-            changes=Changes.of((ChangeKind.BACKUP_CHANGED,)),
         )
 
     def choose_restore(self) -> None:
@@ -262,7 +259,7 @@ class DoctorPanel(_Panel):
     def run_checks(self, *, fix: bool) -> None:
         self.ops.run(lambda v: doctor.run(v.paths.home, fix=fix, clock=v.clock), self._show, self.refused)
 
-    def _show(self, report: dict[str, Any]) -> None:
+    def _show(self, report: doctor.DoctorReport) -> None:
         rows = [(c["name"], "ok" if c["ok"] else "PROBLEM", c["detail"], c["fix"] or "") for c in report["checks"]]
         self.table.refill(rows)
         self.message.setText("All checks pass." if report["ok"] else "Some checks need attention: see Fix.")
