@@ -346,8 +346,10 @@ def entity_names(conn: Connection, memory_id: str) -> list[str]:
 
 
 def add_link(conn: Connection, from_id: str, to_id: str, link_type: str, now: str, weight: float = 1.0) -> None:
+    # A link made twice is kept once; a link of an unknown type is refused (OR IGNORE would drop it unsaid).
     conn.execute(
-        "INSERT OR IGNORE INTO links (from_id, to_id, type, weight, created_at) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO links (from_id, to_id, type, weight, created_at) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (from_id, to_id, type) DO NOTHING",
         (from_id, to_id, link_type, weight, now),
     )
 
