@@ -1,6 +1,6 @@
 """Measure today's writer judgements on the writer evaluation set (statements.jsonl, pairs.jsonl).
 
-Run from the checkout: `.venv/bin/python tests/writer_eval/measure.py [--split heldout|tune|both]
+Run from the checkout: `.venv/bin/python tests/writer_eval/measure.py [--split heldout|tune|both|fresh]
 [--json FILE] [--show N] [--embeddings on|off]`. Builds the set first when the files are missing.
 
 What is measured, as the code stands (nothing here changes or tunes a rule):
@@ -430,7 +430,7 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--split", choices=("heldout", "tune", "both"), default="both")
+    parser.add_argument("--split", choices=("heldout", "tune", "both", "fresh"), default="both")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     parser.add_argument("--show", type=int, default=0, help="print up to N misjudged statements per error kind")
     parser.add_argument("--embeddings", choices=("on", "off"), default="on", help="the product default is on")
@@ -440,7 +440,9 @@ def main() -> None:
     root = sandbox(args.embeddings == "on")
     try:
         statements_file, pairs_file = HERE / "statements.jsonl", HERE / "pairs.jsonl"
-        if not statements_file.exists() or not pairs_file.exists():
+        if args.split == "fresh":  # the hand-written set nobody tuned on (README: "The fresh set")
+            statements_file, pairs_file = HERE / "fresh_statements.jsonl", HERE / "fresh_pairs.jsonl"
+        elif not statements_file.exists() or not pairs_file.exists():
             from build import build  # noqa: PLC0415
 
             build()
