@@ -26,6 +26,7 @@ setup(
     package_data={
         "memvault": ["py.typed"],
         "memvault.core.store.sqlcipher": ["migrations/*.sql"],
+        "memvault.core.store.postgres": ["migrations/*.sql"],
         "memvault.client_templates": ["**/*.md"],
         "memvault.resources": [
             "*.json",

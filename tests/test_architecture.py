@@ -11,12 +11,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {
-    "core": ("PySide6", "mcp", "memvault.mcp_bridge", "memvault.desktop", "sqlite3", "sqlcipher3"),
-    "mcp_bridge": ("PySide6", "memvault.desktop", "sqlcipher3", "sqlite3"),
-    "desktop": ("sqlcipher3", "sqlite3"),
+    "core": ("PySide6", "mcp", "memvault.mcp_bridge", "memvault.desktop", "sqlite3", "sqlcipher3", "psycopg"),
+    "mcp_bridge": ("PySide6", "memvault.desktop", "sqlcipher3", "sqlite3", "psycopg"),
+    "desktop": ("sqlcipher3", "sqlite3", "psycopg"),
 }
-# The one module that opens connections may import the driver (and sqlite3 for its type hints).
-DRIVER_ALLOWED = {Path("core/store/sqlcipher/connection.py")}
+DRIVERS = ("sqlite3", "sqlcipher3", "psycopg")
+# Each engine's one module that opens connections may import its driver (sqlite3: for type hints).
+DRIVER_ALLOWED = {Path("core/store/sqlcipher/connection.py"), Path("core/store/postgres/connection.py")}
 
 
 def imported_modules(path: Path) -> list[str]:
@@ -40,7 +41,7 @@ def test_layers_import_only_downwards(layer: str) -> None:
     for path in sources(layer):
         for module in imported_modules(path):
             for banned in FORBIDDEN[layer]:
-                if path.relative_to(ROOT) in DRIVER_ALLOWED and banned in ("sqlite3", "sqlcipher3"):
+                if path.relative_to(ROOT) in DRIVER_ALLOWED and banned in DRIVERS:
                     continue
                 if module == banned or module.startswith(banned + "."):
                     offences.append(f"{path.relative_to(ROOT)} imports {module}")
@@ -99,7 +100,11 @@ def sql_offences(path: Path, root: Path = ROOT) -> list[str]:
     return found
 
 
-ENGINES = ROOT / "core" / "store" / "sqlcipher"
+ENGINES = (ROOT / "core" / "store" / "sqlcipher", ROOT / "core" / "store" / "postgres")
+
+
+def in_an_engine(path: Path) -> bool:
+    return any(path.is_relative_to(engine) for engine in ENGINES)
 
 
 def test_sql_lives_only_in_the_store_engines() -> None:
@@ -107,10 +112,13 @@ def test_sql_lives_only_in_the_store_engines() -> None:
     offences = []
     for layer in ("core", "mcp_bridge", "desktop"):
         for path in sources(layer):
-            if path.is_relative_to(ENGINES):
+            if in_an_engine(path):
                 continue
             offences += sql_offences(path)
     assert offences == []
+
+
+ENGINE_PACKAGES = ("memvault.core.store.sqlcipher", "memvault.core.store.postgres")
 
 
 def engine_reaches(path: Path, root: Path = ROOT) -> list[str]:
@@ -118,7 +126,7 @@ def engine_reaches(path: Path, root: Path = ROOT) -> list[str]:
     return [
         f"{path.relative_to(root)} imports {module}"
         for module in imported_modules(path)
-        if module == "memvault.core.store.sqlcipher" or module.startswith("memvault.core.store.sqlcipher.")
+        if any(module == name or module.startswith(name + ".") for name in ENGINE_PACKAGES)
     ]
 
 
@@ -130,7 +138,7 @@ def test_only_the_engine_chooser_knows_the_engines() -> None:
         hit
         for layer in ("core", "mcp_bridge", "desktop")
         for path in sources(layer)
-        if not path.is_relative_to(ENGINES) and path not in allowed
+        if not in_an_engine(path) and path not in allowed
         for hit in engine_reaches(path)
     ]
     assert offences == []

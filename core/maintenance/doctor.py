@@ -172,8 +172,10 @@ def _backups_check(conn: Store, paths: VaultPaths) -> Check:
             if sound is False:
                 broken.append(row["path"])
             continue
-        with conn.maintenance.attached(Path(row["path"])):
-            if conn.tombstones.purged_but_present():
+        with conn.maintenance.attached(Path(row["path"])) as copy:
+            if copy is None:  # it stopped opening since `sound` looked
+                broken.append(row["path"])
+            elif conn.tombstones.purged_but_present():
                 holding.append(row["path"])
     if holding or broken:
         detail = f"{len(holding)} backups still hold purged records, {len(broken)} do not open or are damaged"
@@ -191,8 +193,9 @@ def _tombstones_check(conn: Store, paths: VaultPaths, *, fix: bool, now: str) ->
     forgotten: dict[str, tuple[str, str, str]] = {}
     for row in conn.backups.known(paths.home, include_removed=False):
         if Path(row["path"]).is_file() and stray_backups.sound(conn, Path(row["path"])):
-            with conn.maintenance.attached(Path(row["path"])):
-                forgotten.update((t[0], t) for t in conn.tombstones.unknown_tombstones())
+            with conn.maintenance.attached(Path(row["path"])) as copy:
+                if copy is not None:
+                    forgotten.update((t[0], t) for t in conn.tombstones.unknown_tombstones())
     back = conn.maintenance.tombstoned_present()
     tombstones = len(conn.maintenance.tombstone_ids())
     if not forgotten and not back:

@@ -144,8 +144,8 @@ def _hold(paths: VaultPaths, key: bytes) -> Store | None:
         holder.maintenance.checkpoint_truncate()
         alone = holder.maintenance.journal_mode("delete") == "delete"  # else: still in WAL mode, held
     except engine.errors as exc:
-        holder.close()
         if not engine.is_busy(exc):
+            holder.close()
             return None  # damaged: it will be kept aside as it is
         alone = False
     if not alone:
@@ -234,7 +234,9 @@ def _swap(
     if holder is not None:
         try:
             holder.begin_exclusive()
-        except holder.engine.errors:
+        except holder.engine.errors as exc:
+            if not holder.engine.is_busy(exc):
+                raise
             raise StoreUnavailable(
                 "another memvault process opened the store meanwhile: close it and restore again"
             ) from None

@@ -48,7 +48,7 @@ class ChangeKind(StrEnum):
     OTHER = "other"  # an event action this build does not know (a newer writer)
 
 
-# Event actions (core/store/events.py callers) -> the kind of change they are.
+# Event actions (`EventRows.record` callers) -> the kind of change they are.
 ACTION_KINDS: dict[str, ChangeKind] = {
     "added": ChangeKind.MEMORY_ADDED,
     "superseded": ChangeKind.MEMORY_CORRECTED,

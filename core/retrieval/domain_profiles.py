@@ -249,7 +249,7 @@ def _build(conn: Store, identity: str, counter: int, view: View, caller: Caller)
     return Profiles(by_name=known.by_name, idf=known.idf, rows=rows, identity=identity, counter=counter, view=view)
 
 
-# The store's identity, write counter and latest event id (`domain_rows.version`).
+# The store's identity, write counter and latest event id (`DomainRows.version`).
 StoreVersion = tuple[str, int, int]
 
 

@@ -1,7 +1,7 @@
 """Candidates and fusion: lexical (words + trigrams), semantic (embeddings), graph neighbours.
 
 Each stage adds records (already filtered by access, time, status and the request's
-filters, all in SQL) and signals; `ranking` turns signals into one score. The stages
+filters, all by the store) and signals; `ranking` turns signals into one score. The stages
 run cheapest first and stop at the deadline, keeping what they found.
 """
 

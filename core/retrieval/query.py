@@ -1,9 +1,9 @@
-"""Turning user text into safe FTS5 queries: words only, each quoted, never FTS syntax.
+"""Turning user text into the terms a search asks the store for: words only, never query syntax.
 
-Two indexes are queried: the word index (unicode61, diacritics removed) with a light
-suffix-stripping prefix match, and the trigram index for partial words and for
-scripts written without spaces (Japanese, Chinese). Every term is wrapped in double
-quotes with inner quotes doubled, so no user string is ever parsed as FTS5 syntax.
+Two indexes are asked: the word index (diacritics removed) with a light suffix-stripping prefix
+match, and the trigram index for partial words and for scripts written without spaces (Japanese,
+Chinese). The store's engine builds its own query from these terms (`core/store/sqlcipher/match.py`
+quotes every one), so no user string is ever parsed as query syntax.
 """
 
 from __future__ import annotations

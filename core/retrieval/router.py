@@ -229,7 +229,7 @@ def route(
     version: StoreVersion | None = None,
 ) -> RouteDecision:
     """Score every domain the caller may see against the request; activate the relevant ones.
-    `version`: the store's `domain_rows.version` when the caller read it already in this snapshot."""
+    `version`: the store's `DomainRows.version` when the caller read it already in this snapshot."""
     profiles, in_use = profiles_for(conn, caller, version)
     visible = sorted(name for name in in_use if name in profiles.by_name)
     if not visible:

@@ -38,7 +38,7 @@ K1 = 1.2  # FTS5's bm25 constants
 B = 0.75
 # A term FTS5's tokenizer keeps whole and unchanged: ASCII letters and digits, lower case.
 SIMPLE_TERM = re.compile(r"[a-z0-9]+")
-FIELD_BITS = 16  # a packed posting: one field of counts a column (word_index_rows)
+FIELD_BITS = 16  # a packed posting: one field of counts a column (`WordIndexRows.postings`)
 SMALL_COUNT = 8  # counts below this in every column: weighted counts from a table
 MERGE_AT = 4096  # postings written since the load kept aside until then, then merged in
 # Records written since a refresh are tokenized in the scratch table, up to this many or a tenth of
@@ -71,7 +71,7 @@ class WordPostings:
         self._terms: list[str] = []
         self._index: dict[str, int] = {}
         # Set by `_load`: where each term's postings start, their rowids (4 bytes:
-        # `word_index_rows.MAX_POSTED_ROWID`) and packed counts, and the tokens in each record by rowid.
+        # `rows.MAX_POSTED_ROWID`) and packed counts, and the tokens in each record by rowid.
         self._starts: Any = None
         self._docs: Any = None
         self._packed: Any = None
@@ -125,7 +125,7 @@ class WordPostings:
         release_freed_memory()  # the load's transient arrays and text (~60 MB at 100k records)
 
     def _arrays(self, terms: list[tuple[str, int]], occurrences: bytes) -> tuple[list[str], Any, Any, Any] | None:
-        """From `word_index_rows.postings`: the terms, where each term's postings start (and the end),
+        """From `WordIndexRows.postings`: the terms, where each term's postings start (and the end),
         and the postings (rowids, packed counts), by term then rowid. None when the two disagree."""
         np = self._np
         counts = np.fromiter((n for _, n in terms), dtype=np.int64, count=len(terms))

@@ -1,7 +1,7 @@
 """Who may do what: the kill switch, local-only operations, and the scopes a caller may write.
 
-Which *records* a caller may see is the SQL rule in `store/visibility.py`, applied
-inside every query; this module holds the rules about *operations*.
+Which *records* a caller may see is a rule every engine applies inside every query (SQLCipher's:
+`store/sqlcipher/visibility.py`); this module holds the rules about *operations*.
 """
 
 from __future__ import annotations

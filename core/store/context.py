@@ -41,7 +41,7 @@ class Context:
 
     @contextmanager
     def transaction(self) -> Iterator[Store]:
-        """A short write transaction (one writer per process; SQLite serialises processes).
+        """A short write transaction (one writer per process; the engine serialises processes).
 
         When it wrote events, the change signal tells other processes after the commit.
         """

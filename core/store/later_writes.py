@@ -39,7 +39,7 @@ class Queued:
 
 
 class LaterWrites:
-    """The writes queued on one connection, written together in one transaction."""
+    """The writes queued on one store, written together in one transaction."""
 
     def __init__(self) -> None:
         self._queued: list[Queued] = []

@@ -130,7 +130,7 @@ class ViewQueries(Protocol):
 
 
 class SearchRows(Protocol):
-    """A search"s candidates and statistics: words, trigrams, substrings, links, entities, feedback."""
+    """A search's candidates and statistics: words, trigrams, substrings, links, entities, feedback."""
 
     def lexical_candidates(
         self,
@@ -190,7 +190,7 @@ class WordIndexRows(Protocol):
     def segment_count(self) -> int: ...
     def merge_step(self, pages: int, *, first: bool) -> bool: ...
     def averages(self) -> tuple[int, int]: ...
-    def postings(self, schema: str = "main", table: str = "memory_fts") -> tuple[list[tuple[str, int]], bytes]: ...
+    def postings(self) -> tuple[list[tuple[str, int]], bytes]: ...
     def indexed_sizes(self, after: int) -> list[tuple[int, int]]: ...
     def last_indexed(self) -> int: ...
     def tokenized(self, texts: Sequence[tuple[int, str, str, str]]) -> tuple[list[tuple[str, int]], bytes]: ...
@@ -286,7 +286,7 @@ class TombstoneChecks(Protocol):
 
 
 class Migrations(Protocol):
-    """The store"s schema version and its upgrade."""
+    """The store's schema version and its upgrade."""
 
     def current_version(self) -> int: ...
     def migrate(self, target: int | None = None) -> int: ...
@@ -299,7 +299,11 @@ class StampRows(Protocol):
 
 
 class ChangeRows(Protocol):
-    """The change feed: state-change events after a cursor, as each caller may see them."""
+    """The change feed: state-change events after a cursor, as each caller may see them.
+
+    Event ids (the cursor) become visible in increasing order: an engine lets one writer commit at
+    a time (SQLite does; the PostgreSQL engine takes a store-wide lock), so "every event after N"
+    never misses one that commits later. Import marks and vector rowids rely on the same order."""
 
     def cursor(self) -> int: ...
     def after(self, since: int, limit: int) -> list[dict[str, Any]]: ...
@@ -315,7 +319,7 @@ class SettingRows(Protocol):
 
 
 class ShadowLog(Protocol):
-    """The retrieval log"s shadow rows (ids, scores, latency: never text)."""
+    """The retrieval log's shadow rows (ids, scores, latency: never text)."""
 
     def shadow_rows(self, since: str) -> list[ShadowRow]: ...
 

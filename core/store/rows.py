@@ -45,7 +45,7 @@ class StoreStamps:
 
     @property
     def domains(self) -> tuple[str, int, int]:
-        """What the domain profiles are keyed on (`DomainsRows.version`)."""
+        """What the domain profiles are keyed on (`DomainRows.version`)."""
         return self.identity, self.writes, self.cursor
 
 

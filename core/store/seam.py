@@ -117,8 +117,9 @@ class Engine(Protocol):
         """What the engine's driver raises when the store cannot do what was asked (busy, damaged)."""
         ...
 
-    def open(self, path: Path, key: bytes, *, create: bool = False) -> Store:
-        """Open the store (creating an empty one with `create`); its schema is upgraded by `migrations`."""
+    def open(self, location: str | Path, key: bytes, *, create: bool = False) -> Store:
+        """Open the store at `location` (a file, a URL: the engine's), creating an empty one with `create`
+        where the engine makes stores itself; its schema is upgraded by `migrations`."""
         ...
 
     def is_busy(self, exc: BaseException) -> bool:

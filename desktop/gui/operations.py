@@ -119,13 +119,22 @@ class Operations(QObject):
         vault = self.vault  # looked up when the work runs: a restore swaps it for the work queued after it
         if not errand.writes or errand.changes is not None:
             return errand.work(vault), errand.changes
-        before = vault.changes_since(self.caller, None).cursor
+        before = self._cursor(vault)
         result = errand.work(vault)
+        if before is None:
+            return result, Changes.all()
         try:
             batch = vault.changes_since(self.caller, before)
-        except MemvaultError:  # the write is done; what it changed is unknown
+        except Exception:  # the write is done; what it changed is unknown, not a failure
             return result, Changes.all()
         return result, Changes.all() if batch.more else changes_of(batch)
+
+    def _cursor(self, vault: Vault) -> int | None:
+        """The change feed's cursor before a write; None when it cannot be read (the write still runs)."""
+        try:
+            return vault.changes_since(self.caller, None).cursor
+        except Exception:  # a busy store or a refusal is the write's to report
+            return None
 
     def shutdown(self) -> None:
         """Wait for work in flight, then stop the worker (call before closing the vault); answers still
@@ -148,7 +157,7 @@ class Operations(QObject):
             result, changes = future.result()
             _answer(errand.done, result)
             if errand.writes:
-                self.changed.emit(changes or Changes.all())
+                self.changed.emit(changes)
             return
         try:
             self._report(errand, error)

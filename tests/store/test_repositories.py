@@ -1,17 +1,13 @@
 """What the store's repositories mean, asked through the `Store` protocol alone: no SQL, no engine's
-own helpers. Every engine runs this suite (`ENGINES`); a second engine joins by adding its fixture."""
+own helpers. Every engine runs this suite (`store` in conftest.py); `needs` names the
+repositories a test uses beyond `migrations`."""
 
 from __future__ import annotations
-
-import os
-from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
 from memvault.core.store.rows import StoreStamps
 from memvault.core.store.seam import Store
-from memvault.core.store.sqlcipher.store import ENGINE as SQLCIPHER
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER, Caller, MemoryId, Surface
 from memvault.core.vocabulary.search_request import SearchRequest
@@ -19,23 +15,6 @@ from memvault.core.writer.writes import commit_draft
 
 REMOTE = Caller(principal="tunnel-assistant", surface=Surface.REMOTE)
 NOW, LATER = "2026-12-07T10:00:00Z", "2026-12-07T11:00:00Z"
-
-
-def _sqlcipher(folder: Path) -> Store:
-    return SQLCIPHER.open(folder / "store.db", os.urandom(32), create=True)
-
-
-ENGINES: dict[str, Callable[[Path], Store]] = {"sqlcipher": _sqlcipher}
-
-
-@pytest.fixture(params=sorted(ENGINES))
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    opened = ENGINES[request.param](tmp_path)
-    opened.migrations.migrate()
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def _draft(statement: str, *, scope: str = "local_only", domain: str = "home") -> Draft:
@@ -51,6 +30,7 @@ def _everything() -> SearchRequest:
     return SearchRequest.of(query="anything", limit=50)
 
 
+@pytest.mark.needs("memories", "events", "record_kinds")
 def test_a_record_reads_back_as_written_and_only_where_its_scope_allows(store: Store) -> None:
     private = _add(store, "The spare key is with Ilse Brandvold next door")
     shared = _add(store, "The Harrowgate book club meets on Thursdays", scope="remote_allowed", domain="clubs")
@@ -63,6 +43,7 @@ def test_a_record_reads_back_as_written_and_only_where_its_scope_allows(store: S
         assert set(reading.memories.fetch_many(OWNER, [private, shared, "m000000000000"])) == {private, shared}
 
 
+@pytest.mark.needs("memories", "events", "record_kinds")
 def test_an_update_moves_the_revision_and_the_status(store: Store) -> None:
     memory_id = _add(store, "The boiler service is due in October")
     with store.read_snapshot() as reading:
@@ -74,6 +55,7 @@ def test_an_update_moves_the_revision_and_the_status(store: Store) -> None:
         assert status == "current"
 
 
+@pytest.mark.needs("memories", "events", "record_kinds")
 def test_a_failed_write_leaves_nothing_and_a_savepoint_undoes_its_part_only(store: Store) -> None:
     with pytest.raises(RuntimeError), store.write_transaction() as writing:
         gone = commit_draft(writing, OWNER, _draft("Never stored"), None, NOW)
@@ -89,6 +71,7 @@ def test_a_failed_write_leaves_nothing_and_a_savepoint_undoes_its_part_only(stor
     assert not store.in_transaction
 
 
+@pytest.mark.needs("memories", "events", "record_kinds", "search")
 def test_words_find_records_by_word_and_prefix_within_what_the_caller_sees(store: Store) -> None:
     plumber = _add(store, "The plumber fixed the kitchen sink", scope="remote_allowed")
     _add(store, "The plumbing quote came from Vesterby Pipes")
@@ -99,11 +82,12 @@ def test_words_find_records_by_word_and_prefix_within_what_the_caller_sees(store
         remote = reading.search.lexical_candidates(REMOTE, [("plumb", True)], request, 10)
         counts = reading.search.document_frequencies([("plumb", True), ("kitchen", False), ("zanzibar", False)])
     assert [m.id for m, _ in exact] == [plumber]
-    assert len(prefix) == 2 and all(score < 0 for _, score in prefix)  # bm25: lower is better
+    assert len(prefix) == 2
     assert [m.id for m, _ in remote] == [plumber]
     assert (counts["plumb"].docs, counts["kitchen"].docs, counts["zanzibar"].docs) == (2, 1, 0)
 
 
+@pytest.mark.needs("memories", "events", "record_kinds", "search")
 def test_fragments_find_what_words_cannot(store: Store) -> None:
     inside = _add(store, "We booked the Thornquist-Abernathy cottage")
     cjk = _add(store, "我们周末去北京看长城")
@@ -117,6 +101,7 @@ def test_fragments_find_what_words_cannot(store: Store) -> None:
     assert quoted == []  # a term is a term: no caller's string is read as query syntax
 
 
+@pytest.mark.needs("memories", "events", "record_kinds", "changes")
 def test_events_feed_the_change_cursor_in_order(store: Store) -> None:
     with store.read_snapshot() as reading:
         start = reading.changes.cursor()
@@ -131,6 +116,7 @@ def test_events_feed_the_change_cursor_in_order(store: Store) -> None:
         assert reading.changes.visible_ids(REMOTE, [memory_id]) == set()
 
 
+@pytest.mark.needs("proposals")
 def test_a_proposal_waits_until_decided(store: Store) -> None:
     with store.write_transaction() as writing:
         proposal = writing.proposals.stage(
@@ -148,6 +134,7 @@ def test_a_proposal_waits_until_decided(store: Store) -> None:
         assert [row["id"] for row in reading.proposals.list_by_status("rejected", 10)] == [proposal]
 
 
+@pytest.mark.needs("settings")
 def test_settings_keep_any_json_value(store: Store) -> None:
     with store.write_transaction() as writing:
         writing.settings.write("auto_write_domains", ["home", "garden"])
@@ -158,6 +145,7 @@ def test_settings_keep_any_json_value(store: Store) -> None:
         assert reading.settings.read_all() == {"auto_write_domains": ["home", "garden"], "write_mode": "retrieval-only"}
 
 
+@pytest.mark.needs("memories", "events", "record_kinds", "vectors")
 def test_vectors_round_trip_and_name_what_still_needs_one(store: Store) -> None:
     first = _add(store, "The allotment is plot 14")
     second = _add(store, "The allotment society meets monthly")
@@ -172,7 +160,9 @@ def test_vectors_round_trip_and_name_what_still_needs_one(store: Store) -> None:
         assert [row[1] for row in reading.vectors.since("model-a", 0)] == [first]
 
 
+@pytest.mark.needs("memories", "events", "record_kinds", "stamps")
 def test_the_stamps_move_with_every_write(store: Store) -> None:
+
     def stamps() -> StoreStamps:
         with store.read_snapshot() as reading:
             return reading.stamps.read()
@@ -188,6 +178,7 @@ def test_the_stamps_move_with_every_write(store: Store) -> None:
     assert "links" in stamps().filled and "links" not in after.filled
 
 
+@pytest.mark.needs("memories", "events", "record_kinds")
 def test_a_link_is_kept_once_and_an_unknown_kind_is_refused(store: Store) -> None:
     house, roof = _add(store, "The house is on Alder Lane"), _add(store, "The roof was redone in 2024")
     with store.write_transaction() as writing:
@@ -200,16 +191,22 @@ def test_a_link_is_kept_once_and_an_unknown_kind_is_refused(store: Store) -> Non
     assert [(link["target_id"], link["type"], link["direction"]) for link in links] == [(house, "relates_to", "out")]
 
 
+@pytest.mark.needs("memories", "events", "record_kinds", "maintenance", "tombstones", "search", "proposals")
 def test_a_purge_leaves_a_tombstone_and_no_text(store: Store) -> None:
     gone = _add(store, "The Kestrelmoor diagnosis letter is in the blue folder")
     kept = _add(store, "The blue folder is in the study")
     with store.write_transaction() as writing:
+        said_again = writing.proposals.stage(REMOTE, "add", {"draft": {"statement": "Kestrelmoor letter"}}, NOW)
+        unrelated = writing.proposals.stage(REMOTE, "add", {"draft": {"statement": "The study lamp"}}, NOW)
+    with store.write_transaction() as writing:
         removed = writing.maintenance.purge_records([gone], LATER, "personal")
-        writing.maintenance.purge_texts(["Kestrelmoor"])
+        assert writing.maintenance.purge_texts(["Kestrelmoor"]) == 1
     assert removed.get("memories") == 1
     with store.read_snapshot() as reading:
         assert reading.memories.fetch(OWNER, gone) is None and reading.memories.fetch(OWNER, kept) is not None
         assert reading.tombstones.record_count() == 1
         assert [row[0] for row in reading.maintenance.tombstone_ids()] == [gone]
-        assert reading.search.lexical_candidates(OWNER, [("kestrelmoor", False)], _everything(), 10) == []
+        assert reading.search.document_frequencies([("kestrelmoor", False)])["kestrelmoor"].docs == 0  # index too
+        assert reading.search.trigram_candidates(OWNER, ["kestrelmoor"], _everything(), 10) == []
         assert reading.maintenance.statements_of([gone, kept]) == {kept: "The blue folder is in the study"}
+        assert reading.proposals.fetch(said_again) is None and reading.proposals.fetch(unrelated) is not None

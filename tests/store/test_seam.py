@@ -3,6 +3,7 @@ type-checked against (`core/store/repositories.py`), and its `Store` answers as 
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import typing
 from types import ModuleType
@@ -11,16 +12,28 @@ from typing import Any
 import pytest
 
 from memvault.core.store import repositories
+from memvault.core.store.bound import Bound
+from memvault.core.store.postgres.store import BUILT as POSTGRES_BUILT
 from memvault.core.store.seam import Store
-from memvault.core.store.sqlcipher.store import ENGINE, Bound, SQLCipherStore
+from memvault.core.store.sqlcipher.store import ENGINE, SQLCipherStore
 from memvault.core.vault import Vault
 
 REPOSITORIES = {name: getattr(repositories, kind) for name, kind in Store.__annotations__.items()}
+# The PostgreSQL engine's repositories so far (issue 30) and their modules.
+POSTGRES_MODULES = {
+    "settings": "settings_table",
+    "events": "events",
+    "changes": "change_rows",
+    "proposals": "proposals",
+    "migrations": "migrations",
+}
 
 
-def _without_first(signature: inspect.Signature) -> list[tuple[str, Any, Any, Any]]:
-    params = list(signature.parameters.values())[1:]
-    return [(p.name, p.kind, p.default, p.annotation) for p in params]
+def _without_first(signature: inspect.Signature, first: str) -> list[tuple[str, Any, Any, Any]]:
+    params = list(signature.parameters.values())
+    if not params or params[0].name != first:
+        return [("(the first parameter is not the " + first + ")", None, None, None)]
+    return [(p.name, p.kind, p.default, p.annotation) for p in params[1:]]
 
 
 def mismatches(protocol: type, module: ModuleType) -> list[str]:
@@ -37,7 +50,7 @@ def mismatches(protocol: type, module: ModuleType) -> list[str]:
         returns = given.return_annotation
         if hasattr(implemented, "__wrapped__"):  # a @contextmanager generator: it returns a context manager
             returns = returns.replace("Iterator[", "AbstractContextManager[", 1)
-        if _without_first(wanted) != _without_first(given) or wanted.return_annotation != returns:
+        if _without_first(wanted, "self") != _without_first(given, "conn") or wanted.return_annotation != returns:
             found.append(f"{module.__name__}.{name}{given} is not {protocol.__name__}.{name}{wanted}")
     return found
 
@@ -61,6 +74,12 @@ def test_the_sqlcipher_engine_implements_each_repository_as_declared(store: SQLC
     assert mismatches(REPOSITORIES[name], bound._module) == []
 
 
+@pytest.mark.parametrize("name", sorted(POSTGRES_BUILT))
+def test_the_postgresql_engine_implements_what_it_has_built_as_declared(name: str) -> None:
+    module = importlib.import_module(f"memvault.core.store.postgres.{POSTGRES_MODULES[name]}")
+    assert mismatches(REPOSITORIES[name], module) == []
+
+
 def test_the_check_sees_a_missing_function_and_a_changed_signature() -> None:
     wrong = ModuleType("wrong")
 
@@ -73,10 +92,10 @@ def test_the_check_sees_a_missing_function_and_a_changed_signature() -> None:
 
 
 def test_a_bound_function_is_the_module_function_with_the_connection_filled_in(store: SQLCipherStore) -> None:
-    first = store.settings.read
-    assert store.settings.read is first  # bound once, kept
-    assert typing.cast(Any, first).args == (store.raw,)
+    first = typing.cast(Any, store.settings.read)
+    assert first.func.__module__.endswith("sqlcipher.settings_table") and first.args == (store.raw,)
     assert store.settings.read("write_mode") is None
+    assert not hasattr(store.maintenance, "ALIAS")  # only what the protocol declares is handed out
 
 
 def test_a_write_transaction_commits_and_rolls_back_as_a_whole(store: SQLCipherStore) -> None:

@@ -41,10 +41,6 @@ def count_batch(conn: Connection, batch_id: str) -> int:
     return int(conn.execute("SELECT count(*) FROM conversations WHERE import_batch_id = ?", (batch_id,)).fetchone()[0])
 
 
-def exists(conn: Connection, conversation_id: str) -> bool:
-    return conn.execute("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)).fetchone() is not None
-
-
 def search(
     conn: Connection, words: Sequence[str], *, limit: int, start: str | None, end: str | None, fmt: str | None
 ) -> list[dict[str, Any]]:

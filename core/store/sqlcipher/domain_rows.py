@@ -249,14 +249,6 @@ def move(conn: Connection, ids: Iterable[str], domain: str, now: str) -> int:
     return moved
 
 
-def move_all(conn: Connection, source: str, target: str, now: str) -> int:
-    cursor = conn.execute(
-        "UPDATE memories SET domain = ?, revision = revision + 1, updated_at = ? WHERE domain = ?",
-        (target, now, source),
-    )
-    return int(cursor.rowcount)
-
-
 def assigned_ids(conn: Connection, *, on_write_only: bool = False) -> set[str]:
     """Records whose domain memvault chose (not the person): their last domain event says so.
 

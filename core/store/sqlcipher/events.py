@@ -25,7 +25,3 @@ def for_memory(conn: Connection, memory_id: str) -> list[EventRow]:
         (memory_id,),
     ).fetchall()
     return [cast(EventRow, {**dict(row), "details": json.loads(row["details"])}) for row in rows]
-
-
-def count(conn: Connection) -> int:
-    return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])

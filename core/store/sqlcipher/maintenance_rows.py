@@ -122,15 +122,6 @@ def schema_version(conn: Connection, schema: str = "main") -> int | None:
     return int(row[0] or 0)
 
 
-def user_tables(conn: Connection, schema: str = "main") -> list[str]:
-    """Every ordinary table (FTS shadow tables included, virtual tables excluded), by name."""
-    rows = conn.execute(
-        f"SELECT name FROM {_schema(schema)}.sqlite_master WHERE type = 'table'"
-        " AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name"
-    ).fetchall()
-    return [str(row[0]) for row in rows]
-
-
 def table_rows(conn: Connection, table: str, schema: str = "main") -> list[tuple[Any, ...]]:
     if table not in table_names(conn, schema):
         raise ValueError(f"no table {table}")

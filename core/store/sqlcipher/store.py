@@ -1,21 +1,17 @@
-"""The SQLCipher engine's `Store`: its repositories (this package's modules, each a function of the
-connection first) bound to one connection.
-
-A repository module's functions take the connection as their first argument; `Bound` hands each
-out with it filled in, once, the first time it is asked for. `tests/store/test_seam.py` holds every
-module to its repository's signatures (`core/store/repositories.py`).
+"""The SQLCipher engine's `Store`: its repositories (this package's modules, each a set of functions
+of the connection) bound to one connection (`core/store/bound.py`). `tests/store/test_seam.py` holds
+every module to its repository's signatures (`core/store/repositories.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from functools import partial
 from pathlib import Path
-from types import ModuleType
-from typing import Any, cast
+from typing import cast
 
 from memvault.core.store import repositories as repo
+from memvault.core.store.bound import Bound
 from memvault.core.store.seam import Store, TransactionMode
 from memvault.core.store.sqlcipher import (
     backup_rows,
@@ -52,46 +48,33 @@ from memvault.core.store.sqlcipher.connection import (
 )
 
 
-class Bound:
-    """A repository module with its connection filled in."""
-
-    def __init__(self, module: ModuleType, conn: Connection) -> None:
-        self._module = module
-        self._conn = conn
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        bound = partial(getattr(self._module, name), self._conn)
-        setattr(self, name, bound)  # asked for once: later lookups find the attribute itself
-        return bound
-
-
 class SQLCipherStore:
     """One open SQLCipher store (`Store`): one connection, its repositories bound to it."""
 
     def __init__(self, conn: Connection) -> None:
         self.raw = conn  # the driver's connection: for this package, and for tests of this engine
-        self.memories = cast(repo.MemoryRows, Bound(memories, conn))
-        self.events = cast(repo.EventRows, Bound(events, conn))
-        self.proposals = cast(repo.ProposalRows, Bound(proposals, conn))
-        self.record_kinds = cast(repo.RecordKindRows, Bound(record_kinds, conn))
-        self.views = cast(repo.ViewQueries, Bound(view_queries, conn))
-        self.search = cast(repo.SearchRows, Bound(search, conn))
-        self.vectors = cast(repo.VectorRows, Bound(vector_rows, conn))
-        self.word_index = cast(repo.WordIndexRows, Bound(word_index_rows, conn))
-        self.neighbours = cast(repo.NeighbourRows, Bound(neighbour_rows, conn))
-        self.domains = cast(repo.DomainRows, Bound(domain_rows, conn))
-        self.maintenance = cast(repo.MaintenanceRows, Bound(maintenance_rows, conn))
-        self.backups = cast(repo.BackupRows, Bound(backup_rows, conn))
-        self.tombstones = cast(repo.TombstoneChecks, Bound(tombstone_checks, conn))
-        self.migrations = cast(repo.Migrations, Bound(migrations, conn))
-        self.stamps = cast(repo.StampRows, Bound(store_stamps, conn))
-        self.changes = cast(repo.ChangeRows, Bound(change_rows, conn))
-        self.settings = cast(repo.SettingRows, Bound(settings_table, conn))
-        self.shadow_log = cast(repo.ShadowLog, Bound(shadow_log, conn))
-        self.principals = cast(repo.PrincipalRows, Bound(principals, conn))
-        self.oauth = cast(repo.OAuthRows, Bound(oauth_rows, conn))
-        self.imports = cast(repo.ImportRows, Bound(import_rows, conn))
-        self.conversations = cast(repo.ConversationRows, Bound(conversation_rows, conn))
+        self.memories = cast(repo.MemoryRows, Bound(memories, conn, repo.MemoryRows))
+        self.events = cast(repo.EventRows, Bound(events, conn, repo.EventRows))
+        self.proposals = cast(repo.ProposalRows, Bound(proposals, conn, repo.ProposalRows))
+        self.record_kinds = cast(repo.RecordKindRows, Bound(record_kinds, conn, repo.RecordKindRows))
+        self.views = cast(repo.ViewQueries, Bound(view_queries, conn, repo.ViewQueries))
+        self.search = cast(repo.SearchRows, Bound(search, conn, repo.SearchRows))
+        self.vectors = cast(repo.VectorRows, Bound(vector_rows, conn, repo.VectorRows))
+        self.word_index = cast(repo.WordIndexRows, Bound(word_index_rows, conn, repo.WordIndexRows))
+        self.neighbours = cast(repo.NeighbourRows, Bound(neighbour_rows, conn, repo.NeighbourRows))
+        self.domains = cast(repo.DomainRows, Bound(domain_rows, conn, repo.DomainRows))
+        self.maintenance = cast(repo.MaintenanceRows, Bound(maintenance_rows, conn, repo.MaintenanceRows))
+        self.backups = cast(repo.BackupRows, Bound(backup_rows, conn, repo.BackupRows))
+        self.tombstones = cast(repo.TombstoneChecks, Bound(tombstone_checks, conn, repo.TombstoneChecks))
+        self.migrations = cast(repo.Migrations, Bound(migrations, conn, repo.Migrations))
+        self.stamps = cast(repo.StampRows, Bound(store_stamps, conn, repo.StampRows))
+        self.changes = cast(repo.ChangeRows, Bound(change_rows, conn, repo.ChangeRows))
+        self.settings = cast(repo.SettingRows, Bound(settings_table, conn, repo.SettingRows))
+        self.shadow_log = cast(repo.ShadowLog, Bound(shadow_log, conn, repo.ShadowLog))
+        self.principals = cast(repo.PrincipalRows, Bound(principals, conn, repo.PrincipalRows))
+        self.oauth = cast(repo.OAuthRows, Bound(oauth_rows, conn, repo.OAuthRows))
+        self.imports = cast(repo.ImportRows, Bound(import_rows, conn, repo.ImportRows))
+        self.conversations = cast(repo.ConversationRows, Bound(conversation_rows, conn, repo.ConversationRows))
 
     @property
     def engine(self) -> SQLCipherEngine:
@@ -133,8 +116,8 @@ class SQLCipherEngine:
     latest_schema = migrations.LATEST
     errors: tuple[type[Exception], ...] = (DatabaseError,)
 
-    def open(self, path: Path, key: bytes, *, create: bool = False) -> SQLCipherStore:
-        return SQLCipherStore(open_connection(path, key, create=create))
+    def open(self, location: str | Path, key: bytes, *, create: bool = False) -> SQLCipherStore:
+        return SQLCipherStore(open_connection(Path(location), key, create=create))
 
     def is_busy(self, exc: BaseException) -> bool:
         return maintenance_rows.is_busy(exc)

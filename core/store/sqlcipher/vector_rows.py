@@ -17,11 +17,6 @@ def store_version(conn: Connection) -> int:
     return int(row[0]) if row else 0
 
 
-def data_version(conn: Connection) -> int:
-    """SQLite's own change counter for commits by other connections (cheap, no table read)."""
-    return int(conn.execute("PRAGMA data_version").fetchone()[0])
-
-
 def put(conn: Connection, model: str, rows: Iterable[tuple[str, bytes]]) -> int:
     """Store (or replace) the vectors of these memories; answers how many were written."""
     data = [(memory_id, model, blob, memory_id) for memory_id, blob in rows]

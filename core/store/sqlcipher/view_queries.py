@@ -253,11 +253,3 @@ def add_feedback(conn: Connection, memory_id: str, useful: bool, principal: str,
         (memory_id, int(useful), principal, note, now),
     )
     return int(cursor.lastrowid or 0)
-
-
-def feedback_for(conn: Connection, memory_id: str) -> list[dict[str, Any]]:
-    rows = conn.execute(
-        "SELECT id, memory_id, useful, principal, note, time FROM feedback WHERE memory_id = ? ORDER BY id",
-        (memory_id,),
-    ).fetchall()
-    return [dict(row) for row in rows]

@@ -74,7 +74,12 @@ def vocabulary(conn: Connection, kind: str, schema: str = "main", table: str = "
     return name
 
 
-def postings(conn: Connection, schema: str = "main", table: str = "memory_fts") -> tuple[list[tuple[str, int]], bytes]:
+def postings(conn: Connection) -> tuple[list[tuple[str, int]], bytes]:
+    """The store's word index, as `_postings` reads one."""
+    return _postings(conn, "main", "memory_fts")
+
+
+def _postings(conn: Connection, schema: str, table: str) -> tuple[list[tuple[str, int]], bytes]:
     """Every occurrence of every term in a word index: (each term with its number of occurrences, by
     term), and the occurrences in that order (by term, rowid, column, offset), 5 bytes each: the
     rowid (4, big-endian), the column's number in WORD_COLUMNS (1).
@@ -112,6 +117,6 @@ def tokenized(conn: Connection, texts: Sequence[tuple[int, str, str, str]]) -> t
     )
     conn.executemany(f"INSERT INTO temp.word_scratch (rowid, {_SCRATCH_COLUMNS}) VALUES (?, ?, ?, ?)", list(texts))
     try:
-        return postings(conn, "temp", "word_scratch")
+        return _postings(conn, "temp", "word_scratch")
     finally:
         conn.execute("INSERT INTO temp.word_scratch (word_scratch) VALUES ('delete-all')")
