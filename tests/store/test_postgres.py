@@ -111,8 +111,8 @@ def test_writers_on_two_connections_take_turns(postgres_url: str) -> None:
 def test_a_repository_not_built_yet_says_so(postgres_url: str) -> None:
     store = ENGINE.open(postgres_url, b"")
     try:
-        assert "memories" not in BUILT
-        with pytest.raises(StoreUnavailable, match=r"no memories\.fetch yet"):
-            store.memories.fetch(OWNER, "m000000000000")
+        assert "maintenance" not in BUILT
+        with pytest.raises(StoreUnavailable, match=r"no maintenance\.tombstone_ids yet"):
+            store.maintenance.tombstone_ids()
     finally:
         store.close()

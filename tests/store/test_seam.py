@@ -26,6 +26,11 @@ POSTGRES_MODULES = {
     "changes": "change_rows",
     "proposals": "proposals",
     "migrations": "migrations",
+    "memories": "memories",
+    "record_kinds": "record_kinds",
+    "stamps": "store_stamps",
+    "vectors": "vector_rows",
+    "search": "search",
 }
 
 

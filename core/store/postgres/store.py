@@ -17,14 +17,38 @@ from typing import Any, NoReturn, cast
 
 from memvault.core.store import repositories as repo
 from memvault.core.store.bound import Bound
-from memvault.core.store.postgres import change_rows, events, migrations, proposals, settings_table
+from memvault.core.store.postgres import (
+    change_rows,
+    events,
+    memories,
+    migrations,
+    proposals,
+    record_kinds,
+    search,
+    settings_table,
+    store_stamps,
+    vector_rows,
+)
 from memvault.core.store.postgres.connection import IDLE, Connection, DatabaseError, open_connection
 from memvault.core.store.seam import Store, TransactionMode
 from memvault.core.vocabulary.errors import StoreUnavailable
 
 WRITE_LOCK = 0x6D656D7772697465  # pg_advisory_xact_lock's key for "writing" ("memwrite")
 LOCK_TIMEOUT = "10s"  # as long as the SQLCipher store's busy timeout
-BUILT = frozenset({"settings", "events", "changes", "proposals", "migrations"})
+BUILT = frozenset(
+    {
+        "settings",
+        "events",
+        "changes",
+        "proposals",
+        "migrations",
+        "memories",
+        "record_kinds",
+        "stamps",
+        "vectors",
+        "search",
+    }
+)
 
 
 class Unbuilt:
@@ -50,6 +74,11 @@ class PostgresStore:
         self.changes = cast(repo.ChangeRows, Bound(change_rows, conn, repo.ChangeRows))
         self.proposals = cast(repo.ProposalRows, Bound(proposals, conn, repo.ProposalRows))
         self.migrations = cast(repo.Migrations, Bound(migrations, conn, repo.Migrations))
+        self.memories = cast(repo.MemoryRows, Bound(memories, conn, repo.MemoryRows))
+        self.record_kinds = cast(repo.RecordKindRows, Bound(record_kinds, conn, repo.RecordKindRows))
+        self.stamps = cast(repo.StampRows, Bound(store_stamps, conn, repo.StampRows))
+        self.vectors = cast(repo.VectorRows, Bound(vector_rows, conn, repo.VectorRows))
+        self.search = cast(repo.SearchRows, Bound(search, conn, repo.SearchRows))
         for name in set(Store.__annotations__) - BUILT:
             setattr(self, name, Unbuilt(name))
 

@@ -1,5 +1,5 @@
-"""FTS5 and LIKE syntax, built here from the terms retrieval hands down: no caller's string is ever
-parsed as query syntax (each term is quoted; LIKE's wildcards are escaped)."""
+"""FTS5 syntax, built here from the terms retrieval hands down: no caller's string is ever parsed as
+query syntax (each term is quoted)."""
 
 from __future__ import annotations
 
@@ -25,9 +25,3 @@ def any_term(terms: Sequence[WordTerm]) -> str:
 def every_term(terms: Sequence[WordTerm]) -> str:
     """Like `any_term`, records holding all of the terms."""
     return " AND ".join(quoted(term) + ("*" if prefix else "") for term, prefix in terms)
-
-
-def like_anywhere(fragment: str) -> str:
-    """A LIKE pattern matching `fragment` anywhere, with LIKE's own wildcards escaped (ESCAPE '\\')."""
-    escaped = fragment.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.core.store.rows import WORD_WEIGHTS, BestMatches, TermCount, WordTerm
+from memvault.core.store.shared_sql import like_anywhere, search_conditions
 from memvault.core.store.sqlcipher.connection import Connection
-from memvault.core.store.sqlcipher.match import any_term, any_word, like_anywhere
+from memvault.core.store.sqlcipher.match import any_term, any_word
 from memvault.core.store.sqlcipher.memories import (
     FROM_MEMORIES,
     MEMORY_COLUMNS,
@@ -22,68 +23,9 @@ from memvault.core.store.sqlcipher.word_index_rows import vocabulary
 from memvault.core.vocabulary.model import Caller, Memory
 from memvault.core.vocabulary.search_request import SearchRequest
 
-LIVE = "m.status IN ('current', 'partial', 'disputed')"
-WITH_HISTORY = "m.status IN ('current', 'partial', 'disputed', 'superseded', 'historical')"
-# Not archived at a moment (known_at, twice): a record restored since was archived then.
-ARCHIVED_THEN = (
-    "NOT EXISTS (SELECT 1 FROM events a WHERE a.memory_id = m.id AND a.action = 'archived' AND a.time <= ?"
-    " AND NOT EXISTS (SELECT 1 FROM events r WHERE r.memory_id = m.id AND r.action = 'restored'"
-    " AND r.id > a.id AND r.time <= ?))"
-)
-
-
-def time_conditions(request: SearchRequest) -> tuple[list[str], list[object]]:
-    """Which states and times a search may return. Archived records never.
-
-    as_of (valid time): records true in the world at that moment, whatever their status now.
-    known_at (knowledge time): records the store held as current at that moment.
-    Both: records the store knew at `known_at` to be true at `as_of` (history included).
-    """
-    where: list[str] = []
-    params: list[object] = []
-    if request.as_of:
-        where += [WITH_HISTORY, "(m.valid_from IS NULL OR m.valid_from <= ?)"]
-        params.append(request.as_of)
-        if request.known_at:
-            # A correction sets the old record's valid_until when it supersedes it: before that
-            # moment the store knew no end, so as known at an earlier time the record was open
-            # (unless the end is the record's own, which the correction kept: it had ended).
-            where.append(
-                "(m.valid_until IS NULL OR m.valid_until > ? OR (m.superseded_at > ? AND m.valid_until ="
-                " (SELECT n.valid_from FROM memories n WHERE n.id = m.superseded_by_id)))"
-            )
-            params += [request.as_of, request.known_at]
-        else:
-            where.append("(m.valid_until IS NULL OR m.valid_until > ?)")
-            params.append(request.as_of)
-    if request.known_at:
-        where += [WITH_HISTORY, "m.learned_at <= ?", ARCHIVED_THEN]
-        params += [request.known_at, request.known_at, request.known_at]
-        if not request.as_of:  # alone, known_at asks what the store held as current then
-            where.append("(m.superseded_at IS NULL OR m.superseded_at > ?)")
-            params.append(request.known_at)
-    if not where:
-        where.append(WITH_HISTORY if request.include_history else LIVE)
-    return where, params
-
-
-def filter_conditions(request: SearchRequest) -> tuple[list[str], list[object]]:
-    where: list[str] = []
-    params: list[object] = []
-    if request.domains:
-        where.append(f"m.domain IN ({','.join('?' * len(request.domains))})")
-        params += list(request.domains)
-    if request.types:
-        where.append(f"m.type IN ({','.join('?' * len(request.types))})")
-        params += [t.value for t in request.types]
-    return where, params
-
 
 def _conditions(caller: Caller, request: SearchRequest) -> tuple[list[str], list[object]]:
-    clause, visible_params = visible_clause(caller)
-    time_where, time_params = time_conditions(request)
-    filter_where, filter_params = filter_conditions(request)
-    return [clause, *time_where, *filter_where], [*visible_params, *time_params, *filter_params]
+    return search_conditions(caller, request, "?")
 
 
 def _with_score(rows: list[tuple[Any, ...]]) -> list[tuple[Memory, float]]:

@@ -1,0 +1,249 @@
+"""Finding candidate memories under the time and access rules: words (the tsvector, ranked by
+ts_rank_cd with the word index's column weights), fragments (memvault's trigram table), substrings
+(LIKE), and the graph, feedback and statistics a search reads. Scores are "lower is better", as the
+SQLCipher engine's bm25: a rank is given negated."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from memvault.core.store.postgres.connection import Connection
+from memvault.core.store.postgres.memories import FROM_MEMORIES, MEMORY_COLUMNS, row_to_memory
+from memvault.core.store.postgres.visibility import visible_clause
+from memvault.core.store.postgres.words import folded, trigrams, tsquery_term
+from memvault.core.store.rows import WORD_WEIGHTS, BestMatches, TermCount, WordTerm
+from memvault.core.store.shared_sql import like_anywhere, search_conditions
+from memvault.core.vocabulary.model import Caller, Memory
+from memvault.core.vocabulary.search_request import SearchRequest
+
+# ts_rank_cd's weights are given for D, C, B, A: entity names are C, tags B, the statement A.
+RANK_WEIGHTS = "{0, %s, %s, %s}" % (WORD_WEIGHTS[2], WORD_WEIGHTS[1], WORD_WEIGHTS[0])  # noqa: UP031
+FREQUENCY_CAP = 1000
+
+
+def _conditions(caller: Caller, request: SearchRequest) -> tuple[list[str], list[object]]:
+    return search_conditions(caller, request, "%s")
+
+
+def _query(terms: Sequence[WordTerm]) -> str:
+    return " | ".join(tsquery_term(term, prefix) for term, prefix in terms)
+
+
+def _records(conn: Connection, sql: str, params: Sequence[object]) -> list[tuple[Memory, float]]:
+    return [(row_to_memory(row), float(row["score"])) for row in conn.execute(sql, params).fetchall()]
+
+
+def lexical_candidates(
+    conn: Connection,
+    caller: Caller,
+    terms: Sequence[WordTerm],
+    request: SearchRequest,
+    limit: int,
+    best: BestMatches | None = None,
+) -> list[tuple[Memory, float]]:
+    """Records matching any of the word-index terms, best first (lower is better). `best`: the
+    index's ranking from elsewhere (rowid, score), used as given for the records that pass."""
+    where, params = _conditions(caller, request)
+    if best is not None and caller.is_local:
+        ranked = best(limit * 4)
+        score = dict(ranked)
+        rows = conn.execute(
+            f"SELECT {MEMORY_COLUMNS}, m.rowid FROM {FROM_MEMORIES} WHERE m.rowid = ANY(%s) AND {' AND '.join(where)}",
+            [list(score), *params],
+        ).fetchall()
+        found = sorted(((row_to_memory(row), score[row["rowid"]]) for row in rows), key=lambda pair: pair[1])
+        if len(found) >= limit or len(ranked) < limit * 4:
+            return found[:limit]
+    return _records(
+        conn,
+        f"SELECT {MEMORY_COLUMNS}, -ts_rank_cd(%s::real[], m.words, q) AS score"
+        f" FROM {FROM_MEMORIES}, to_tsquery('simple', %s) AS q"
+        f" WHERE m.words @@ q AND {' AND '.join(where)} ORDER BY score, m.rowid LIMIT %s",
+        [RANK_WEIGHTS, _query(terms), *params, limit],
+    )
+
+
+def trigram_candidates(
+    conn: Connection, caller: Caller, fragments: Sequence[str], request: SearchRequest, limit: int
+) -> list[tuple[Memory, float]]:
+    """Records holding any of the fragments (every trigram of one): partial words, CJK text. Score:
+    minus the number of fragments held."""
+    wanted = [sorted(trigrams(fragment)) for fragment in fragments if len(folded(fragment)) >= 3]
+    if not wanted:
+        return []
+    where, params = _conditions(caller, request)
+    held = " + ".join(
+        "(SELECT CASE WHEN count(*) = %s THEN 1 ELSE 0 END FROM memory_trigrams t"
+        " WHERE t.memory_rowid = m.rowid AND t.trigram = ANY(%s))"
+        for _ in wanted
+    )
+    held_params: list[object] = [value for grams in wanted for value in (len(grams), grams)]
+    every = sorted({gram for grams in wanted for gram in grams})
+    return _records(
+        conn,
+        f"SELECT * FROM (SELECT {MEMORY_COLUMNS}, m.rowid, -({held}) AS score FROM {FROM_MEMORIES}"
+        f" WHERE m.rowid IN (SELECT memory_rowid FROM memory_trigrams WHERE trigram = ANY(%s))"
+        f" AND {' AND '.join(where)}) found WHERE score < 0 ORDER BY score, rowid LIMIT %s",
+        [*held_params, every, *params, limit],
+    )
+
+
+def substring_candidates(
+    conn: Connection, caller: Caller, fragments: Sequence[str], request: SearchRequest, limit: int
+) -> list[Memory]:
+    """Records whose statement contains one of the fragments: two-character CJK words."""
+    if not fragments:
+        return []
+    where, params = _conditions(caller, request)
+    any_of = " OR ".join("m.statement LIKE %s ESCAPE '\\'" for _ in fragments)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE ({any_of}) AND {' AND '.join(where)} LIMIT %s",
+        [*(like_anywhere(fragment) for fragment in fragments), *params, limit],
+    ).fetchall()
+    return [row_to_memory(row) for row in rows]
+
+
+def filtered(conn: Connection, caller: Caller, ids: Sequence[str], request: SearchRequest) -> dict[str, Memory]:
+    """The records among `ids` that this search may return (access, time, status, filters)."""
+    if not ids:
+        return {}
+    where, params = _conditions(caller, request)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE m.id = ANY(%s) AND {' AND '.join(where)}",
+        [list(ids), *params],
+    ).fetchall()
+    return {row["id"]: row_to_memory(row) for row in rows}
+
+
+def by_ids(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str, Memory]:
+    """The visible records among `ids` (any status), looked up by primary key."""
+    if not ids:
+        return {}
+    clause, params = visible_clause(caller)
+    rows = conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE m.id = ANY(%s) AND {clause}", [list(ids), *params]
+    ).fetchall()
+    return {row["id"]: row_to_memory(row) for row in rows}
+
+
+def linked(conn: Connection, ids: Sequence[str], filled: frozenset[str]) -> list[tuple[str, str, str, float]]:
+    """Typed links touching `ids`, both directions: (seed, neighbour, type, weight)."""
+    if not ids or "links" not in filled:
+        return []
+    rows = conn.execute(
+        "SELECT from_id AS seed, to_id AS other, type, weight FROM links WHERE from_id = ANY(%(ids)s)"
+        " UNION ALL SELECT to_id, from_id, type, weight FROM links WHERE to_id = ANY(%(ids)s)",
+        {"ids": list(ids)},
+    ).fetchall()
+    return [(str(r["seed"]), str(r["other"]), str(r["type"]), float(r["weight"])) for r in rows]
+
+
+def in_graph(conn: Connection, ids: Sequence[str], filled: frozenset[str]) -> bool:
+    """Whether any of `ids` has a typed link (either way) or an entity."""
+    if not ids or not filled & {"links", "memory_entities"}:
+        return False
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM links WHERE from_id = ANY(%(ids)s) OR to_id = ANY(%(ids)s))"
+        " OR EXISTS (SELECT 1 FROM memory_entities WHERE memory_id = ANY(%(ids)s)) AS found",
+        {"ids": list(ids)},
+    ).fetchone()
+    return bool(row and row["found"])
+
+
+def shared_entities(conn: Connection, ids: Sequence[str], per_entity: int = 20) -> list[tuple[str, str, int]]:
+    """Records sharing entities with `ids`: (seed, neighbour, how many entities shared); entities of
+    over `per_entity` records say little and are skipped."""
+    if not ids:
+        return []
+    rows = conn.execute(
+        "SELECT a.memory_id AS seed, b.memory_id AS other, count(*) AS shared FROM memory_entities a"
+        " JOIN memory_entities b ON b.entity_id = a.entity_id AND b.memory_id != a.memory_id"
+        " WHERE a.memory_id = ANY(%s)"
+        " AND (SELECT count(*) FROM memory_entities c WHERE c.entity_id = a.entity_id) <= %s"
+        " GROUP BY a.memory_id, b.memory_id",
+        (list(ids), per_entity),
+    ).fetchall()
+    return [(str(r["seed"]), str(r["other"]), int(r["shared"])) for r in rows]
+
+
+def feedback_balance(conn: Connection, ids: Sequence[str], filled: frozenset[str]) -> dict[str, tuple[int, int]]:
+    """(useful, not useful) counts of feedback on each record that has any."""
+    if not ids or "feedback" not in filled:
+        return {}
+    rows = conn.execute(
+        "SELECT memory_id, sum(useful) AS yes, sum(1 - useful) AS no FROM feedback"
+        " WHERE memory_id = ANY(%s) GROUP BY memory_id",
+        (list(ids),),
+    ).fetchall()
+    return {str(r["memory_id"]): (int(r["yes"]), int(r["no"])) for r in rows}
+
+
+def document_frequencies(conn: Connection, terms: Sequence[WordTerm]) -> dict[str, TermCount]:
+    """How many indexed records contain each term (a prefix term: any word starting with it)."""
+    result: dict[str, TermCount] = {}
+    for term, prefix in terms:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM memories WHERE words @@ to_tsquery('simple', %s)",
+            (tsquery_term(term, prefix),),
+        ).fetchone()
+        result[term] = TermCount(int(row["n"]) if row else 0)
+    return result
+
+
+def visible_count(conn: Connection, caller: Caller) -> int:
+    clause, params = visible_clause(caller)
+    row = conn.execute(f"SELECT count(*) AS n FROM memories m WHERE {clause}", params).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def visible_frequencies(conn: Connection, caller: Caller, terms: Sequence[WordTerm]) -> dict[str, TermCount]:
+    """Document frequencies over what `caller` may see (any status), counted up to a cap: statistics
+    over the whole store would let scores reveal words in records the caller cannot see."""
+    clause, params = visible_clause(caller)
+    result: dict[str, TermCount] = {}
+    for term, prefix in terms:
+        row = conn.execute(
+            f"SELECT count(*) AS n FROM (SELECT 1 FROM memories m WHERE m.words @@ to_tsquery('simple', %s)"
+            f" AND {clause} LIMIT %s) capped",
+            [tsquery_term(term, prefix), *params, FREQUENCY_CAP],
+        ).fetchone()
+        result[term] = TermCount(int(row["n"]) if row else 0)
+    return result
+
+
+def indexed_count(conn: Connection) -> int:
+    """About how many records the index holds (the highest rowid, close enough for idf)."""
+    row = conn.execute("SELECT coalesce(max(rowid), 0) AS n FROM memories").fetchone()
+    return int(row["n"]) if row else 0
+
+
+def purged_since(conn: Connection, cursor: int) -> bool:
+    """Whether a record was purged after the change feed's `cursor` (an event id)."""
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM events WHERE id > %s AND action = 'purged') AS found", (cursor,)
+    ).fetchone()
+    return bool(row and row["found"])
+
+
+def log_retrieval(
+    conn: Connection,
+    caller: Caller,
+    ids: Sequence[str],
+    scores: Sequence[float],
+    latency_ms: float,
+    now: str,
+    *,
+    shadow: bool = False,
+) -> None:
+    conn.execute(
+        "INSERT INTO retrieval_log (time, principal, ids, scores, latency_ms, shadow) VALUES (%s, %s, %s, %s, %s, %s)",
+        (
+            now,
+            caller.principal,
+            json.dumps(list(ids)),
+            json.dumps([round(s, 4) for s in scores]),
+            round(latency_ms, 3),
+            int(shadow),
+        ),
+    )

@@ -1,0 +1,30 @@
+"""What the PostgreSQL engine indexes of a text, folded as the SQLCipher engine's indexes fold it
+(case and diacritics gone): words for the tsvector ('simple' configuration: no language's stemming;
+retrieval hands down folded terms), and the trigrams of memvault's own fragment index."""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def folded(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def trigrams(text: str) -> set[str]:
+    """Every run of three characters of the folded text (spaces included, as FTS5's trigram tokenizer)."""
+    plain = folded(text)
+    return {plain[i : i + 3] for i in range(len(plain) - 2)}
+
+
+# A record's words: statement (weight A), tags (B), entity names (C); each argument already folded.
+WORDS_OF = (
+    "setweight(to_tsvector('simple', %s), 'A') || setweight(to_tsvector('simple', %s), 'B')"
+    " || setweight(to_tsvector('simple', %s), 'C')"
+)
+
+
+def tsquery_term(term: str, prefix: bool) -> str:
+    """One term of a tsquery, quoted so that no character in it is read as tsquery syntax."""
+    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'" + (":*" if prefix else "")
