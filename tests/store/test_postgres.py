@@ -111,8 +111,8 @@ def test_writers_on_two_connections_take_turns(postgres_url: str) -> None:
 def test_a_repository_not_built_yet_says_so(postgres_url: str) -> None:
     store = ENGINE.open(postgres_url, b"")
     try:
-        assert "maintenance" not in BUILT
-        with pytest.raises(StoreUnavailable, match=r"no maintenance\.tombstone_ids yet"):
-            store.maintenance.tombstone_ids()
+        assert "domains" not in BUILT
+        with pytest.raises(StoreUnavailable, match=r"no domains\.all_domains yet"):
+            store.domains.all_domains()
     finally:
         store.close()

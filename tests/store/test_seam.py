@@ -31,6 +31,8 @@ POSTGRES_MODULES = {
     "stamps": "store_stamps",
     "vectors": "vector_rows",
     "search": "search",
+    "maintenance": "maintenance_rows",
+    "tombstones": "tombstone_checks",
 }
 
 

@@ -20,6 +20,7 @@ from memvault.core.store.bound import Bound
 from memvault.core.store.postgres import (
     change_rows,
     events,
+    maintenance_rows,
     memories,
     migrations,
     proposals,
@@ -27,6 +28,7 @@ from memvault.core.store.postgres import (
     search,
     settings_table,
     store_stamps,
+    tombstone_checks,
     vector_rows,
 )
 from memvault.core.store.postgres.connection import IDLE, Connection, DatabaseError, open_connection
@@ -47,6 +49,8 @@ BUILT = frozenset(
         "stamps",
         "vectors",
         "search",
+        "maintenance",
+        "tombstones",
     }
 )
 
@@ -79,6 +83,8 @@ class PostgresStore:
         self.stamps = cast(repo.StampRows, Bound(store_stamps, conn, repo.StampRows))
         self.vectors = cast(repo.VectorRows, Bound(vector_rows, conn, repo.VectorRows))
         self.search = cast(repo.SearchRows, Bound(search, conn, repo.SearchRows))
+        self.maintenance = cast(repo.MaintenanceRows, Bound(maintenance_rows, conn, repo.MaintenanceRows))
+        self.tombstones = cast(repo.TombstoneChecks, Bound(tombstone_checks, conn, repo.TombstoneChecks))
         for name in set(Store.__annotations__) - BUILT:
             setattr(self, name, Unbuilt(name))
 
