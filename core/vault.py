@@ -32,12 +32,12 @@ from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import SETTINGS, setting
 from memvault.core.security import keys
 from memvault.core.security.access import check_kill_switch, require_owner
+from memvault.core.store import engines
 from memvault.core.store.context import Context
-from memvault.core.store.engines import engine_of
 from memvault.core.store.rows import ShadowRow
 from memvault.core.vocabulary.clock import Clock, SystemClock
 from memvault.core.vocabulary.drafts import Draft, required_text
-from memvault.core.vocabulary.errors import StoreUnavailable
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreUnavailable
 from memvault.core.vocabulary.model import Caller, KillSwitch, MemoryId, MemoryRecord, ProposalId, Scope
 from memvault.core.vocabulary.requests import (
     ArchiveRequest,
@@ -119,14 +119,23 @@ class Vault:
         clock: Clock | None = None,
         scrypt_n: int | None = None,
         passphrase: str | None = None,
+        shared_store: str | None = None,
     ) -> Vault:
         """Open the store in `home` (MEMVAULT_HOME by default); with `create`, make it first if absent.
 
         `passphrase` is for front ends that asked the person (a passphrase store); without it the
-        key loader reads MEMVAULT_PASSPHRASE or asks on the terminal.
+        key loader reads MEMVAULT_PASSPHRASE or asks on the terminal. `shared_store` (with `create`):
+        the postgresql:// URL of a shared store this new home uses, made there if it is new, joined
+        unchanged if another machine made it.
         """
         paths = VaultPaths.from_env(home)
-        if not paths.store.exists():
+        if shared_store is not None:
+            if not create:
+                raise InvalidArgument("store: a shared store is named when the vault is made (`memvault init --store`)")
+            if engines.store_exists(paths):
+                raise Conflict(f"{paths.home} has a store already: a shared store is joined from an empty home")
+            engines.point_at(paths, shared_store)
+        if shared_store is not None or not engines.store_exists(paths):
             if not create:
                 raise StoreUnavailable(f"no memvault store in {paths.home}: run `memvault init`")
             paths.ensure()
@@ -136,7 +145,7 @@ class Vault:
             key = keys.create_key(paths.key_file, uuid.uuid4().hex, passphrase=passphrase, **sized)
         else:
             key = keys.load_key(paths.key_file, passphrase=passphrase)
-        store = engine_of(paths).open(paths.store, key, create=create)
+        store = engines.open_store(paths, key, create=create)
         try:
             store.migrations.migrate()
         except BaseException:
@@ -148,7 +157,7 @@ class Vault:
     def with_key(cls, paths: VaultPaths, key: bytes, clock: Clock | None = None) -> Vault:
         """A store that is open elsewhere, opened again with its raw key (no KDF, no migration): a
         second connection, or the daemon's upkeep process, which gets the key from the daemon."""
-        store = engine_of(paths).open(paths.store, key)
+        store = engines.open_store(paths, key)
         return cls(Context(store=store, paths=paths, clock=clock or SystemClock(), key=key))
 
     def for_upkeep(self) -> Vault:
@@ -156,6 +165,16 @@ class Vault:
         domain discovery, backups): their reads then hold neither this Vault's lock nor its callers."""
         self.ctx.write_queued()  # what it reads includes the searches answered so far
         return Vault.with_key(self.ctx.paths, self.ctx.key, self.ctx.clock)
+
+    @property
+    def engine_name(self) -> str:
+        """The engine the store lives on: "sqlcipher" (this machine's file) or "postgresql" (shared)."""
+        return self.ctx.store.engine.name
+
+    @property
+    def store_location(self) -> str:
+        """Where the store is: its file, or its shared store's URL (never with a password)."""
+        return str(engines.location_of(self.ctx.paths)[1])
 
     def close(self) -> None:
         with self.ctx.holding() as conn:
@@ -510,4 +529,4 @@ def memory_id_of(value: str) -> MemoryId:
 
 
 def store_exists(home: str | os.PathLike[str] | None = None) -> bool:
-    return VaultPaths.from_env(home).store.exists()
+    return engines.store_exists(VaultPaths.from_env(home))

@@ -17,14 +17,15 @@ from memvault.desktop.commands.common import add_command, emit, no_answer, open_
 AUTOMATIC = WriteMode.AUTOMATIC.value
 
 
-def create_store(home: str | None) -> dict[str, Any]:
-    """Make the encrypted store (key in the OS keyring, or wrapped by a passphrase) and describe it.
+def create_store(home: str | None, shared_store: str | None = None) -> dict[str, Any]:
+    """Make the encrypted store (key in the OS keyring, or wrapped by a passphrase) and describe it;
+    with `shared_store`, the home uses that PostgreSQL store instead (made there, or joined).
 
     When no key can be made (no passphrase given, the two typed differ, the input ended at the question)
     nothing is left behind: the folders the attempt made are removed again."""
     made = _missing_folders(VaultPaths.from_env(home))
     try:
-        vault = Vault.open(home, create=True)
+        vault = Vault.open(home, create=True, shared_store=shared_store)
     except EOFError:
         _remove_empty(made)
         raise no_answer("no store was made") from None
@@ -36,7 +37,8 @@ def create_store(home: str | None) -> dict[str, Any]:
         status = vault.status(OWNER)
         return {
             "home": str(vault.paths.home),
-            "store": str(vault.paths.store),
+            "store": vault.store_location,
+            "engine": vault.engine_name,
             "key_backend": info.backend,
             "key_detail": info.detail,
             "schema_version": status["store"]["schema_version"],
@@ -63,7 +65,7 @@ def _remove_empty(folders: list[Path]) -> None:
 
 
 def _init(args: argparse.Namespace) -> int:
-    emit(args, create_store(args.home), _init_text)
+    emit(args, create_store(args.home, args.store), _init_text)
     return 0
 
 
@@ -71,6 +73,7 @@ def _init_text(data: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"memvault store ready in {data['home']} (key: {data['key_backend']}, {data['key_detail']})",
+            *([f"shared store: {data['store']} (PostgreSQL)"] if data["engine"] == "postgresql" else []),
             *write_mode_lines(data["write_mode"], domains=0),
             "Next: `memvault install codex` (or `claude`) connects an assistant; `memvault demo` shows a sample.",
             *recovery_key_lines(data["recovery_key"]),
@@ -113,10 +116,11 @@ def write_mode_lines(mode: str, *, domains: int) -> list[str]:
     return lines
 
 
-def _status_text(data: dict[str, Any], *, any_domain: bool) -> str:
+def _status_text(data: dict[str, Any], *, any_domain: bool, engine: str) -> str:
     counts = data["counts"]
+    where = "shared PostgreSQL store" if engine == "postgresql" else "encrypted SQLCipher file"
     lines = [
-        f"memvault {data['version']} — schema {data['store']['schema_version']}, encrypted",
+        f"memvault {data['version']} — schema {data['store']['schema_version']}, {where}",
         f"records: {counts['current']} current, {counts['superseded']} superseded, {counts['archived']} archived",
         f"write mode: {data['write_mode']}   kill switch: {data['kill_switch']}   "
         f"embeddings: {data['embeddings']}   pending proposals: {data['pending_proposals']}",
@@ -134,10 +138,17 @@ def _status(args: argparse.Namespace) -> int:
     with open_vault(args) as vault:
         approved = vault.get_setting("auto_write_domains")
         any_domain = isinstance(approved, list) and ANY_DOMAIN in approved
-        emit(args, vault.status(OWNER), lambda data: _status_text(data, any_domain=any_domain))
+        engine = vault.engine_name
+        emit(args, vault.status(OWNER), lambda data: _status_text(data, any_domain=any_domain, engine=engine))
     return 0
 
 
 def register(subparsers: Any) -> None:
-    add_command(subparsers, "init", _init, "create the encrypted store (key in the OS keyring or a passphrase)")
+    init = add_command(subparsers, "init", _init, "create the encrypted store (key in the OS keyring or a passphrase)")
+    init.add_argument(
+        "--store",
+        metavar="URL",
+        help="use a shared PostgreSQL store (postgresql://…, with pgvector): made there if new, joined unchanged "
+        "if another machine made it; its password, if the URL has one, goes to the OS keyring",
+    )
     add_command(subparsers, "status", _status, "what the store holds and how memvault is set")

@@ -42,17 +42,12 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
 
 @pytest.fixture(params=["sqlcipher", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """A fresh, migrated store on each engine. A test that uses repositories an engine has not built
-    yet (`needs` marker) is skipped for that engine, saying which."""
+    """A fresh, migrated store on each engine."""
     if request.param == "sqlcipher":
         opened: Store = SQLCIPHER.open(tmp_path / "store.db", os.urandom(32), create=True)
     else:
-        from memvault.core.store.postgres.store import BUILT, ENGINE  # noqa: PLC0415
+        from memvault.core.store.postgres.store import ENGINE  # noqa: PLC0415
 
-        marker = request.node.get_closest_marker("needs")
-        missing = sorted(set(marker.args if marker else ()) - BUILT)
-        if missing:
-            pytest.skip(f"the PostgreSQL engine has no {', '.join(missing)} yet (issue 30)")
         opened = ENGINE.open(request.getfixturevalue("postgres_url"), b"")
     opened.migrations.migrate()
     try:

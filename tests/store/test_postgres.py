@@ -9,7 +9,7 @@ import time
 import pytest
 
 from memvault.core.store.postgres import connection
-from memvault.core.store.postgres.store import BUILT, ENGINE
+from memvault.core.store.postgres.store import ENGINE
 from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
 from memvault.core.vocabulary.model import OWNER
 
@@ -106,13 +106,3 @@ def test_writers_on_two_connections_take_turns(postgres_url: str) -> None:
     finally:
         first.close()
         second.close()
-
-
-def test_a_repository_not_built_yet_says_so(postgres_url: str) -> None:
-    store = ENGINE.open(postgres_url, b"")
-    try:
-        assert "domains" not in BUILT
-        with pytest.raises(StoreUnavailable, match=r"no domains\.all_domains yet"):
-            store.domains.all_domains()
-    finally:
-        store.close()

@@ -1,6 +1,5 @@
 """What the store's repositories mean, asked through the `Store` protocol alone: no SQL, no engine's
-own helpers. Every engine runs this suite (`store` in conftest.py); `needs` names the
-repositories a test uses beyond `migrations`."""
+own helpers. Every engine runs this suite (`store` in conftest.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +29,6 @@ def _everything() -> SearchRequest:
     return SearchRequest.of(query="anything", limit=50)
 
 
-@pytest.mark.needs("memories", "events", "record_kinds")
 def test_a_record_reads_back_as_written_and_only_where_its_scope_allows(store: Store) -> None:
     private = _add(store, "The spare key is with Ilse Brandvold next door")
     shared = _add(store, "The Harrowgate book club meets on Thursdays", scope="remote_allowed", domain="clubs")
@@ -43,7 +41,6 @@ def test_a_record_reads_back_as_written_and_only_where_its_scope_allows(store: S
         assert set(reading.memories.fetch_many(OWNER, [private, shared, "m000000000000"])) == {private, shared}
 
 
-@pytest.mark.needs("memories", "events", "record_kinds")
 def test_an_update_moves_the_revision_and_the_status(store: Store) -> None:
     memory_id = _add(store, "The boiler service is due in October")
     with store.read_snapshot() as reading:
@@ -55,7 +52,6 @@ def test_an_update_moves_the_revision_and_the_status(store: Store) -> None:
         assert status == "current"
 
 
-@pytest.mark.needs("memories", "events", "record_kinds")
 def test_a_failed_write_leaves_nothing_and_a_savepoint_undoes_its_part_only(store: Store) -> None:
     with pytest.raises(RuntimeError), store.write_transaction() as writing:
         gone = commit_draft(writing, OWNER, _draft("Never stored"), None, NOW)
@@ -71,7 +67,6 @@ def test_a_failed_write_leaves_nothing_and_a_savepoint_undoes_its_part_only(stor
     assert not store.in_transaction
 
 
-@pytest.mark.needs("memories", "events", "record_kinds", "search")
 def test_words_find_records_by_word_and_prefix_within_what_the_caller_sees(store: Store) -> None:
     plumber = _add(store, "The plumber fixed the kitchen sink", scope="remote_allowed")
     _add(store, "The plumbing quote came from Vesterby Pipes")
@@ -87,7 +82,6 @@ def test_words_find_records_by_word_and_prefix_within_what_the_caller_sees(store
     assert (counts["plumb"].docs, counts["kitchen"].docs, counts["zanzibar"].docs) == (2, 1, 0)
 
 
-@pytest.mark.needs("memories", "events", "record_kinds", "search")
 def test_fragments_find_what_words_cannot(store: Store) -> None:
     inside = _add(store, "We booked the Thornquist-Abernathy cottage")
     cjk = _add(store, "我们周末去北京看长城")
@@ -101,7 +95,6 @@ def test_fragments_find_what_words_cannot(store: Store) -> None:
     assert quoted == []  # a term is a term: no caller's string is read as query syntax
 
 
-@pytest.mark.needs("memories", "events", "record_kinds", "changes")
 def test_events_feed_the_change_cursor_in_order(store: Store) -> None:
     with store.read_snapshot() as reading:
         start = reading.changes.cursor()
@@ -116,7 +109,6 @@ def test_events_feed_the_change_cursor_in_order(store: Store) -> None:
         assert reading.changes.visible_ids(REMOTE, [memory_id]) == set()
 
 
-@pytest.mark.needs("proposals")
 def test_a_proposal_waits_until_decided(store: Store) -> None:
     with store.write_transaction() as writing:
         proposal = writing.proposals.stage(
@@ -134,7 +126,6 @@ def test_a_proposal_waits_until_decided(store: Store) -> None:
         assert [row["id"] for row in reading.proposals.list_by_status("rejected", 10)] == [proposal]
 
 
-@pytest.mark.needs("settings")
 def test_settings_keep_any_json_value(store: Store) -> None:
     with store.write_transaction() as writing:
         writing.settings.write("auto_write_domains", ["home", "garden"])
@@ -145,7 +136,6 @@ def test_settings_keep_any_json_value(store: Store) -> None:
         assert reading.settings.read_all() == {"auto_write_domains": ["home", "garden"], "write_mode": "retrieval-only"}
 
 
-@pytest.mark.needs("memories", "events", "record_kinds", "vectors")
 def test_vectors_round_trip_and_name_what_still_needs_one(store: Store) -> None:
     first = _add(store, "The allotment is plot 14")
     second = _add(store, "The allotment society meets monthly")
@@ -160,7 +150,6 @@ def test_vectors_round_trip_and_name_what_still_needs_one(store: Store) -> None:
         assert [row[1] for row in reading.vectors.since("model-a", 0)] == [first]
 
 
-@pytest.mark.needs("memories", "events", "record_kinds", "stamps")
 def test_the_stamps_move_with_every_write(store: Store) -> None:
 
     def stamps() -> StoreStamps:
@@ -178,7 +167,6 @@ def test_the_stamps_move_with_every_write(store: Store) -> None:
     assert "links" in stamps().filled and "links" not in after.filled
 
 
-@pytest.mark.needs("memories", "events", "record_kinds")
 def test_a_link_is_kept_once_and_an_unknown_kind_is_refused(store: Store) -> None:
     house, roof = _add(store, "The house is on Alder Lane"), _add(store, "The roof was redone in 2024")
     with store.write_transaction() as writing:
@@ -191,7 +179,6 @@ def test_a_link_is_kept_once_and_an_unknown_kind_is_refused(store: Store) -> Non
     assert [(link["target_id"], link["type"], link["direction"]) for link in links] == [(house, "relates_to", "out")]
 
 
-@pytest.mark.needs("memories", "events", "record_kinds", "maintenance", "tombstones", "search", "proposals")
 def test_a_purge_leaves_a_tombstone_and_no_text(store: Store) -> None:
     gone = _add(store, "The Kestrelmoor diagnosis letter is in the blue folder")
     kept = _add(store, "The blue folder is in the study")

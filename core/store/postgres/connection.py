@@ -53,11 +53,14 @@ def check_location(url: str) -> None:
         )
 
 
-def open_connection(url: str) -> Connection:
-    """Connect (outside any transaction: every transaction is begun explicitly) and check the server."""
+def open_connection(url: str, password: str | None = None) -> Connection:
+    """Connect (outside any transaction: every transaction is begun explicitly) and check the server.
+    `password`: the store's, from the keyring (the URL memvault keeps has none)."""
     check_location(url)
-    try:
-        conn = psycopg.connect(url, autocommit=True, row_factory=dict_row, connect_timeout=CONNECT_SECONDS)
+    try:  # a password of None is left out: libpq then looks where it always does (~/.pgpass)
+        conn = psycopg.connect(
+            url, autocommit=True, row_factory=dict_row, connect_timeout=CONNECT_SECONDS, password=password
+        )
     except psycopg.OperationalError as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise StoreUnavailable(f"the PostgreSQL store could not be reached ({reason})") from None

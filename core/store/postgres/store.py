@@ -1,9 +1,5 @@
 """The PostgreSQL engine's `Store`: its repositories (this package's modules) bound to one connection.
 
-Issue 30 builds this engine repository by repository. `BUILT` names the repositories that exist; the
-others answer every call with a clear error, and no vault opens a PostgreSQL store until all exist
-(`core/store/engines.py` offers only SQLCipher).
-
 Writers take turns across every machine (`WRITE_LOCK`, a transaction-scoped advisory lock), as
 SQLite's writers do on one: event ids then commit in order, which the change feed relies on.
 """
@@ -13,23 +9,34 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import cast
 
+from memvault.core.security import store_credentials
 from memvault.core.store import repositories as repo
 from memvault.core.store.bound import Bound
 from memvault.core.store.postgres import (
+    backup_rows,
     change_rows,
+    conversation_rows,
+    domain_rows,
     events,
+    import_rows,
     maintenance_rows,
     memories,
     migrations,
+    neighbour_rows,
+    oauth_rows,
+    principals,
     proposals,
     record_kinds,
     search,
     settings_table,
+    shadow_log,
     store_stamps,
     tombstone_checks,
     vector_rows,
+    view_queries,
+    word_index_rows,
 )
 from memvault.core.store.postgres.connection import IDLE, Connection, DatabaseError, open_connection
 from memvault.core.store.seam import Store, TransactionMode
@@ -37,35 +44,6 @@ from memvault.core.vocabulary.errors import StoreUnavailable
 
 WRITE_LOCK = 0x6D656D7772697465  # pg_advisory_xact_lock's key for "writing" ("memwrite")
 LOCK_TIMEOUT = "10s"  # as long as the SQLCipher store's busy timeout
-BUILT = frozenset(
-    {
-        "settings",
-        "events",
-        "changes",
-        "proposals",
-        "migrations",
-        "memories",
-        "record_kinds",
-        "stamps",
-        "vectors",
-        "search",
-        "maintenance",
-        "tombstones",
-    }
-)
-
-
-class Unbuilt:
-    """A repository this engine does not have yet: every call says so."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, function: str) -> Callable[..., NoReturn]:
-        def refuse(*_args: Any, **_kwargs: Any) -> NoReturn:
-            raise StoreUnavailable(f"the PostgreSQL store has no {self._name}.{function} yet (issue 30)")
-
-        return refuse
 
 
 class PostgresStore:
@@ -85,8 +63,16 @@ class PostgresStore:
         self.search = cast(repo.SearchRows, Bound(search, conn, repo.SearchRows))
         self.maintenance = cast(repo.MaintenanceRows, Bound(maintenance_rows, conn, repo.MaintenanceRows))
         self.tombstones = cast(repo.TombstoneChecks, Bound(tombstone_checks, conn, repo.TombstoneChecks))
-        for name in set(Store.__annotations__) - BUILT:
-            setattr(self, name, Unbuilt(name))
+        self.imports = cast(repo.ImportRows, Bound(import_rows, conn, repo.ImportRows))
+        self.conversations = cast(repo.ConversationRows, Bound(conversation_rows, conn, repo.ConversationRows))
+        self.word_index = cast(repo.WordIndexRows, Bound(word_index_rows, conn, repo.WordIndexRows))
+        self.principals = cast(repo.PrincipalRows, Bound(principals, conn, repo.PrincipalRows))
+        self.oauth = cast(repo.OAuthRows, Bound(oauth_rows, conn, repo.OAuthRows))
+        self.backups = cast(repo.BackupRows, Bound(backup_rows, conn, repo.BackupRows))
+        self.domains = cast(repo.DomainRows, Bound(domain_rows, conn, repo.DomainRows))
+        self.views = cast(repo.ViewQueries, Bound(view_queries, conn, repo.ViewQueries))
+        self.neighbours = cast(repo.NeighbourRows, Bound(neighbour_rows, conn, repo.NeighbourRows))
+        self.shadow_log = cast(repo.ShadowLog, Bound(shadow_log, conn, repo.ShadowLog))
 
     @property
     def engine(self) -> PostgresEngine:
@@ -161,10 +147,12 @@ class PostgresEngine:
     errors: tuple[type[Exception], ...] = (DatabaseError,)
 
     def open(self, location: str | Path, key: bytes, *, create: bool = False) -> PostgresStore:
-        """`location`: a postgresql:// URL. `key` and `create` are the SQLCipher engine's concern: a
-        database is made by its operator, and memvault's schema by `migrations.migrate`."""
+        """`location`: a postgresql:// URL (its password, if any, from the keyring). `key` and `create`
+        are the SQLCipher engine's concern: a database is made by its operator, memvault's schema by
+        `migrations.migrate`."""
         del key, create
-        conn = open_connection(str(location))
+        url = str(location)
+        conn = open_connection(url, store_credentials.password_for(url))
         conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
         return PostgresStore(conn)
 

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import unicodedata
 
+# Letters whose stroke is part of the letter, not a combining mark: Unicode does not decompose them,
+# and FTS5's remove_diacritics folds them all the same.
+_STROKED = str.maketrans("øØđĐłŁħĦŧŦı", "oOdDlLhHtTi")
+
 
 def folded(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFKD", text.translate(_STROKED))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 

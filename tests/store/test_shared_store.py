@@ -1,0 +1,72 @@
+"""One memory on several machines: two homes on one PostgreSQL store (`memvault init --store`), each a
+whole vault through the facade, seeing each other's writes; the store's password kept out of files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import keyring
+import pytest
+from memory_keyring import MemoryKeyring
+
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import store_credentials
+from memvault.core.store import engines
+from memvault.core.vault import Vault
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument
+from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.requests import CorrectRequest
+from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.desktop.commands.setup import create_store
+
+
+def _ids(vault: Vault, query: str) -> list[str]:
+    return [hit["id"] for hit in vault.search(OWNER, SearchRequest.of(query=query))["results"]]
+
+
+def test_a_second_home_joins_the_store_and_each_sees_the_others_writes(tmp_path: Path, postgres_url: str) -> None:
+    made = create_store(str(tmp_path / "laptop"), postgres_url)
+    assert made["engine"] == "postgresql" and made["store"] == store_credentials.without_password(postgres_url)[0]
+    with Vault.open(tmp_path / "laptop") as laptop:
+        canoe = laptop.add(OWNER, Draft.of(statement="The canoe club meets at Heronmere lake on Saturdays"))["id"]
+        assert laptop.engine_name == "postgresql"
+    joined = create_store(str(tmp_path / "desktop"), postgres_url)
+    assert joined["schema_version"] == made["schema_version"]
+    with Vault.open(tmp_path / "desktop") as desktop, Vault.open(tmp_path / "laptop") as laptop:
+        assert _ids(desktop, "when does the canoe club meet")[:1] == [canoe]
+        corrected = desktop.correct(
+            OWNER, CorrectRequest.of(id=canoe, statement="The canoe club meets at Heronmere lake on Sundays")
+        )
+        assert laptop.get(OWNER, canoe)["memory"]["status"] == "superseded"
+        assert laptop.get(OWNER, corrected["id"])["memory"]["statement"].endswith("on Sundays")
+        assert laptop.status(OWNER)["counts"]["current"] == 1
+
+
+def test_the_password_goes_to_the_keyring_and_never_into_the_home(
+    tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ring = MemoryKeyring()
+    monkeypatch.setattr(keyring, "get_keyring", lambda: ring)
+    monkeypatch.setattr(keyring, "set_password", ring.set_password)
+    monkeypatch.setattr(keyring, "get_password", ring.get_password)
+    with_password = postgres_url.replace("postgres:@", "postgres:s3cret-fictional@", 1)
+    paths = VaultPaths.from_env(tmp_path / "home")
+    engines.point_at(paths, with_password)
+    kept = (paths.home / engines.SHARED_STORE).read_text()
+    assert "s3cret" not in kept
+    assert store_credentials.password_for(kept.strip()) == "s3cret-fictional"
+
+
+def test_another_machine_without_verified_tls_is_refused_and_the_home_left_empty(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with pytest.raises(InvalidArgument, match="verify-full"):
+        Vault.open(home, create=True, shared_store="postgresql://memvault@db.example.net/memory")
+    assert not (home / engines.SHARED_STORE).exists() and not VaultPaths.from_env(home).key_file.exists()
+
+
+def test_a_home_with_a_store_of_its_own_does_not_join_another(tmp_path: Path, postgres_url: str) -> None:
+    Vault.open(tmp_path / "home", create=True).close()
+    with pytest.raises(Conflict, match="has a store already"):
+        Vault.open(tmp_path / "home", create=True, shared_store=postgres_url)
+    assert engines.engine_of(VaultPaths.from_env(tmp_path / "home")).name == "sqlcipher"
