@@ -3,6 +3,7 @@ whole vault through the facade, seeing each other's writes; the store's password
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import keyring
@@ -19,6 +20,8 @@ from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.requests import CorrectRequest
 from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.desktop.commands.setup import create_store
+
+WRITES = 15  # per writer: two homes, two writers each
 
 
 def _ids(vault: Vault, query: str) -> list[str]:
@@ -70,3 +73,40 @@ def test_a_home_with_a_store_of_its_own_does_not_join_another(tmp_path: Path, po
     with pytest.raises(Conflict, match="has a store already"):
         Vault.open(tmp_path / "home", create=True, shared_store=postgres_url)
     assert engines.engine_of(VaultPaths.from_env(tmp_path / "home")).name == "sqlcipher"
+
+
+def test_two_homes_with_two_writers_each_lose_nothing_and_double_nothing(tmp_path: Path, postgres_url: str) -> None:
+    """Every add is stored once, and the change feed lists every one, in order, on both homes."""
+    create_store(str(tmp_path / "a"), postgres_url)
+    create_store(str(tmp_path / "b"), postgres_url)
+    homes = [Vault.open(tmp_path / "a"), Vault.open(tmp_path / "b")]
+    written: list[str] = []
+    guard = threading.Lock()
+
+    def writer(vault: Vault, name: str) -> None:
+        for n in range(WRITES):
+            answer = vault.add(OWNER, Draft.of(statement=f"Writer {name} logged harbour buoy {n} as checked"))
+            with guard:
+                written.append(answer["id"])
+
+    try:
+        threads = [
+            threading.Thread(target=writer, args=(vault, f"{side}{n}"))
+            for vault, side in zip(homes, "ab", strict=True)
+            for n in (1, 2)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(written) == len(set(written)) == 4 * WRITES
+        for vault in homes:
+            assert vault.status(OWNER)["counts"]["current"] == 4 * WRITES
+            batch = vault.changes_since(OWNER, 0, limit=1000)
+            added = [change.memory_ids[0] for change in batch.changes if change.kind.value == "memory_added"]
+            assert sorted(added) == sorted(written) and [c.cursor for c in batch.changes] == sorted(
+                c.cursor for c in batch.changes
+            )
+    finally:
+        for vault in homes:
+            vault.close()
