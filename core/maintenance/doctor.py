@@ -19,7 +19,7 @@ from memvault.core.maintenance.restore import STAGED_PREFIX
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import setting
 from memvault.core.security import keys
-from memvault.core.store.engines import engine_of
+from memvault.core.store.engines import location_of, open_store, store_exists
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.clock import Clock, format_time
 from memvault.core.vocabulary.errors import MemvaultError
@@ -221,11 +221,11 @@ def disk_use(paths: VaultPaths) -> dict[str, int]:
 def run(home: str | os.PathLike[str] | None = None, *, clock: Clock, fix: bool = False) -> DoctorReport:
     paths = VaultPaths.from_env(home)
     checks: list[Check] = []
-    if not paths.store.exists():
+    if not store_exists(paths):
         checks.append(Check("store", False, f"no store in {paths.home}", "memvault init  (or memvault restore BACKUP)"))
     if paths.home.exists():
         checks += [check_permissions(paths, fix=fix), check_stale(paths, fix=fix)]
-    if paths.store.exists():
+    if store_exists(paths):
         key_check, key = _key_check(paths)
         checks.append(key_check)
         if key is not None:
@@ -242,13 +242,15 @@ def run(home: str | os.PathLike[str] | None = None, *, clock: Clock, fix: bool =
 
 
 def _open_and_check(paths: VaultPaths, key: bytes, *, fix: bool, now: str) -> list[Check]:
+    engine, location = location_of(paths)
     try:
-        conn = engine_of(paths).open(paths.store, key)
+        conn = open_store(paths, key)
     except MemvaultError as exc:
         return [Check("store", False, exc.message, "memvault restore BACKUP")]
+    opened = f"{paths.store} opens and is encrypted" if engine.name == "sqlcipher" else f"{location} opens"
     try:
         return [
-            Check("store", True, f"{paths.store} opens and is encrypted"),
+            Check("store", True, f"{opened} ({engine.name})"),
             *_store_checks(conn, paths, fix=fix, now=now),
         ]
     except conn.engine.errors as exc:

@@ -56,7 +56,7 @@ from memvault.core.maintenance.files import (
 from memvault.core.runtime import change_signal
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import key_backup, keys
-from memvault.core.store.engines import engine_of
+from memvault.core.store.engines import file_engine, is_shared
 from memvault.core.store.seam import Engine, Store
 from memvault.core.vocabulary.clock import Clock, format_time
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
@@ -133,7 +133,7 @@ def _hold(paths: VaultPaths, key: bytes) -> Store | None:
     """Open the current store alone: WAL checkpointed and switched off; None if it cannot be opened."""
     if not paths.store.exists():
         return None
-    engine = engine_of(paths)
+    engine = file_engine()
     try:
         holder = engine.open(paths.store, key)
     except WrongPassphrase:
@@ -242,7 +242,7 @@ def _swap(
             ) from None
         late = [] if new_key_file else sorted(set(holder.maintenance.tombstone_ids()) - set(known["tombstones"]))
         if late:  # a purge finished after the old store was read: it reaches the copy too
-            with _opened(engine_of(paths), staged, key) as conn:
+            with _opened(file_engine(), staged, key) as conn:
                 _purge_again(conn, late, late[-1][1])
     undo = _rewrite_key_file(paths, new_key_file, key) if new_key_file else None
     try:
@@ -285,7 +285,7 @@ def _settle(
 ) -> tuple[list[str], int]:
     """Make the private copy what the restored store must be before it goes live."""
     pre = done["pre"]
-    with _opened(engine_of(paths), staged, key) as conn:
+    with _opened(file_engine(), staged, key) as conn:
         conn.migrations.migrate()
         with conn.transaction():
             conn.backups.merge(paths.home, [*known["backups"], *([pre] if pre else [])])
@@ -375,7 +375,7 @@ def _held(paths: VaultPaths, key: bytes) -> dict[str, int] | None:
     """What the current store holds beyond what `memvault init` makes ({}: nothing; None: it does not open)."""
     if not paths.store.exists():
         return {}
-    engine = engine_of(paths)
+    engine = file_engine()
     try:
         conn = engine.open(paths.store, key)
     except WrongPassphrase:
@@ -433,7 +433,7 @@ def _set_aside_its_backups(paths: VaultPaths, key: bytes, folder: Path, source: 
     moved: list[str] = []
     if not candidates:
         return moved
-    conn = engine_of(paths).open(paths.store, key)
+    conn = file_engine().open(paths.store, key)
     try:
         for path in candidates:
             try:
@@ -528,7 +528,7 @@ def _another_stores_backup(
         raise _refuse_to_replace(paths, chosen, held, home_given)
     key, _ = key_backup.unlock_backup(chosen, carried, given=backup_secret, this_machine=phrase)
     try:
-        checked = verify(engine_of(paths), staged, key)
+        checked = verify(file_engine(), staged, key)
     except _OtherKey:
         raise InvalidArgument(
             f"{chosen.name} does not open with the key {sidecar.name} carries: the two files do not belong "
@@ -539,6 +539,21 @@ def _another_stores_backup(
     copy_private(paths.key_file, done["folder"] / paths.key_file.name)
     replaced: ReplacedStore = {"held": held, "kept_in": str(done["folder"]), "key_backend": done["key_file"]["backend"]}
     return key, checked, replaced
+
+
+def _chosen(paths: VaultPaths, source: str | os.PathLike[str]) -> Path:
+    """The backup file to restore into `paths`' home, or a clear refusal."""
+    if is_shared(paths):
+        raise InvalidArgument(
+            f"{paths.home} uses a shared PostgreSQL store: restoring a backup into it is not built yet; "
+            "restore into a home of its own (memvault --home NEW_FOLDER restore BACKUP)"
+        )
+    chosen = Path(source).expanduser().resolve()
+    if not chosen.is_file():
+        raise InvalidArgument(f"{chosen} is not a file")
+    if chosen == paths.store:
+        raise InvalidArgument("that is the store itself")
+    return chosen
 
 
 def restore_backup(
@@ -560,11 +575,7 @@ def restore_backup(
     replace a store that holds records (it is kept first); without it only an empty store is replaced.
     """
     paths = VaultPaths.from_env(home)
-    chosen = Path(source).expanduser().resolve()
-    if not chosen.is_file():
-        raise InvalidArgument(f"{chosen} is not a file")
-    if chosen == paths.store:
-        raise InvalidArgument("that is the store itself")
+    chosen = _chosen(paths, source)
     empty_home = not paths.key_file.exists() and not paths.store.exists()
     carried: dict[str, Any] = {}
     if empty_home:  # a new machine: every secret is settled before anything is made
@@ -588,7 +599,7 @@ def restore_backup(
     try:
         key = this_home[1]
         try:
-            checked = verify(engine_of(paths), staged, key)
+            checked = verify(file_engine(), staged, key)
         except _OtherKey:
             if empty_home:
                 raise InvalidArgument(
@@ -620,7 +631,7 @@ def restore_backup(
         _remove_empty(created)
         raise
     if replaced is not None:
-        failures: tuple[type[Exception], ...] = (OSError, *engine_of(paths).errors)
+        failures: tuple[type[Exception], ...] = (OSError, *file_engine().errors)
         try:
             _set_aside_its_backups(paths, key, Path(replaced["kept_in"]), chosen)
         except failures as exc:  # the restore is done; `memvault doctor` names what is left
@@ -630,7 +641,7 @@ def restore_backup(
     return {
         "restored_from": str(chosen),
         "records": checked["records"] - len(repurged),
-        "schema_version": max(checked["schema_version"], engine_of(paths).latest_schema),
+        "schema_version": max(checked["schema_version"], file_engine().latest_schema),
         "previous_store_kept_as": pre["path"] if pre else None,
         "purged_again": len(repurged),
         "replaced_other_store": replaced,

@@ -23,7 +23,7 @@ import platformdirs
 from memvault.core.maintenance.files import side_files
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
-from memvault.core.store.engines import engine_of
+from memvault.core.store.engines import open_store, store_exists
 from memvault.core.vocabulary.errors import MemvaultError
 
 log = logging.getLogger("memvault.maintenance")
@@ -76,10 +76,10 @@ def _inside(child: Path, parent: Path) -> bool:
 
 def _outside_backups(paths: VaultPaths) -> tuple[list[Removal], list[str]]:
     """Backups recorded in the store that live outside MEMVAULT_HOME (needs the key to read the list)."""
-    if not paths.store.exists():
+    if not store_exists(paths):
         return [], []
     try:
-        conn = engine_of(paths).open(paths.store, keys.load_key(paths.key_file))
+        conn = open_store(paths, keys.load_key(paths.key_file))
     except MemvaultError as exc:
         return [], [f"could not read the list of backups kept elsewhere ({exc.message})"]
     try:

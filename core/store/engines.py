@@ -33,6 +33,15 @@ def engine_of(paths: VaultPaths) -> Engine:
     return location_of(paths)[0]
 
 
+def file_engine() -> Engine:
+    """The engine whose stores are files: a home's own store, and every backup memvault writes."""
+    return SQLCIPHER
+
+
+def is_shared(paths: VaultPaths) -> bool:
+    return _pointer(paths).is_file()
+
+
 def store_exists(paths: VaultPaths) -> bool:
     return _pointer(paths).is_file() or paths.store.exists()
 

@@ -10,12 +10,14 @@ import keyring
 import pytest
 from memory_keyring import MemoryKeyring
 
+from memvault.core.maintenance import doctor, restore
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import store_credentials
 from memvault.core.store import engines
 from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import SystemClock
 from memvault.core.vocabulary.drafts import Draft
-from memvault.core.vocabulary.errors import Conflict, InvalidArgument
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreUnavailable
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.requests import CorrectRequest
 from memvault.core.vocabulary.search_request import SearchRequest
@@ -110,3 +112,16 @@ def test_two_homes_with_two_writers_each_lose_nothing_and_double_nothing(tmp_pat
     finally:
         for vault in homes:
             vault.close()
+
+
+def test_doctor_names_the_engine_and_file_operations_refuse_with_the_reason(tmp_path: Path, postgres_url: str) -> None:
+    home = tmp_path / "home"
+    create_store(str(home), postgres_url)
+    report = doctor.run(home, clock=SystemClock())
+    store_check = next(check for check in report["checks"] if check["name"] == "store")
+    assert store_check["ok"] and store_check["detail"].endswith("opens (postgresql)"), report
+    assert report["ok"], report
+    with Vault.open(home) as vault, pytest.raises(StoreUnavailable, match="not files memvault attaches"):
+        vault.backup(OWNER)
+    with pytest.raises(InvalidArgument, match="shared PostgreSQL store"):
+        restore.restore_backup(tmp_path / "elsewhere.db", home, clock=SystemClock())
