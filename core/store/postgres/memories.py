@@ -237,11 +237,10 @@ def index_text(conn: Connection, memory_id: str) -> None:
         (folded(statement), folded(tags), folded(names), rowid),
     )
     conn.execute("DELETE FROM memory_trigrams WHERE memory_rowid = %s", (rowid,))
-    with conn.cursor() as cursor:
-        cursor.executemany(
-            "INSERT INTO memory_trigrams (trigram, memory_rowid) VALUES (%s, %s)",
-            [(trigram, rowid) for trigram in sorted(trigrams(statement))],
-        )
+    conn.execute(
+        "INSERT INTO memory_trigrams (trigram, memory_rowid) SELECT t, %s FROM unnest(%s::text[]) AS t",
+        (rowid, sorted(trigrams(statement))),
+    )
 
 
 def indexed_columns(conn: Connection, rowids: Sequence[int]) -> list[tuple[int, str, str, str]]:
