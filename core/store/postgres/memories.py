@@ -36,17 +36,23 @@ MEMORY_COLUMNS = (
 FROM_MEMORIES = "memories m LEFT JOIN memory_usage u ON u.memory_id = m.id"
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
 
+# A search decodes ~200 rows: by position, with each enum's members looked up in a dict (calling an
+# enum costs a microsecond), as the SQLCipher engine does.
 _COLUMNS = [f.name for f in fields(Memory)]
 _ENUMS = {"type": MemoryType, "status": Status, "explicitness": Explicitness, "sensitivity": Sensitivity}
 _ENUMS["access_scope"] = Scope
+_VALUES = tuple((_COLUMNS.index(name), {e.value: e for e in kind}, kind) for name, kind in _ENUMS.items())
+_TAGS = _COLUMNS.index("tags")
 
 
 def row_to_memory(row: dict[str, Any]) -> Memory:
-    values = {name: row[name] for name in _COLUMNS}
-    for name, kind in _ENUMS.items():
-        values[name] = kind(values[name])
-    values["tags"] = json.loads(values["tags"])
-    return Memory(**values)
+    values = [row[name] for name in _COLUMNS]
+    for at, known, kind in _VALUES:
+        value = values[at]
+        values[at] = known.get(value) or kind(value)  # an unknown value raises as the enum does
+    tags = values[_TAGS]
+    values[_TAGS] = [] if tags == "[]" else json.loads(tags)
+    return Memory(*values)
 
 
 def _select(

@@ -181,14 +181,14 @@ def feedback_balance(conn: Connection, ids: Sequence[str], filled: frozenset[str
 
 def document_frequencies(conn: Connection, terms: Sequence[WordTerm]) -> dict[str, TermCount]:
     """How many indexed records contain each term (a prefix term: any word starting with it)."""
-    result: dict[str, TermCount] = {}
-    for term, prefix in terms:
-        row = conn.execute(
-            "SELECT count(*) AS n FROM memories WHERE words @@ to_tsquery('simple', %s)",
-            (tsquery_term(term, prefix),),
-        ).fetchone()
-        result[term] = TermCount(int(row["n"]) if row else 0)
-    return result
+    if not terms:
+        return {}
+    rows = conn.execute(  # one round trip for every term
+        "SELECT q.term, (SELECT count(*) FROM memories WHERE words @@ to_tsquery('simple', q.query)) AS n"
+        " FROM unnest(%s::text[], %s::text[]) AS q(term, query)",
+        ([term for term, _ in terms], [tsquery_term(term, prefix) for term, prefix in terms]),
+    ).fetchall()
+    return {row["term"]: TermCount(int(row["n"])) for row in rows}
 
 
 def visible_count(conn: Connection, caller: Caller) -> int:
