@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import TypeVar, cast
 
 from memvault import __version__
@@ -165,6 +166,12 @@ class Vault:
         domain discovery, backups): their reads then hold neither this Vault's lock nor its callers."""
         self.ctx.write_queued()  # what it reads includes the searches answered so far
         return Vault.with_key(self.ctx.paths, self.ctx.key, self.ctx.clock)
+
+    def hearing_other_machines(self, wake: Callable[[], None]) -> AbstractContextManager[object]:
+        """For the block, `wake` is called when another machine may have written to a shared store
+        (nothing to hear for a store file: this machine's writers signal through the change signal)."""
+        engine, location = engines.location_of(self.ctx.paths)
+        return engine.listen(location, wake)
 
     @property
     def engine_name(self) -> str:

@@ -149,7 +149,7 @@ class ChangeListener:
         return self._stopping.is_set()
 
     def _follow_file(self) -> None:
-        with SignalWatcher(self.vault.paths, self._wake.set):
+        with SignalWatcher(self.vault.paths, self._wake.set), self.vault.hearing_other_machines(self._wake.set):
             if self.cursor is None:  # after the watcher started: nothing committed later goes unheard
                 self.cursor = self.vault.changes_since(self.caller, None).cursor
             self.mode = "file"

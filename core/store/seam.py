@@ -122,6 +122,12 @@ class Engine(Protocol):
         where the engine makes stores itself; its schema is upgraded by `migrations`."""
         ...
 
+    def listen(self, location: str | Path, wake: Callable[[], None]) -> AbstractContextManager[object]:
+        """For the block: call `wake` (on another thread; quick, never raising) when another machine
+        may have written to the store at `location`. The processes of this machine are heard through
+        the change signal."""
+        ...
+
     def is_busy(self, exc: BaseException) -> bool:
         """Whether `exc` (one of `errors`) says another process holds the store: worth trying later."""
         ...

@@ -4,6 +4,7 @@ whole vault through the facade, seeing each other's writes; the store's password
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import keyring
@@ -11,6 +12,7 @@ import pytest
 from memory_keyring import MemoryKeyring
 
 from memvault.core.maintenance import doctor, restore
+from memvault.core.operations.changes import ChangeBatch
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import store_credentials
 from memvault.core.store import engines
@@ -21,6 +23,7 @@ from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreUnav
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.requests import CorrectRequest
 from memvault.core.vocabulary.search_request import SearchRequest
+from memvault.desktop.change_listener import ChangeListener
 from memvault.desktop.commands.setup import create_store
 
 WRITES = 15  # per writer: two homes, two writers each
@@ -125,3 +128,28 @@ def test_doctor_names_the_engine_and_file_operations_refuse_with_the_reason(tmp_
         vault.backup(OWNER)
     with pytest.raises(InvalidArgument, match="shared PostgreSQL store"):
         restore.restore_backup(tmp_path / "elsewhere.db", home, clock=SystemClock())
+
+
+def test_a_write_on_one_home_reaches_the_other_homes_listener_within_two_seconds(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """What the app's live feed uses: another machine's write is heard (LISTEN/NOTIFY), not polled for."""
+    create_store(str(tmp_path / "laptop"), postgres_url)
+    create_store(str(tmp_path / "desktop"), postgres_url)
+    heard: list[ChangeBatch] = []
+    arrived = threading.Event()
+
+    def on_changes(batch: ChangeBatch) -> None:
+        heard.append(batch)
+        arrived.set()
+
+    with Vault.open(tmp_path / "desktop") as desktop, Vault.open(tmp_path / "laptop") as laptop:
+        listener = ChangeListener(desktop, on_changes, use_daemon=False)
+        with listener:
+            assert listener.mode == "file"
+            started = time.monotonic()
+            added = laptop.add(OWNER, Draft.of(statement="The lighthouse keeper's logbook moved to the attic"))["id"]
+            assert arrived.wait(2.0), "the other home's write was not heard within 2 s"
+            latency = time.monotonic() - started
+        assert [change.memory_ids for batch in heard for change in batch.changes][:1] == [(added,)]
+        assert latency < 2.0

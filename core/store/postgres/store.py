@@ -39,6 +39,7 @@ from memvault.core.store.postgres import (
     word_index_rows,
 )
 from memvault.core.store.postgres.connection import IDLE, Connection, DatabaseError, open_connection
+from memvault.core.store.postgres.listen import CHANNEL, Listening
 from memvault.core.store.seam import Store, TransactionMode
 from memvault.core.vocabulary.errors import StoreUnavailable
 
@@ -127,6 +128,8 @@ class PostgresStore:
             if alone:
                 self._take_write_lock()
             yield
+            if alone:  # delivered at the commit, to every machine listening (`listen.Listening`)
+                self.raw.execute(f"NOTIFY {CHANNEL}")
         except BaseException:
             self.raw.execute("ROLLBACK")
             raise
@@ -155,6 +158,10 @@ class PostgresEngine:
         conn = open_connection(url, store_credentials.password_for(url))
         conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
         return PostgresStore(conn)
+
+    def listen(self, location: str | Path, wake: Callable[[], None]) -> AbstractContextManager[object]:
+        """Call `wake` whenever any machine commits a write to the store."""
+        return Listening(str(location), wake)
 
     def is_busy(self, exc: BaseException) -> bool:
         return isinstance(exc, DatabaseError) and getattr(exc, "sqlstate", None) in ("55P03", "40001", "40P01")

@@ -6,7 +6,7 @@ every module to its repository's signatures (`core/store/repositories.py`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import cast
 
@@ -118,6 +118,11 @@ class SQLCipherEngine:
 
     def open(self, location: str | Path, key: bytes, *, create: bool = False) -> SQLCipherStore:
         return SQLCipherStore(open_connection(Path(location), key, create=create))
+
+    def listen(self, location: str | Path, wake: Callable[[], None]) -> AbstractContextManager[object]:
+        """Nothing to add: a store file is written by this machine's processes, which the change
+        signal (core/runtime/change_signal.py) already covers."""
+        return nullcontext()
 
     def is_busy(self, exc: BaseException) -> bool:
         return maintenance_rows.is_busy(exc)
