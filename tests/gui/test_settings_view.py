@@ -120,3 +120,9 @@ def test_the_launcher_entry_has_an_icon(tmp_path: Path) -> None:
     entry = autostart.install_launcher("/opt/memvault/bin/memvault")
     assert "Exec=/opt/memvault/bin/memvault app" in entry.read_text()
     assert autostart.icon_target().read_text().startswith("<svg")
+
+
+def test_the_store_section_says_where_the_store_lives(qtbot: QtBot, ops: Operations, vault: Vault) -> None:
+    view = open_settings(qtbot, ops)
+    qtbot.waitUntil(lambda: bool(view.store.message.text()))
+    assert view.store.message.text() == f"On this computer only: an encrypted SQLCipher file, {vault.paths.store}."

@@ -40,6 +40,7 @@ from memvault.desktop.gui.windows.settings_panels import (
     BackupsPanel,
     ClientsPanel,
     DoctorPanel,
+    StorePanel,
     SystemPanel,
     TokensPanel,
 )
@@ -220,7 +221,8 @@ class RequestsWaiting(QFrame):
 
 
 class SettingsView(QScrollArea):
-    """The whole settings page: declared settings, then tokens, connections, clients, backups, doctor and system."""
+    """The whole settings page: where the store lives, declared settings, then tokens, connections, clients,
+    backups, doctor and system."""
 
     restore_requested = Signal(str)  # a backup file to restore (the app closes and reopens the store)
 
@@ -234,6 +236,7 @@ class SettingsView(QScrollArea):
         self.waiting.answer_requested.connect(self.show_connections)
         self.form = SettingsForm(ops, "Assistants and the store", [n for n in SETTINGS if n not in retrieval])
         self.advanced = SettingsForm(ops, "Search and ranking (advanced)", [n for n in SETTINGS if n in retrieval])
+        self.store = StorePanel(ops)
         self.tokens = TokensPanel(ops)
         self.connections = ConnectionsPanel(ops)
         self.connections.pending_changed.connect(self.waiting.show_requests)
@@ -242,8 +245,8 @@ class SettingsView(QScrollArea):
         self.backups.restore_requested.connect(self.restore_requested)
         self.doctor = DoctorPanel(ops)
         self.system = SystemPanel(ops)
-        panels = (self.waiting, self.form, self.tokens, self.connections, self.clients, self.backups, self.doctor)
-        for panel in (*panels, self.system, self.advanced):
+        panels: list[QWidget] = [self.waiting, self.store, self.form, self.tokens, self.connections, self.clients]
+        for panel in (*panels, self.backups, self.doctor, self.system, self.advanced):
             column.addWidget(panel)
         column.addStretch(1)
         self.setWidget(body)

@@ -63,6 +63,25 @@ class _Panel(QGroupBox):
         self.message.setText(error.message)
 
 
+class StorePanel(_Panel):
+    """Where the store lives: this computer's encrypted file, or a shared PostgreSQL store."""
+
+    def __init__(self, ops: Operations) -> None:
+        super().__init__(ops, "The store")
+        self.column.addWidget(self.message)
+        self.ops.run(lambda v: (v.engine_name, v.store_location), self._show, self.refused)
+
+    def _show(self, where: tuple[str, str]) -> None:
+        engine, location = where
+        if engine == "postgresql":
+            self.message.setText(
+                f"Shared with your other computers: a PostgreSQL store at {location}. "
+                "Its operator can read what it holds (docs/postgresql.md)."
+            )
+        else:
+            self.message.setText(f"On this computer only: an encrypted SQLCipher file, {location}.")
+
+
 class TokensPanel(_Panel):
     """Principals and their bearer tokens for loopback HTTP: create (the token is shown once), revoke."""
 
