@@ -133,10 +133,8 @@ class Vault:
         if shared_store is not None:
             if not create:
                 raise InvalidArgument("store: a shared store is named when the vault is made (`memvault init --store`)")
-            if engines.store_exists(paths):
-                raise Conflict(f"{paths.home} has a store already: a shared store is joined from an empty home")
-            engines.point_at(paths, shared_store)
-        if shared_store is not None or not engines.store_exists(paths):
+            return cls._joined(paths, shared_store, clock, scrypt_n, passphrase)
+        if not engines.store_exists(paths):
             if not create:
                 raise StoreUnavailable(f"no memvault store in {paths.home}: run `memvault init`")
             paths.ensure()
@@ -155,6 +153,24 @@ class Vault:
         return cls(Context(store=store, paths=paths, clock=clock or SystemClock(), key=key))
 
     @classmethod
+    def _joined(
+        cls, paths: VaultPaths, url: str, clock: Clock | None, scrypt_n: int | None, passphrase: str | None
+    ) -> Vault:
+        """A new home on a shared store: the store is opened and migrated first, the home's key made
+        last; a failure on the way leaves the home as it was."""
+        if paths.key_file.exists():
+            raise Conflict(f"{paths.home} has a key already: a shared store is joined from an empty home")
+        store = engines.join(paths, url)
+        try:
+            sized = {"scrypt_n": scrypt_n} if scrypt_n else {}
+            key = keys.create_key(paths.key_file, uuid.uuid4().hex, passphrase=passphrase, **sized)
+        except BaseException:
+            store.close()
+            engines.leave(paths)
+            raise
+        return cls(Context(store=store, paths=paths, clock=clock or SystemClock(), key=key))
+
+    @classmethod
     def with_key(cls, paths: VaultPaths, key: bytes, clock: Clock | None = None) -> Vault:
         """A store that is open elsewhere, opened again with its raw key (no KDF, no migration): a
         second connection, or the daemon's upkeep process, which gets the key from the daemon."""
@@ -168,10 +184,7 @@ class Vault:
         return Vault.with_key(self.ctx.paths, self.ctx.key, self.ctx.clock)
 
     def hearing_other_machines(self, wake: Callable[[], None]) -> AbstractContextManager[object]:
-        """For the block, `wake` is called when another machine may have written to a shared store
-        (nothing to hear for a store file: this machine's writers signal through the change signal)."""
-        engine, location = engines.location_of(self.ctx.paths)
-        return engine.listen(location, wake)
+        return hearing_other_machines(self.ctx.paths, wake)
 
     @property
     def engine_name(self) -> str:
@@ -533,6 +546,13 @@ class Vault:
 def memory_id_of(value: str) -> MemoryId:
     """A memory id from a caller (validated: the same refusal for every malformed one)."""
     return MemoryId(required_text(value, "id", max_chars=64))
+
+
+def hearing_other_machines(paths: VaultPaths, wake: Callable[[], None]) -> AbstractContextManager[object]:
+    """For the block, `wake` is called when another machine may have written to a shared store
+    (nothing to hear for a store file: this machine's writers signal through the change signal)."""
+    engine, location = engines.location_of(paths)
+    return engine.listen(location, wake)
 
 
 def store_exists(home: str | os.PathLike[str] | None = None) -> bool:

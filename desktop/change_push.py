@@ -68,6 +68,7 @@ class ChangeHub:
         import anyio  # noqa: PLC0415 - the daemon's imports stay out of the CLI's start-up
 
         from memvault.core.runtime.change_watch import SignalWatcher  # noqa: PLC0415
+        from memvault.core.vault import hearing_other_machines  # noqa: PLC0415
 
         self._changed = anyio.Event()
         # Watchdog's thread writes a byte into a socket pair: it never waits for the loop (which could
@@ -77,8 +78,10 @@ class ChangeHub:
         read_end.setblocking(False)
         write_end.setblocking(False)
         watcher = SignalWatcher(self.paths, lambda: _poke(write_end))
+        others = hearing_other_machines(self.paths, lambda: _poke(write_end))  # a shared store's other machines
         try:
             await anyio.to_thread.run_sync(watcher.start)
+            await anyio.to_thread.run_sync(others.__enter__)
             task_status.started()
             while True:
                 await anyio.wait_readable(read_end)
@@ -87,6 +90,7 @@ class ChangeHub:
                 woken, self._changed = self._changed, anyio.Event()
                 woken.set()
         finally:
+            others.__exit__(None, None, None)
             watcher.stop()
             read_end.close()
             write_end.close()

@@ -23,7 +23,7 @@ import platformdirs
 from memvault.core.maintenance.files import side_files
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
-from memvault.core.store.engines import open_store, store_exists
+from memvault.core.store.engines import SHARED_STORE, is_shared, leave, open_store, store_exists
 from memvault.core.vocabulary.errors import MemvaultError
 
 log = logging.getLogger("memvault.maintenance")
@@ -100,6 +100,9 @@ def _outside_backups(paths: VaultPaths) -> tuple[list[Removal], list[str]]:
 def _data(paths: VaultPaths) -> tuple[list[Removal], list[str]]:
     removals, notes = _outside_backups(paths)
     removals += [Removal(p, "store") for p in [paths.store, *side_files(paths.store)] if p.exists()]
+    if is_shared(paths):  # the shared store itself is the other machines' too: left untouched
+        removals.append(Removal(paths.home / SHARED_STORE, "the shared store's address"))
+        notes.append("the shared PostgreSQL store is left as it is: it serves your other machines too")
     if paths.key_file.exists():
         removals.append(Removal(paths.key_file, "key file"))
     for folder, what in (
@@ -139,6 +142,9 @@ def keyring_entry(paths: VaultPaths) -> str | None:
 def apply(paths: VaultPaths, removals: list[Removal], *, delete_data: bool) -> list[str]:
     done: list[str] = []
     store_id = keyring_entry(paths) if delete_data else None
+    if delete_data and is_shared(paths):
+        leave(paths)
+        done.append(f"removed the shared store's address and its kept password: {paths.home / SHARED_STORE}")
     for removal in removals:
         target = removal.path
         if target.is_dir() and not target.is_symlink():

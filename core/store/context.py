@@ -13,7 +13,7 @@ from memvault.core.runtime import change_signal
 from memvault.core.runtime.heap import release_freed_memory
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import setting
-from memvault.core.store import later_writes
+from memvault.core.store import engines, later_writes
 from memvault.core.store.later_writes import LaterWrites, Write
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.clock import Clock, format_time
@@ -87,7 +87,7 @@ class Context:
         self._renew = False
         failures: tuple[type[Exception], ...] = (MemvaultError, *self.store.engine.errors)
         try:
-            fresh = self.store.engine.open(self.paths.store, self.key)
+            fresh = engines.open_store(self.paths, self.key)
         except failures as exc:  # the store moved or is busy: keep serving on this one
             log.warning("the store's connection was not opened anew after a purge (%s)", type(exc).__name__)
             return

@@ -1,6 +1,7 @@
 """Which engine a vault's store lives on, and where. SQLCipher is the embedded default: one encrypted
 file in the vault's home (`VaultPaths.store`). A home that names a shared store (`SHARED_STORE`, the
-URL of a PostgreSQL database, without its password) uses the PostgreSQL engine."""
+connection string of a PostgreSQL database, without its password) uses the PostgreSQL engine, which
+is imported only then (psycopg costs every process's start otherwise)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,9 @@ import os
 from pathlib import Path
 
 from memvault.core.runtime.paths import VaultPaths
-from memvault.core.security import store_credentials
-from memvault.core.store.postgres.connection import check_location
-from memvault.core.store.postgres.store import ENGINE as POSTGRESQL
 from memvault.core.store.seam import Engine, Store
 from memvault.core.store.sqlcipher.store import ENGINE as SQLCIPHER
+from memvault.core.vocabulary.errors import Conflict
 
 SHARED_STORE = "shared-store.url"
 
@@ -21,12 +20,23 @@ def _pointer(paths: VaultPaths) -> Path:
     return paths.home / SHARED_STORE
 
 
+def _postgresql() -> Engine:
+    from memvault.core.store.postgres.store import ENGINE  # noqa: PLC0415 - only homes on a shared store pay
+
+    return ENGINE
+
+
 def location_of(paths: VaultPaths) -> tuple[Engine, str | Path]:
     """The engine of the store in `paths` and where that engine finds it."""
     pointer = _pointer(paths)
-    if pointer.is_file():
-        return POSTGRESQL, pointer.read_text("utf-8").strip()
-    return SQLCIPHER, paths.store
+    if not pointer.is_file():
+        return SQLCIPHER, paths.store
+    if paths.store.exists():
+        raise Conflict(
+            f"{paths.home} holds a store file and names a shared store ({SHARED_STORE}): "
+            "remove one of the two, memvault will not choose"
+        )
+    return _postgresql(), pointer.read_text("utf-8").strip()
 
 
 def engine_of(paths: VaultPaths) -> Engine:
@@ -46,20 +56,40 @@ def store_exists(paths: VaultPaths) -> bool:
     return _pointer(paths).is_file() or paths.store.exists()
 
 
-def point_at(paths: VaultPaths, url: str) -> None:
-    """Make this home use the shared store at `url`: the URL is kept without its password (which goes
-    to the keyring). Refused when the home already has a store of its own."""
-    check_location(url)
-    if paths.store.exists():
-        raise FileExistsError(f"{paths.store} exists: this home has a store of its own")
-    kept, password = store_credentials.without_password(url)
-    if password:
-        store_credentials.keep(kept, password)
-    paths.ensure()
+def join(paths: VaultPaths, url: str) -> Store:
+    """Make this home use the shared store at `url`, open and at this memvault's schema. Nothing is
+    written to the home or the keyring until the store opened and took the schema; then the URL is
+    kept without its password, which goes to the keyring."""
+    from memvault.core.store.postgres import credentials  # noqa: PLC0415
+    from memvault.core.store.postgres.connection import without_password  # noqa: PLC0415
+    from memvault.core.store.postgres.store import ENGINE  # noqa: PLC0415
+
+    if store_exists(paths):
+        raise Conflict(f"{paths.home} has a store already: a shared store is joined from an empty home")
+    kept, password = without_password(url)
+    store = ENGINE.open(kept, b"", password=password)
+    try:
+        store.migrations.migrate()
+        if password:
+            credentials.keep(kept, password)
+        paths.ensure()
+        descriptor = os.open(_pointer(paths), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(kept + "\n")
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def leave(paths: VaultPaths) -> None:
+    """Undo `join` for a home that was not finished: its pointer, and the password kept for it."""
+    from memvault.core.store.postgres import credentials  # noqa: PLC0415
+
     pointer = _pointer(paths)
-    descriptor = os.open(pointer, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(kept + "\n")
+    if pointer.is_file():
+        credentials.forget(pointer.read_text("utf-8").strip())
+        pointer.unlink()
 
 
 def open_store(paths: VaultPaths, key: bytes, *, create: bool = False) -> Store:

@@ -30,7 +30,7 @@ from shiboken6 import Shiboken
 
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
-from memvault.core.vault import Vault
+from memvault.core.vault import Vault, store_exists
 from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError, WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.results import RestoreReport
@@ -304,7 +304,7 @@ def run(home: str | os.PathLike[str] | None = None, *, minimized: bool = False, 
     single = SingleInstance(name)
     opening = time.perf_counter()
     try:
-        if paths.store.exists():
+        if store_exists(paths.home):  # a store file, or a shared store this home joined
             vault = unlock_while_loading(paths)
         else:
             from memvault.desktop.gui.first_launch import first_run  # noqa: PLC0415 - only the first time

@@ -8,14 +8,16 @@ import time
 from pathlib import Path
 
 import keyring
+import psycopg
 import pytest
 from memory_keyring import MemoryKeyring
 
 from memvault.core.maintenance import doctor, restore
 from memvault.core.operations.changes import ChangeBatch
 from memvault.core.runtime.paths import VaultPaths
-from memvault.core.security import store_credentials
 from memvault.core.store import engines
+from memvault.core.store.postgres import credentials
+from memvault.core.store.postgres.connection import without_password
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import SystemClock
 from memvault.core.vocabulary.drafts import Draft
@@ -35,7 +37,7 @@ def _ids(vault: Vault, query: str) -> list[str]:
 
 def test_a_second_home_joins_the_store_and_each_sees_the_others_writes(tmp_path: Path, postgres_url: str) -> None:
     made = create_store(str(tmp_path / "laptop"), postgres_url)
-    assert made["engine"] == "postgresql" and made["store"] == store_credentials.without_password(postgres_url)[0]
+    assert made["engine"] == "postgresql" and made["store"] == without_password(postgres_url)[0]
     with Vault.open(tmp_path / "laptop") as laptop:
         canoe = laptop.add(OWNER, Draft.of(statement="The canoe club meets at Heronmere lake on Saturdays"))["id"]
         assert laptop.engine_name == "postgresql"
@@ -54,16 +56,23 @@ def test_a_second_home_joins_the_store_and_each_sees_the_others_writes(tmp_path:
 def test_the_password_goes_to_the_keyring_and_never_into_the_home(
     tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Given in the URL, even one needing percent-encoding, the password reaches the server decoded and
+    is kept in the keyring only."""
     ring = MemoryKeyring()
     monkeypatch.setattr(keyring, "get_keyring", lambda: ring)
     monkeypatch.setattr(keyring, "set_password", ring.set_password)
     monkeypatch.setattr(keyring, "get_password", ring.get_password)
-    with_password = postgres_url.replace("postgres:@", "postgres:s3cret-fictional@", 1)
-    paths = VaultPaths.from_env(tmp_path / "home")
-    engines.point_at(paths, with_password)
-    kept = (paths.home / engines.SHARED_STORE).read_text()
-    assert "s3cret" not in kept
-    assert store_credentials.password_for(kept.strip()) == "s3cret-fictional"
+    given: list[str | None] = []
+    connect = psycopg.connect
+    monkeypatch.setattr(psycopg, "connect", lambda *a, **kw: given.append(kw.get("password")) or connect(*a, **kw))
+    with_password = postgres_url.replace("postgres:@", "postgres:s3cret%2Ffictional%40@", 1)
+    with Vault.open(tmp_path / "home", create=True, shared_store=with_password) as vault:
+        kept = (vault.paths.home / engines.SHARED_STORE).read_text()
+        assert "s3cret" not in kept and "s3cret" not in vault.store_location
+    assert given[0] == "s3cret/fictional@"  # decoded as libpq decodes it
+    assert credentials.password_for(kept.strip()) == "s3cret/fictional@"
+    with Vault.open(tmp_path / "home"):
+        assert given[-1] == "s3cret/fictional@"  # a later open takes it from the keyring
 
 
 def test_another_machine_without_verified_tls_is_refused_and_the_home_left_empty(tmp_path: Path) -> None:
@@ -75,7 +84,7 @@ def test_another_machine_without_verified_tls_is_refused_and_the_home_left_empty
 
 def test_a_home_with_a_store_of_its_own_does_not_join_another(tmp_path: Path, postgres_url: str) -> None:
     Vault.open(tmp_path / "home", create=True).close()
-    with pytest.raises(Conflict, match="has a store already"):
+    with pytest.raises(Conflict, match="from an empty home"):
         Vault.open(tmp_path / "home", create=True, shared_store=postgres_url)
     assert engines.engine_of(VaultPaths.from_env(tmp_path / "home")).name == "sqlcipher"
 
@@ -153,3 +162,11 @@ def test_a_write_on_one_home_reaches_the_other_homes_listener_within_two_seconds
             latency = time.monotonic() - started
         assert [change.memory_ids for batch in heard for change in batch.changes][:1] == [(added,)]
         assert latency < 2.0
+
+
+def test_an_unreachable_store_leaves_the_home_as_it_was(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with pytest.raises(StoreUnavailable, match="could not be reached"):
+        Vault.open(home, create=True, shared_store=f"postgresql://memvault@/memory?host={tmp_path}&connect_timeout=2")
+    assert not (home / engines.SHARED_STORE).exists() and not VaultPaths.from_env(home).key_file.exists()
+    assert not engines.store_exists(VaultPaths.from_env(home))

@@ -9,10 +9,11 @@ newer available (HNSW indexes came with 0.5).
 from __future__ import annotations
 
 import ipaddress
+import os
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 
@@ -24,7 +25,7 @@ OperationalError = psycopg.OperationalError
 IDLE = TransactionStatus.IDLE  # outside any transaction
 MIN_SERVER = 140000  # server_version_num
 MIN_PGVECTOR = (0, 5)
-CONNECT_SECONDS = 10
+CONNECT_SECONDS = "10"  # unless the URL says otherwise: libpq would wait for ever
 
 
 def _is_local(host: str) -> bool:
@@ -36,19 +37,49 @@ def _is_local(host: str) -> bool:
         return False
 
 
-def check_location(url: str) -> None:
-    """A clear error for a URL memvault will not use: not PostgreSQL, or another machine without
-    verified TLS. Credentials never appear in the message."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgresql", "postgres"):
+def parsed(location: str) -> dict[str, str]:
+    """The connection's options as libpq reads them (the last of a repeated option wins); a clear error,
+    never quoting the location (it may hold a password), for one it cannot read."""
+    if "://" in location and location.split("://", 1)[0] not in ("postgresql", "postgres"):
         raise InvalidArgument("store: expected a postgresql:// URL")
-    query = parse_qs(parts.query)
-    host = (query.get("host") or [parts.hostname or ""])[0]
-    if _is_local(host):
-        return
-    if (query.get("sslmode") or [""])[0] != "verify-full":
+    try:
+        options = conninfo_to_dict(location)
+    except psycopg.ProgrammingError:
+        raise InvalidArgument("store: the URL does not read as a PostgreSQL connection string") from None
+    if not all(part.strip().isdigit() for part in str(options.get("port", "5432")).split(",")):
         raise InvalidArgument(
-            f"store: {host} is another machine; memvault reaches it only over TLS that verifies the server: "
+            "store: the URL does not read as user:password@host/database: percent-encode the password's "
+            "special characters (/ as %2F, @ as %40, : as %3A)"
+        )
+    return {key: str(value) for key, value in options.items()}
+
+
+def without_password(location: str) -> tuple[str, str | None]:
+    """The connection string with its password taken out (wherever it was: the URL's user part or a
+    `password=` option; decoded as libpq decodes it), and the password (None when it had none)."""
+    options = parsed(location)
+    password = options.pop("password", None)
+    if password is None:
+        return location, None
+    return make_conninfo("", **options), password
+
+
+def is_local(options: dict[str, str]) -> bool:
+    """Whether every host libpq may try is this machine (the environment's PGHOST counts when the
+    URL names none)."""
+    hosts = options.get("host") or os.environ.get("PGHOST", "")
+    return all(_is_local(host.strip()) for host in hosts.split(","))
+
+
+def check_location(location: str) -> None:
+    """A clear error for a store memvault will not use: not PostgreSQL, a host it cannot vouch for, or
+    another machine without verified TLS. The location is never quoted."""
+    options = parsed(location)
+    if "hostaddr" in options or "service" in options or os.environ.get("PGHOSTADDR") or os.environ.get("PGSERVICE"):
+        raise InvalidArgument("store: name the server by host in the URL (no hostaddr, service or PGHOSTADDR)")
+    if not is_local(options) and options.get("sslmode") != "verify-full":
+        raise InvalidArgument(
+            "store: another machine is reached only over TLS that verifies the server: "
             "add sslmode=verify-full (and sslrootcert=... when its certificate is not signed by a system CA)"
         )
 
@@ -57,11 +88,18 @@ def open_connection(url: str, password: str | None = None) -> Connection:
     """Connect (outside any transaction: every transaction is begun explicitly) and check the server.
     `password`: the store's, from the keyring (the URL memvault keeps has none)."""
     check_location(url)
-    try:  # a password of None is left out: libpq then looks where it always does (~/.pgpass)
+    # Not this machine: TLS that verifies the server, whatever the environment says (PGSSLMODE).
+    options = parsed(url)
+    try:  # an option of None is left out: libpq then looks where it always does (~/.pgpass for a password)
         conn = psycopg.connect(
-            url, autocommit=True, row_factory=dict_row, connect_timeout=CONNECT_SECONDS, password=password
+            url,
+            autocommit=True,
+            row_factory=dict_row,
+            password=password,
+            sslmode=None if is_local(options) else "verify-full",  # whatever PGSSLMODE says
+            connect_timeout=None if "connect_timeout" in options else CONNECT_SECONDS,
         )
-    except psycopg.OperationalError as exc:
+    except psycopg.Error as exc:  # the type and libpq's first line: never the connection string
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise StoreUnavailable(f"the PostgreSQL store could not be reached ({reason})") from None
     try:

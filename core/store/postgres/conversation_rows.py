@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.core.store.postgres.connection import Connection
-from memvault.core.store.postgres.words import folded, tsquery_term
+from memvault.core.store.postgres.words import any_term, folded
 
 # A conversation's words: its title (weight A) and body (B), each argument already folded.
 _WORDS_OF = "setweight(to_tsvector('simple', %(title_words)s), 'A') || setweight(to_tsvector('simple', %(body)s), 'B')"
@@ -63,7 +63,7 @@ def search(
         if value is not None:
             where.append(clause)
             params.append(value)
-    query = " | ".join(tsquery_term(folded(word), False) for word in words)
+    query = any_term((folded(word), False) for word in words)
     rows = conn.execute(
         "SELECT c.id AS conversation_id, c.title, c.started_at AS time, c.snippet, c.format AS source"
         " FROM conversations c, to_tsquery('simple', %s) AS q"

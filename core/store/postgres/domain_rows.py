@@ -14,7 +14,7 @@ from typing import Any
 from memvault.core.store.postgres import store_stamps
 from memvault.core.store.postgres.connection import Connection
 from memvault.core.store.postgres.visibility import visible_clause
-from memvault.core.store.postgres.words import folded, tsquery_term
+from memvault.core.store.postgres.words import any_term, folded
 from memvault.core.vocabulary.model import Caller
 
 LIVE = "m.status IN ('current', 'partial', 'disputed')"
@@ -66,7 +66,7 @@ def _keywords_column(conn: Connection, name: str, fields: dict[str, Any]) -> str
 
 def _any_word(words: Sequence[str]) -> str:
     """A tsquery of records holding any of the words (folded as the index folds them)."""
-    return " | ".join(tsquery_term(folded(word), False) for word in words)
+    return any_term((folded(word), False) for word in words)
 
 
 def _tag_words(tags_json: str) -> str:

@@ -1,7 +1,7 @@
-"""Hearing other machines' writes: every write transaction on a PostgreSQL store sends
-`NOTIFY memvault_changes` (delivered at its commit), and `Listening` waits for those on a connection
-of its own, calling `wake()` for each. The file signal of `core/runtime/change_signal.py` covers the
-processes of one machine; this covers every machine on the store."""
+"""Hearing other machines' writes: every transaction that records an event on a PostgreSQL store
+notifies `memvault_changes` (a trigger of schema 1, delivered at its commit), and `Listening` waits
+for those on a connection of its own, calling `wake()` for each. The change signal
+(core/runtime/change_signal.py) covers the processes of one machine; this covers every machine."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from memvault.core.security import store_credentials
+from memvault.core.store.postgres import credentials
 from memvault.core.store.postgres.connection import DatabaseError, open_connection
 
 log = logging.getLogger("memvault.changes")
@@ -40,19 +40,34 @@ class Listening:
             self._thread.join(5)
 
     def _run(self) -> None:
+        """Listen; after a lost connection, listen again (waiting longer each time, up to a minute) and
+        wake the caller, who reads what came meanwhile."""
+        failures = 0
+        while not self._stop.is_set():
+            if self._listen_once():
+                return
+            failures += 1
+            self._listening.set()  # whoever waits for the first LISTEN waits no longer
+            if self._stop.wait(min(60.0, 2.0**failures)):
+                return
+            self._wake()
+
+    def _listen_once(self) -> bool:
+        """True when stopped on request; False when the connection could not be made or was lost."""
         try:
-            conn = open_connection(self._url, store_credentials.password_for(self._url))
+            conn = open_connection(self._url, credentials.password_for(self._url))
         except Exception as exc:  # the type only: a message could name the server
-            log.warning("changes from other machines are not heard (%s)", type(exc).__name__)
-            self._listening.set()
-            return
+            log.warning("changes from other machines are not heard (%s); trying again", type(exc).__name__)
+            return False
         try:
             conn.execute(f"LISTEN {CHANNEL}")
             self._listening.set()
             while not self._stop.is_set():
                 for _ in conn.notifies(timeout=STOP_CHECK_SECONDS):
                     self._wake()
+            return True
         except DatabaseError as exc:
-            log.warning("listening for other machines' changes stopped (%s)", type(exc).__name__)
+            log.warning("listening for other machines' changes was cut off (%s); listening again", type(exc).__name__)
+            return False
         finally:
             conn.close()

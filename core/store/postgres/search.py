@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from memvault.core.store.postgres.connection import Connection
 from memvault.core.store.postgres.memories import FROM_MEMORIES, MEMORY_COLUMNS, row_to_memory
 from memvault.core.store.postgres.visibility import visible_clause
-from memvault.core.store.postgres.words import folded, trigrams, tsquery_term
+from memvault.core.store.postgres.words import any_term, folded, trigrams, tsquery_term
 from memvault.core.store.rows import WORD_WEIGHTS, BestMatches, TermCount, WordTerm
 from memvault.core.store.shared_sql import like_anywhere, search_conditions
 from memvault.core.vocabulary.model import Caller, Memory
@@ -27,7 +27,7 @@ def _conditions(caller: Caller, request: SearchRequest) -> tuple[list[str], list
 
 
 def _query(terms: Sequence[WordTerm]) -> str:
-    return " | ".join(tsquery_term(term, prefix) for term, prefix in terms)
+    return any_term(terms)
 
 
 def _records(conn: Connection, sql: str, params: Sequence[object]) -> list[tuple[Memory, float]]:

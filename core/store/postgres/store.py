@@ -1,7 +1,8 @@
 """The PostgreSQL engine's `Store`: its repositories (this package's modules) bound to one connection.
 
 Writers take turns across every machine (`WRITE_LOCK`, a transaction-scoped advisory lock), as
-SQLite's writers do on one: event ids then commit in order, which the change feed relies on.
+SQLite's writers do on one: event ids then commit in order, which the change feed relies on. A write
+that records an event notifies every machine listening, at its commit (schema 1's `events_notify`).
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import cast
 
-from memvault.core.security import store_credentials
 from memvault.core.store import repositories as repo
 from memvault.core.store.bound import Bound
 from memvault.core.store.postgres import (
     backup_rows,
     change_rows,
     conversation_rows,
+    credentials,
     domain_rows,
     events,
     import_rows,
@@ -39,7 +40,7 @@ from memvault.core.store.postgres import (
     word_index_rows,
 )
 from memvault.core.store.postgres.connection import IDLE, Connection, DatabaseError, open_connection
-from memvault.core.store.postgres.listen import CHANNEL, Listening
+from memvault.core.store.postgres.listen import Listening
 from memvault.core.store.seam import Store, TransactionMode
 from memvault.core.vocabulary.errors import StoreUnavailable
 
@@ -123,13 +124,13 @@ class PostgresStore:
 
     @contextmanager
     def _transaction(self, begin: str, *, alone: bool) -> Iterator[None]:
+        if self.in_transaction:  # PostgreSQL would only warn, and the inner COMMIT end the outer one
+            raise RuntimeError("a transaction inside a transaction")
         self.raw.execute(begin)
         try:
             if alone:
                 self._take_write_lock()
             yield
-            if alone:  # delivered at the commit, to every machine listening (`listen.Listening`)
-                self.raw.execute(f"NOTIFY {CHANNEL}")
         except BaseException:
             self.raw.execute("ROLLBACK")
             raise
@@ -149,13 +150,15 @@ class PostgresEngine:
     latest_schema = migrations.LATEST
     errors: tuple[type[Exception], ...] = (DatabaseError,)
 
-    def open(self, location: str | Path, key: bytes, *, create: bool = False) -> PostgresStore:
-        """`location`: a postgresql:// URL (its password, if any, from the keyring). `key` and `create`
-        are the SQLCipher engine's concern: a database is made by its operator, memvault's schema by
-        `migrations.migrate`."""
+    def open(
+        self, location: str | Path, key: bytes, *, create: bool = False, password: str | None = None
+    ) -> PostgresStore:
+        """`location`: a postgresql:// URL without its password, which comes from the keyring (or
+        `password`, when a home is joining). `key` and `create` are the SQLCipher engine's concern: a
+        database is made by its operator, memvault's schema by `migrations.migrate`."""
         del key, create
         url = str(location)
-        conn = open_connection(url, store_credentials.password_for(url))
+        conn = open_connection(url, password or credentials.password_for(url))
         conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
         return PostgresStore(conn)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from memvault.core.store.postgres import words
 from memvault.core.store.postgres.connection import Connection
 from memvault.core.store.postgres.memories import FROM_MEMORIES, MEMORY_COLUMNS, row_to_memory
 from memvault.core.store.postgres.visibility import visible_clause
-from memvault.core.store.postgres.words import tsquery_term
 from memvault.core.store.rows import ProjectKey, WordTerm
 from memvault.core.vocabulary.model import Caller, Memory, MemoryId
 from memvault.core.vocabulary.results import Edge
@@ -83,7 +83,7 @@ def timeline_records(
         params.append(entity)
     if every_term:
         where.append("m.words @@ to_tsquery('simple', %s)")
-        params.append(" & ".join(tsquery_term(term, prefix) for term, prefix in every_term))
+        params.append(words.every_term(every_term))
     # A record belongs to a window when any of its moments (learned, valid from/until,
     # superseded, due) falls in it; learned_at stands in for the moments it lacks.
     moments = ", ".join(f"coalesce(m.{c}, m.learned_at)" for c in _MOMENTS)

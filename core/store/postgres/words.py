@@ -5,6 +5,7 @@ retrieval hands down folded terms), and the trigrams of memvault's own fragment 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 # Letters whose stroke is part of the letter, not a combining mark: Unicode does not decompose them,
 # and FTS5's remove_diacritics folds them all the same.
@@ -30,5 +31,18 @@ WORDS_OF = (
 
 
 def tsquery_term(term: str, prefix: bool) -> str:
-    """One term of a tsquery, quoted so that no character in it is read as tsquery syntax."""
+    """One term of a tsquery, quoted so that no character in it is read as tsquery syntax ("" for an
+    empty term: to_tsquery refuses an empty quoted one, and reads "" as matching nothing)."""
+    if not term.strip():
+        return ""
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'" + (":*" if prefix else "")
+
+
+def any_term(terms: Iterable[tuple[str, bool]]) -> str:
+    """A tsquery for records holding any of the terms."""
+    return " | ".join(part for term, prefix in terms if (part := tsquery_term(term, prefix)))
+
+
+def every_term(terms: Iterable[tuple[str, bool]]) -> str:
+    """A tsquery for records holding all of the terms."""
+    return " & ".join(part for term, prefix in terms if (part := tsquery_term(term, prefix)))

@@ -208,6 +208,12 @@ CREATE FUNCTION memvault_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN RAISE EXCEPTION 'events are append-only'; END $$;
 CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
     FOR EACH ROW EXECUTE FUNCTION memvault_append_only();
+-- Every machine listening hears of a committed change (core/store/postgres/listen.py); delivered at
+-- the commit, once per transaction and channel.
+CREATE FUNCTION memvault_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN PERFORM pg_notify('memvault_changes', ''); RETURN NULL; END $$;
+CREATE TRIGGER events_notify AFTER INSERT ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION memvault_notify();
 
 CREATE TABLE feedback (
     id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -1,33 +1,18 @@
 """The password of a shared (PostgreSQL) store: in the OS keyring, never in a file memvault writes.
 
-A store's URL is written to the home without its password (`engines.point_at`); the password goes to
-the keyring under the URL it belongs to. Where only an unsafe keyring exists, memvault refuses to
+A store's URL is written to the home without its password (`engines.join`); the password goes
+to the keyring under the URL it belongs to. Where only an unsafe keyring exists, memvault refuses to
 keep it and says how libpq can be given one instead (a ~/.pgpass the person keeps, 0600).
 """
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit, urlunsplit
+import contextlib
 
 from memvault.core.security.keys import keyring_backend_name
 from memvault.core.vocabulary.errors import KeyUnavailable
 
 KEYRING_SERVICE = "memvault-store-password"
-
-
-def without_password(url: str) -> tuple[str, str | None]:
-    """The URL with its password taken out, and the password (None when it had none)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url, None
-    user = parts.username or ""
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    if ":" in (parts.hostname or ""):
-        host = f"[{parts.hostname}]" + (f":{parts.port}" if parts.port else "")
-    netloc = f"{user}@{host}" if user else host
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment)), parts.password
 
 
 def keep(url: str, password: str) -> None:
@@ -39,6 +24,17 @@ def keep(url: str, password: str) -> None:
     import keyring  # noqa: PLC0415 - importing keyring probes D-Bus
 
     keyring.set_password(KEYRING_SERVICE, url, password)
+
+
+def forget(url: str) -> None:
+    """Drop the kept password of the store at `url`, if one is kept."""
+    if keyring_backend_name() is None:
+        return
+    import keyring  # noqa: PLC0415
+    from keyring.errors import PasswordDeleteError  # noqa: PLC0415
+
+    with contextlib.suppress(PasswordDeleteError):  # none was kept
+        keyring.delete_password(KEYRING_SERVICE, url)
 
 
 def password_for(url: str) -> str | None:
