@@ -34,12 +34,36 @@ def test_this_machine_or_verified_tls_is_accepted(url: str) -> None:
         "postgresql://memvault:hunter2@db.example.net/memory",
         "postgresql://memvault@192.0.2.10/memory?sslmode=require",
         "postgresql://memvault@db.example.net/memory?sslmode=verify-ca",
+        "postgresql://memvault@db.example.net/m?sslmode=verify-full&sslmode=disable",  # libpq: the last wins
+        "postgresql://memvault@localhost/m?host=localhost&host=db.example.net",
+        "postgresql:///m?host=/tmp,db.example.net",  # a host list reaching another machine
     ],
 )
 def test_another_machine_without_verified_tls_is_refused_without_its_password(url: str) -> None:
     with pytest.raises(InvalidArgument, match="sslmode=verify-full") as refused:
         connection.check_location(url)
     assert "hunter2" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql://memvault@localhost/m?hostaddr=203.0.113.5", "postgresql://memvault@localhost/m?service=home"],
+)
+def test_a_server_named_other_than_by_host_is_refused(url: str) -> None:
+    with pytest.raises(InvalidArgument, match="by host"):
+        connection.check_location(url)
+
+
+def test_an_empty_host_reaching_another_machine_through_pghost_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PGHOST", "db.example.net")
+    with pytest.raises(InvalidArgument, match="sslmode=verify-full"):
+        connection.check_location("postgresql://memvault@/memory")
+
+
+def test_a_password_with_an_unencoded_slash_is_refused_without_quoting_it() -> None:
+    with pytest.raises(InvalidArgument, match="percent-encode") as refused:
+        connection.check_location("postgresql://memvault:Ab3/xY+9@db.example.net/memory?sslmode=verify-full")
+    assert "xY" not in str(refused.value)
 
 
 def test_only_postgresql_urls_are_stores() -> None:
