@@ -8,6 +8,7 @@ first window appears in the second through the live feed. Writes docs/screenshot
 from __future__ import annotations
 
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -23,11 +24,12 @@ RECORDS = (
 WRITTEN = "The boathouse key now hangs in the blue cabinet by the door"
 
 
-def shared_store(folder: Path) -> tuple[object, str]:
+def shared_store() -> tuple[object, str]:
+    """A PostgreSQL server of its own (started before the sandbox sets a locale initdb may not know)."""
     import pgserver  # noqa: PLC0415
     import psycopg  # noqa: PLC0415
 
-    server = pgserver.get_server(folder / "pg", cleanup_mode="stop")
+    server = pgserver.get_server(tempfile.mkdtemp(prefix="memvault-shared-pg-"), cleanup_mode="stop")
     with psycopg.connect(server.get_uri(), autocommit=True) as admin:
         name = f"shared_{uuid.uuid4().hex[:8]}"
         admin.execute(f'CREATE DATABASE "{name}"')
@@ -36,9 +38,9 @@ def shared_store(folder: Path) -> tuple[object, str]:
 
 
 def main() -> None:
+    server, url = shared_store()
     folder = sandbox("memvault-shared-shot-")
     x = start_x()
-    server, url = shared_store(folder)
     try:
         from PySide6.QtGui import QPainter, QPixmap  # noqa: PLC0415
         from PySide6.QtWidgets import QApplication  # noqa: PLC0415
