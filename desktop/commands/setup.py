@@ -34,6 +34,7 @@ def create_store(home: str | None, shared_store: str | None = None) -> dict[str,
         raise
     with vault:
         info = keys.describe(vault.paths.key_file)
+        recovery = keys.take_new_recovery_key(vault.paths.key_file)  # taken either way: never kept
         status = vault.status(OWNER)
         return {
             "home": str(vault.paths.home),
@@ -43,8 +44,9 @@ def create_store(home: str | None, shared_store: str | None = None) -> dict[str,
             "key_detail": info.detail,
             "schema_version": status["store"]["schema_version"],
             "write_mode": status["write_mode"],
-            # Shown once, never stored: it unwraps the store key from any backup on a new machine.
-            "recovery_key": keys.take_new_recovery_key(vault.paths.key_file),
+            # Shown once, never stored: it unwraps the store key from any backup on a new machine. A home
+            # on a shared store has no backups of its own (its database's operator keeps those): none.
+            "recovery_key": recovery if vault.engine_name == "sqlcipher" else None,
         }
 
 

@@ -38,6 +38,7 @@ def _ids(vault: Vault, query: str) -> list[str]:
 def test_a_second_home_joins_the_store_and_each_sees_the_others_writes(tmp_path: Path, postgres_url: str) -> None:
     made = create_store(str(tmp_path / "laptop"), postgres_url)
     assert made["engine"] == "postgresql" and made["store"] == without_password(postgres_url)[0]
+    assert made["recovery_key"] is None  # it would open backups: a shared store's are its operator's
     with Vault.open(tmp_path / "laptop") as laptop:
         canoe = laptop.add(OWNER, Draft.of(statement="The canoe club meets at Heronmere lake on Saturdays"))["id"]
         assert laptop.engine_name == "postgresql"
