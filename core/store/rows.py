@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, fields
+from typing import Any, NamedTuple
+
+from memvault.core.vocabulary.model import Explicitness, Memory, MemoryType, Scope, Sensitivity, Status
 
 # The word index's columns and their weights in bm25: statement, tags, entity names. An engine ranks
 # its word matches with these; the in-memory postings (core/retrieval/word_postings.py) rank with them too.
@@ -69,3 +72,49 @@ class ProjectKey:
     project_id: str | None = None
     anchors: tuple[str, ...] = ()
     entity_id: str | None = None
+
+
+# A record's own columns an update may change (every engine's `MemoryRows.update` refuses others).
+UPDATABLE_FIELDS = frozenset(
+    {
+        "status",
+        "valid_until",
+        "superseded_by_id",
+        "superseded_at",
+        "archived_reason",
+        "archived_at",
+        "status_before_archive",
+        "access_scope",
+        "authorized_workspace_id",
+        "last_confirmed_at",
+        "domain",
+        "tags",
+        "importance",
+        "confidence",
+    }
+)
+# The relations `StoreStamps.filled` reports on.
+OPTIONAL_TABLES = ("links", "memory_entities", "feedback")
+
+# A record decoded from its columns in `Memory`'s field order: a search decodes ~200 rows, so by
+# position, each enum's members looked up in a dict (calling an enum costs a microsecond).
+MEMORY_FIELDS = [f.name for f in fields(Memory)]
+_ENUMS = {
+    "type": MemoryType,
+    "status": Status,
+    "explicitness": Explicitness,
+    "sensitivity": Sensitivity,
+    "access_scope": Scope,
+}
+_DECODED = tuple((MEMORY_FIELDS.index(name), {e.value: e for e in kind}, kind) for name, kind in _ENUMS.items())
+_TAGS = MEMORY_FIELDS.index("tags")
+
+
+def memory_from(values: list[Any]) -> Memory:
+    """A record from its column values in `MEMORY_FIELDS` order (the list is decoded in place)."""
+    for at, known, kind in _DECODED:
+        value = values[at]
+        values[at] = known.get(value) or kind(value)  # an unknown value raises as the enum does
+    tags = values[_TAGS]
+    values[_TAGS] = [] if tags == "[]" else json.loads(tags)
+    return Memory(*values)

@@ -15,9 +15,9 @@ from memvault.core.store.postgres import store_stamps
 from memvault.core.store.postgres.connection import Connection
 from memvault.core.store.postgres.visibility import visible_clause
 from memvault.core.store.postgres.words import any_term, folded
+from memvault.core.store.shared_sql import LIVE
 from memvault.core.vocabulary.model import Caller
 
-LIVE = "m.status IN ('current', 'partial', 'disputed')"
 DOMAIN_COLUMNS = (
     "name, description, keywords, related, priority, depth, token_share, centroid, pinned, created_at, updated_at"
 )

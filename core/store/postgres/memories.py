@@ -6,21 +6,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
 from typing import Any
 
 from memvault.core.store.postgres.connection import Connection
 from memvault.core.store.postgres.visibility import visible_clause
 from memvault.core.store.postgres.words import WORDS_OF, folded, trigrams
+from memvault.core.store.rows import MEMORY_FIELDS, UPDATABLE_FIELDS, memory_from
+from memvault.core.store.shared_sql import LIVE
 from memvault.core.vocabulary.model import (
     Caller,
-    Explicitness,
     Memory,
     MemoryId,
-    MemoryType,
-    Scope,
-    Sensitivity,
-    Status,
     new_id,
 )
 
@@ -34,25 +30,10 @@ MEMORY_COLUMNS = (
     " m.authorized_principal_id, m.authorized_workspace_id"
 )
 FROM_MEMORIES = "memories m LEFT JOIN memory_usage u ON u.memory_id = m.id"
-LIVE = "m.status IN ('current', 'partial', 'disputed')"
-
-# A search decodes ~200 rows: by position, with each enum's members looked up in a dict (calling an
-# enum costs a microsecond), as the SQLCipher engine does.
-_COLUMNS = [f.name for f in fields(Memory)]
-_ENUMS = {"type": MemoryType, "status": Status, "explicitness": Explicitness, "sensitivity": Sensitivity}
-_ENUMS["access_scope"] = Scope
-_VALUES = tuple((_COLUMNS.index(name), {e.value: e for e in kind}, kind) for name, kind in _ENUMS.items())
-_TAGS = _COLUMNS.index("tags")
 
 
 def row_to_memory(row: dict[str, Any]) -> Memory:
-    values = [row[name] for name in _COLUMNS]
-    for at, known, kind in _VALUES:
-        value = values[at]
-        values[at] = known.get(value) or kind(value)  # an unknown value raises as the enum does
-    tags = values[_TAGS]
-    values[_TAGS] = [] if tags == "[]" else json.loads(tags)
-    return Memory(*values)
+    return memory_from([row[name] for name in MEMORY_FIELDS])
 
 
 def _select(
@@ -163,30 +144,10 @@ def insert(conn: Connection, values: dict[str, Any]) -> None:
     conn.execute("INSERT INTO memory_usage (memory_id) VALUES (%s)", (values["id"],))
 
 
-_UPDATABLE = frozenset(
-    {
-        "status",
-        "valid_until",
-        "superseded_by_id",
-        "superseded_at",
-        "archived_reason",
-        "archived_at",
-        "status_before_archive",
-        "access_scope",
-        "authorized_workspace_id",
-        "last_confirmed_at",
-        "domain",
-        "tags",
-        "importance",
-        "confidence",
-    }
-)
-
-
 def update(conn: Connection, memory_id: str, now: str, **changes: Any) -> None:
     """Change a record's own row: its revision grows and updated_at moves with every change."""
-    if not changes or not set(changes) <= _UPDATABLE:
-        raise ValueError(f"not updatable: {sorted(set(changes) - _UPDATABLE)}")
+    if not changes or not set(changes) <= UPDATABLE_FIELDS:
+        raise ValueError(f"not updatable: {sorted(set(changes) - UPDATABLE_FIELDS)}")
     assignments = ", ".join(f"{name} = %s" for name in changes)
     conn.execute(
         f"UPDATE memories SET {assignments}, revision = revision + 1, updated_at = %s WHERE id = %s",

@@ -5,9 +5,7 @@ over this one, gets another table), so caches shared by a process's stores never
 from __future__ import annotations
 
 from memvault.core.store.postgres.connection import Connection
-from memvault.core.store.rows import StoreStamps
-
-OPTIONAL_TABLES = ("links", "memory_entities", "feedback")
+from memvault.core.store.rows import OPTIONAL_TABLES, StoreStamps
 
 
 def read(conn: Connection) -> StoreStamps:

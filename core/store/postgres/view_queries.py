@@ -15,11 +15,11 @@ from memvault.core.store.postgres.connection import Connection
 from memvault.core.store.postgres.memories import FROM_MEMORIES, MEMORY_COLUMNS, row_to_memory
 from memvault.core.store.postgres.visibility import visible_clause
 from memvault.core.store.rows import ProjectKey, WordTerm
+from memvault.core.store.shared_sql import LIVE
 from memvault.core.vocabulary.model import Caller, Memory, MemoryId
 from memvault.core.vocabulary.results import Edge
 
 NOT_ARCHIVED = "m.status != 'archived'"
-LIVE = "m.status IN ('current', 'partial', 'disputed')"
 USAGE_JOIN = "LEFT JOIN memory_usage u ON u.memory_id = m.id"
 _MOMENTS = ("valid_from", "valid_until", "superseded_at", "due_at")
 

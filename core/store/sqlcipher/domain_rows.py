@@ -10,13 +10,13 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from memvault.core.store.shared_sql import LIVE
 from memvault.core.store.sqlcipher import store_stamps
 from memvault.core.store.sqlcipher.connection import Connection
 from memvault.core.store.sqlcipher.match import any_word
 from memvault.core.store.sqlcipher.visibility import visible_clause
 from memvault.core.vocabulary.model import LIVE_STATUSES, Caller
 
-LIVE = "m.status IN ('current', 'partial', 'disputed')"
 DOMAIN_COLUMNS = (
     "name, description, keywords, related, priority, depth, token_share, centroid, pinned, created_at, updated_at"
 )

@@ -5,19 +5,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
 from typing import Any
 
+from memvault.core.store.rows import MEMORY_FIELDS, UPDATABLE_FIELDS, memory_from
 from memvault.core.store.sqlcipher.connection import Connection
 from memvault.core.store.sqlcipher.visibility import visible_clause
 from memvault.core.vocabulary.model import (
     Caller,
-    Explicitness,
     Memory,
     MemoryId,
-    MemoryType,
-    Scope,
-    Sensitivity,
     Status,
     new_id,
 )
@@ -37,24 +33,10 @@ FROM_MEMORIES = f"memories m {USAGE_JOIN}"
 BY_ID = f"memories m INDEXED BY sqlite_autoindex_memories_1 {USAGE_JOIN}"
 
 
-# MEMORY_COLUMNS are Memory's fields in order: a row becomes a record by position (a search
-# turns ~120 rows into records; by name it cost twice as much).
-_COLUMNS = [f.name for f in fields(Memory)]
-_ENUMS = {"type": MemoryType, "status": Status, "explicitness": Explicitness, "sensitivity": Sensitivity}
-_ENUMS["access_scope"] = Scope
-_VALUES = tuple((_COLUMNS.index(name), {e.value: e for e in kind}, kind) for name, kind in _ENUMS.items())
-_TAGS = _COLUMNS.index("tags")
-
-
 def row_to_memory(row: Any) -> Memory:
-    """A record from a row whose first columns are MEMORY_COLUMNS (later ones are ignored)."""
-    values = list(row[: len(_COLUMNS)])
-    for at, known, kind in _VALUES:
-        value = values[at]
-        values[at] = known.get(value) or kind(value)  # an unknown value raises as the enum does
-    tags = values[_TAGS]
-    values[_TAGS] = [] if tags == "[]" else json.loads(tags)
-    return Memory(*values)
+    """A record from a row whose first columns are MEMORY_COLUMNS (`Memory`'s fields in order; later
+    ones are ignored)."""
+    return memory_from(list(row[: len(MEMORY_FIELDS)]))
 
 
 def plain_rows(conn: Connection, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -208,30 +190,10 @@ def insert(conn: Connection, values: dict[str, Any]) -> None:
     conn.execute("INSERT INTO memory_usage (memory_id) VALUES (?)", (values["id"],))
 
 
-_UPDATABLE = frozenset(
-    {
-        "status",
-        "valid_until",
-        "superseded_by_id",
-        "superseded_at",
-        "archived_reason",
-        "archived_at",
-        "status_before_archive",
-        "access_scope",
-        "authorized_workspace_id",
-        "last_confirmed_at",
-        "domain",
-        "tags",
-        "importance",
-        "confidence",
-    }
-)
-
-
 def update(conn: Connection, memory_id: str, now: str, **changes: Any) -> None:
     """Change a record's own row: its revision grows and updated_at moves with every change."""
-    if not changes or not set(changes) <= _UPDATABLE:
-        raise ValueError(f"not updatable: {sorted(set(changes) - _UPDATABLE)}")
+    if not changes or not set(changes) <= UPDATABLE_FIELDS:
+        raise ValueError(f"not updatable: {sorted(set(changes) - UPDATABLE_FIELDS)}")
     assignments = ", ".join(f"{name} = ?" for name in changes)
     conn.execute(
         f"UPDATE memories SET {assignments}, revision = revision + 1, updated_at = ? WHERE id = ?",

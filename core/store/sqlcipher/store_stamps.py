@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import os
 
-from memvault.core.store.rows import StoreStamps
+from memvault.core.store.rows import OPTIONAL_TABLES, StoreStamps
 from memvault.core.store.sqlcipher.connection import Connection
-
-OPTIONAL_TABLES = ("links", "memory_entities", "feedback")
 
 
 def read(conn: Connection) -> StoreStamps:

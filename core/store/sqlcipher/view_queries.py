@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.core.store.rows import ProjectKey, WordTerm
+from memvault.core.store.shared_sql import LIVE
 from memvault.core.store.sqlcipher import match
 from memvault.core.store.sqlcipher.connection import Connection
 from memvault.core.store.sqlcipher.memories import FROM_MEMORIES, MEMORY_COLUMNS, USAGE_JOIN, row_to_memory
@@ -18,7 +19,6 @@ from memvault.core.vocabulary.model import Caller, Memory, MemoryId
 from memvault.core.vocabulary.results import Edge
 
 NOT_ARCHIVED = "m.status != 'archived'"
-LIVE = "m.status IN ('current', 'partial', 'disputed')"
 _MOMENTS = ("valid_from", "valid_until", "superseded_at", "due_at")
 
 
