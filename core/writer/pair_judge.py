@@ -27,9 +27,9 @@ from memvault.core.writer.word_families import WordFamilies
 
 SAME_FLOOR = 0.6
 HEADS = {
-    Relation.CONFLICT: NgramHead("pair_changes", "99c5685214436b092ab7bc959004eafa7ca44c0af21b6eae123ec3f33db74603"),
-    Relation.SAME: NgramHead("pair_same", "a53dcc2fe48f6140ac79872e6545f0bf31a0db1fc76b5ed7544b793622cfd55c"),
-    Relation.UNRELATED: NgramHead("pair_other", "c565b5462a063116b381faf74b103f48705fa045680434bf0c57eb293d912958"),
+    Relation.CONFLICT: NgramHead("pair_changes", "1219d46ed7cd283956fab4fa1fc9f6f31f781d59883e7a8f69c8def35b1edaab"),
+    Relation.SAME: NgramHead("pair_same", "a85d6f150481e085daf1f6791b06b8055924391b5387f0a9a3350bdfc00ab83b"),
+    Relation.UNRELATED: NgramHead("pair_other", "96f807226f82e66501d19b660cdf4be3480d1652fb7b6f10bb4165767d1043c2"),
 }
 CUES = WordFamilies(
     {
@@ -43,6 +43,21 @@ CUES = WordFamilies(
         "someone": r"partner|wife|husband|sister|brother|mum|mom|dad|mother|father|son|daughter|friend"
         r"|colleague|boss|manager|team|partnerin|schwester|bruder|mutter|vater|conjoint|femme|mari|sœur"
         r"|frère|pareja|hermana|hermano|madre|padre|novi[oa]",
+        # A statement that says it is one more of a kind: another fact beside the record, not its change.
+        "also": r"also|too|as well|another|second|other|auch|ebenfalls|noch ein\w*|zweite\w*|aussi|également"
+        r"|autre|deuxième|second[e]?|también|tambien|otr[oa]|segund[oa]",
+        # When: a weekday, a month or a part of the day (a habit or a date moved is a new value).
+        "when": r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|mornings?|evenings?"
+        r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|morgens|abends|wochenende"
+        r"|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|matin|soir|lunes|martes|miércoles"
+        r"|jueves|viernes|sábado|domingo|mañana|tarde|noche"
+        r"|january|february|march|april|june|july|august|september|october|november|december"
+        r"|januar|februar|märz|juni|juli|oktober|dezember|janvier|février|mars|avril|juin|juillet"
+        r"|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio"
+        r"|agosto|septiembre|octubre|noviembre|diciembre",
+        # Not: a claim said the other way round ("ich esse kein Fleisch" / "ich esse wieder Fleisch").
+        "not": r"not|no|never|don't|doesn't|didn't|isn't|nicht|kein\w*|nie|niemals|ne|pas|jamais|n'\w+"
+        r"|no|nunca|tampoco",
     }
 )
 _WORD = re.compile(r"\w+(?:[.:']\w+)*")
@@ -73,7 +88,9 @@ def view(candidate: str, record: str, judgement: Judgement) -> str:
     only_old = [w for w in old if w not in set(new)]
     only_new = [w for w in new if w not in set(old)]
     names = (any(w.startswith("⟨N⟩") for w in only_old), any(w.startswith("⟨N⟩") for w in only_new))
-    someone = "someone" in CUES.found(candidate) and "someone" not in CUES.found(record)
+    numbers = ("⟨n⟩" in only_old, "⟨n⟩" in only_new)
+    said, had = CUES.found(candidate), CUES.found(record)
+    someone = "someone" in said and "someone" not in had
     marks = [
         f"§rule-{judgement.relation.value}-{judgement.rule or 'none'}§",
         f"§cos{int((judgement.cosine or 0.0) * 10)}§",
@@ -83,17 +100,41 @@ def view(candidate: str, record: str, judgement: Judgement) -> str:
         f"§names{names[0]}{names[1]}§",
         f"§subjB{someone}§",
         f"§cue{says_change(candidate, record)}§",
+        f"§num{numbers[0]}{numbers[1]}§",
+        f"§also{'also' in said and 'also' not in had}§",
+        f"§when{'when' in had}{'when' in said}§",
+        f"§not{'not' in had}{'not' in said}§",
     ]
     return " ".join(marks * 2) + " A: " + " ".join(only_old) + " B: " + " ".join(only_new)
 
 
+def says_another(candidate: str, record: str) -> bool:
+    """The candidate is about someone else ("my brother" / "my sister") or says it is one more of a
+    kind ("…at Skyvane too"): another fact beside the record, whatever else the two share."""
+    said, had = CUES.found(candidate), CUES.found(record)
+    if "also" in said and "also" not in had:
+        return True
+    return CUES.words(fold(candidate), "someone") != CUES.words(fold(record), "someone")
+
+
+def says_otherwise(candidate: str, record: str) -> bool:
+    """Another day, month or time of day, or a "not" on one side only ("ich esse kein Fleisch" /
+    "ich esse wieder Fleisch"), in any of the four languages. A duplicate said with a negation
+    ("vegetarian" / "no meat") is missed by this, and stored as a record of its own: nothing is lost."""
+    new, old = fold(candidate), fold(record)
+    if CUES.words(new, "when") != CUES.words(old, "when"):
+        return True
+    return bool(CUES.words(new, "not")) != bool(CUES.words(old, "not"))
+
+
 def could_be_same(candidate: str, record: str, judgement: Judgement) -> bool:
-    """The vetoes on "the same": nothing the rules or the words say of a change."""
+    """The vetoes on "the same": nothing the rules or the words say of a change or of another fact.
+    A write dropped as a duplicate is lost, a duplicate kept costs a record: in doubt, not the same."""
     if judgement.cosine is None or judgement.cosine < SAME_FLOOR:
         return False
     if judgement.relation in _KEPT or hard_difference(candidate, record):
         return False
-    return not says_change(candidate, record)
+    return not (says_change(candidate, record) or says_another(candidate, record) or says_otherwise(candidate, record))
 
 
 def judged(candidate: str, record: str, judgement: Judgement) -> Judgement:

@@ -17,7 +17,7 @@ from memvault.core.writer.ngram_head import NgramHead
 from memvault.core.writer.secret_text import fold
 from memvault.core.writer.sensitive_cues import sensitive_view
 
-SENSITIVE_HEAD = NgramHead("sensitive", "542954f50923e72d43d816c88aa150f7d13155570af52a302cbcce1c7cc7013e")
+SENSITIVE_HEAD = NgramHead("sensitive", "277c2945ac538817a68a1743ecc30531b2fb5f345121d1753c62a9ed953684f2")
 _RANK = {Sensitivity.NORMAL: 0, Sensitivity.PERSONAL: 1, Sensitivity.SENSITIVE: 2}
 _PERSONAL = re.compile(
     r"\b(?:my (?:wife|husband|partner|sister|brother|daughter|son|mother|father|mum|mom|dad|kids?|children|"

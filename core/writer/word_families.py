@@ -33,3 +33,7 @@ class WordFamilies:
         """The families whose words the text holds anywhere, in their fixed order."""
         present = {match.lastgroup for match in self._pattern.finditer(text)}
         return [name for name in self.names if name in present]
+
+    def words(self, text: str, name: str) -> set[str]:
+        """The words of family `name` the text holds, lower-cased."""
+        return {m.group().lower() for m in self._pattern.finditer(text) if m.lastgroup == name}

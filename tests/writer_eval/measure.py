@@ -1,6 +1,6 @@
 """Measure today's writer judgements on the writer evaluation set (statements.jsonl, pairs.jsonl).
 
-Run from the checkout: `.venv/bin/python tests/writer_eval/measure.py [--split heldout|tune|both|fresh]
+Run from the checkout: `.venv/bin/python tests/writer_eval/measure.py [--split heldout|tune|both|fresh|fresh2|fresh2-tune]
 [--json FILE] [--show N] [--embeddings on|off]`. Builds the set first when the files are missing.
 
 What is measured, as the code stands (nothing here changes or tunes a rule):
@@ -424,13 +424,18 @@ def code_state() -> dict[str, Any]:
     return {"head": head.stdout.strip(), "modified": [line[3:] for line in status.stdout.splitlines()]}
 
 
+# The hand-written sets: `fresh` is measured only (nobody tunes on it); `fresh2` has a tuning part
+# the heads train on and a held-out part.
+SECOND_SETS = {"fresh": ("fresh", "fresh"), "fresh2": ("fresh2", "heldout"), "fresh2-tune": ("fresh2", "tune")}
+
+
 def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--split", choices=("heldout", "tune", "both", "fresh"), default="both")
+    parser.add_argument("--split", choices=("heldout", "tune", "both", *SECOND_SETS), default="both")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     parser.add_argument("--show", type=int, default=0, help="print up to N misjudged statements per error kind")
     parser.add_argument("--embeddings", choices=("on", "off"), default="on", help="the product default is on")
@@ -440,14 +445,18 @@ def main() -> None:
     root = sandbox(args.embeddings == "on")
     try:
         statements_file, pairs_file = HERE / "statements.jsonl", HERE / "pairs.jsonl"
-        if args.split == "fresh":  # the hand-written set nobody tuned on (README: "The fresh set")
-            statements_file, pairs_file = HERE / "fresh_statements.jsonl", HERE / "fresh_pairs.jsonl"
+        if args.split in SECOND_SETS:  # the hand-written sets (README: "The fresh sets")
+            prefix, split = SECOND_SETS[args.split]
+            statements_file, pairs_file = HERE / f"{prefix}_statements.jsonl", HERE / f"{prefix}_pairs.jsonl"
         elif not statements_file.exists() or not pairs_file.exists():
             from build import build  # noqa: PLC0415
 
             build()
         statements, pairs = load(statements_file), load(pairs_file)
-        splits = ("heldout", "tune") if args.split == "both" else (args.split,)
+        if args.split in SECOND_SETS:
+            splits: tuple[str, ...] = (split,)
+        else:
+            splits = ("heldout", "tune") if args.split == "both" else (args.split,)
         figures: dict[str, Any] = {"embeddings": args.embeddings, "code": code_state()}
         print(f"code: {figures['code']['head']}; judging files modified in the working tree: "
               f"{', '.join(figures['code']['modified'] or []) or 'none'}")  # fmt: skip
