@@ -1,7 +1,8 @@
 """Measure today's writer judgements on the writer evaluation set (statements.jsonl, pairs.jsonl).
 
-Run from the checkout: `.venv/bin/python tests/writer_eval/measure.py [--split heldout|tune|both|fresh|fresh2|fresh2-tune]
-[--json FILE] [--show N] [--embeddings on|off]`. Builds the set first when the files are missing.
+Run from the checkout: `.venv/bin/python tests/writer_eval/measure.py
+[--split heldout|tune|both|fresh|fresh2|fresh2-tune] [--json FILE] [--show N] [--embeddings on|off]`.
+Builds the set first when the files are missing.
 
 What is measured, as the code stands (nothing here changes or tunes a rule):
 

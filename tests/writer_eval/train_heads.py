@@ -4,10 +4,11 @@
 
 The tuning parts are the built set's and the second hand-written set's (README: "The second
 hand-written set"); each held-out part is reported apart. Ridge regression in its dual form (a few
-thousand statements, 16k buckets), one class against everything else. The threshold is chosen on the tuning part alone, from out-of-fold scores (folds
-by template, so a template's statements are never scored by a head that saw them): the lowest score
-that keeps the class's recall at the head's target, unless that refuses more ordinary statements
-than the head allows. The held-out part is scored once, after; its figures are printed per language.
+thousand statements, 16k buckets), one class against everything else. The threshold is chosen on
+the tuning parts alone, from out-of-fold scores (folds by template, so a template's statements are
+never scored by a head that saw them): the lowest score that keeps the class's recall at the head's
+target, unless that refuses more ordinary statements than the head allows. The held-out parts are
+scored once, after; their figures are printed per language.
 With --write, the weights go to resources/writer/<name>_head.bin, the bias (the threshold folded in)
 to <name>_head.json, and the pin to write beside the head (ngram_head.pin) is printed.
 """
