@@ -14,6 +14,14 @@ from memvault.core.writer.word_families import WordFamilies
 FAMILIES = WordFamilies(
     {
         "health": (
+            r"insomni\w*|schlafstörung\w*|hysterectom\w*|mastectom\w*|coeliac|celiac|zöliak\w*|cœliaque|celíac[oa]"
+            r"|reha|rééducation|rehabilitaci\w*|\w+therap\w*|\w+allergi\w*|neurolog\w*|sclerosis|sklerose"
+            r"|sclérose|esclerosis|stroke|schlaganfall|avc|ictus|infarct\w*|heart attack|herzinfarkt|op"
+            r"|radiother\w*|radiotherap\w*|strahlenther\w*|radioterap\w*|blood pressure|blutdruck|cholest\w*"
+            r"|self-harm|selbstverletz\w*|automutil\w*|autolesi\w*|suicid\w*|suizid\w*|disab\w*|behinder\w*"
+            r"|handicap\w*|discapaci\w*|wheelchair|rollstuhl|fauteuil roulant|silla de ruedas|deaf|gehörlos\w*"
+            r"|sourde?s?|hearing aid|hörgerät\w*|neurologue|oncolog\w*"
+            r"|cardiolog\w*|gyn\w*|urolog\w*|dermatolog\w*|rheuma\w*|arthrit\w*|arthros\w*|artros\w*|"
             r"in recovery|recovery from|knee|hip|spine|cartilage|ligament\w*|kidney\w*|liver|heart|lung\w*"
             r"|pancrea\w*|bladder|prostat\w*|uter\w*|ovar\w*|endometri\w*|knie|hüfte|niere\w*|leber|herz\w*|lunge\w*"
             r"|genou|hanche|rein\w*|foie|cœur|coeur|poumon\w*|rodilla|cadera|riñ[oó]n\w*|hígado|corazón|pulm[oó]n\w*"
@@ -35,6 +43,8 @@ FAMILIES = WordFamilies(
             r"|allerg\w*|intoleran\w*|antidepress\w*|ssri|sertralin\w*|sertraline|lithium|ritalin|methylphenid\w*"
         ),
         "sex": (
+            r"she/her|he/him|they/them|pronouns|pronomen|pronoms|pronombres|transition\w*|lgbt\w*|lgbtq\w*"
+            r"|csd|my wife and i|ma femme et moi|mi mujer y yo|meine frau und ich|"
             r"i'm bi|ich bin bi|je suis bi|soy bi|i'm ace|out to|"
             r"gay|lesbian\w*|lesb\w*|bisexu\w*|queer|trans|transgender|nonbinary|non-binary|asexual\w*|aromantic\w*"
             r"|schwul\w*|homosexu\w*|hétéro\w*|heterosexu\w*|pansexu\w*|coming out|came out|geoutet"
@@ -43,6 +53,9 @@ FAMILIES = WordFamilies(
             r"|kink\w*|dating|tinder|grindr"
         ),
         "faith": (
+            r"hajj|umrah|cemevi|tauf\w*|bar mitzvah|bat mitzvah|kommunion|communion|comunión|rosary|rosenkranz"
+            r"|chapelet|rosario|imam|priest\w*|priester\w*|prêtre|sacerdote|rabbi|rabbin\w*|rabino|pastor\w*"
+            r"|pasteur|vicar|nonne|monja|religieuse|pilgrim\w*|pilger\w*|pèlerinage|peregrina\w*|"
             r"go to mass|to mass|zur messe|à la messe|a misa|en misa|"
             r"church\w*|kirche\w*|église|iglesia|mosque\w*|moschee\w*|mosquée|mezquita|synagog\w*|sinagoga"
             r"|temple|tempel|templo|pray\w*|gebet\w*|prière|oración|faith|glaube\w*|foi"
@@ -57,6 +70,8 @@ FAMILIES = WordFamilies(
             r"|ayun\w*|fastenzeit|carême|cuaresma|yom kippur|eid|diwali|pesach|passover|puja|spiritu\w*"
         ),
         "politics": (
+            r"the union|a union|union dues|unionis\w*|unioniz\w*|cse|encarté\w*|syndiqu\w*|sindicad[oa]"
+            r"|gewerkschaftlich\w*|picket\w*|petition\w*|petiti\w*|pétition\w*|"
             r"member of the|party member|canvass\w*|vertrauens\w*|ig metall|ver\.di|verdi|cgt|cfdt|ccoo|ugt"
             r"|shop steward|tract\w*|milit\w*|"
             r"party|partei\w*|parti|partido|mitglied\w*|afiliad\w*|adhérent\w*"
@@ -69,6 +84,8 @@ FAMILIES = WordFamilies(
             r"|kampagne\w*|campagne\w*|campaña\w*|activis\w*|aktivis\w*|militant\w*"
         ),
         "origin": (
+            r"\w+-american\w*|\w+-amerikan\w*|\w+-vietnam\w*|afro-\w+|sinto|sintiza"
+            r"|armeni\w*|arméni\w*|kurdish|kurde|kurdo|romani|romnja|gypsy|traveller|pied-noir|"
             r"i'm half|ich bin halb\w*|à moitié|soy medio|soy mitad|on my (?:mum|mom|dad|mother|father)'s side"
             r"|par (?:mon père|ma mère)|por parte de (?:madre|padre)|mütterlicherseits|väterlicherseits|sámi|sami"
             r"|sorb\w*|uyghur|tamil|basque|vasc[oa]|gitan\w*|jenisch\w*|yenish|"
@@ -82,12 +99,17 @@ FAMILIES = WordFamilies(
             r"|parents (?:are|were) from|eltern (?:kommen|stammen) aus|parents sont (?:de|originaires)|padres son de"
         ),
         "body_data": (
+            r"apoe\w*|leiden|gentest\w*|genetic test\w*|test génétique|prueba genética|palm scan\w*|palm vein\w*"
+            r"|handvenen\w*|face scan\w*|iris scan\w*|voiceprint|stimmabdruck|"
             r"gene|genes|genet\w*|génét\w*|dna|adn|dns|brca\w*|träger\w*|porteu\w*|portador\w*"
             r"|mutation\w*|mutaci\w*|allele\w*|biometri\w*|biométri\w*|fingerprint\w*"
             r"|fingerabdr\w*|empreinte\w*|huella\w*|iris|retina\w*|face ?id|gesichtserkennung|handfläche"
             r"|paume|palma|23andme|ancestry|genom\w*|génom\w*|genoma"
         ),
         "crime": (
+            r"expunge\w*|ankle tag|on a tag|fußfessel|bracelet électronique|tobillera|curfew|ausgangssperre"
+            r"|couvre-feu|contrôle judiciaire|bewährungshelfer\w*|condicional|juzgado\w*|pointer au commissariat"
+            r"|sex offender|strafregister|"
             r"months inside|years inside|did time|served time|a caution for|police caution|dbs|criminal record"
             r"|police record|casier judiciaire|antecedentes penales|"
             r"convict\w*|conviction\w*|vorstraf\w*|vorbestraft|verurteil\w*|condamn\w*|conden\w*|criminal"
@@ -100,6 +122,8 @@ FAMILIES = WordFamilies(
             r"|affray|sentenced|community service|sozialstunden|trabajos comunitarios"
         ),
         "money_trouble": (
+            r"blacklist\w*|dmp|debt management|creditor\w*|gläubiger\w*|créancier\w*|acreedor\w*"
+            r"|collector\w*|breathing space|debt advice|schuldnerberatung|refused credit|"
             r"de retard|months behind|behind on|mise en demeure|mahnung\w*|rent arrears|im rückstand|atrasad[oa]s?|"
             r"debt\w*|schuld\w*|dette\w*|endett\w*|deuda\w*|endeud\w*|arrears|rückstand\w*|rückstände"
             r"|atras\w*|impay\w*|impag\w*|overdraft\w*|overdrawn|überzog\w*|découvert|descubierto"
@@ -115,6 +139,9 @@ FAMILIES = WordFamilies(
         ),
         # A child, and what only a child's schooling is called.
         "child": (
+            r"bedwetting|bettnässen|énurésie|enuresis|ergother\w*|logopäd\w*|logopèd\w*|logoped\w*|orthophon\w*"
+            r"|speech therap\w*|occupational therap\w*|hold (?:\w+ )?back a year|sitzenbleib\w*|redoubl\w*"
+            r"|repetir curso|sixth form|11\+|reception class|in reception|ecole|\d[a-e] class|klasse \d\w?|"
             r"son|sons|daughter\w*|kid|kids|child\w*|sohn|söhne|tochter|töchter|kind|kinder|fils|fille|filles"
             r"|enfant\w*|hijo\w*|hija\w*|niñ[oa]s?|crío\w*|little one|baby|bébé|bebé|pediatri\w*|kinderarzt\w*"
             r"|pédiatre|pediatra|kita|kindergarten|nursery|crèche|maternelle|guardería|grundschule|primary school"
