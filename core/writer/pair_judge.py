@@ -146,6 +146,8 @@ def judged(candidate: str, record: str, judgement: Judgement) -> Judgement:
     if any(score is None for score in scores.values()):
         return judgement  # a head missing or not matching its pin: the rules alone
     ranked = sorted(scores, key=lambda relation: scores[relation] or 0.0, reverse=True)
+    if ranked[0] is Relation.CONFLICT and (scores[Relation.CONFLICT] or 0.0) <= 0.0:
+        ranked.remove(Relation.CONFLICT)  # a change needs its head to say yes: else another fact is superseded
     if ranked[0] is Relation.SAME and not could_be_same(candidate, record, judgement):
         ranked.remove(Relation.SAME)
     relation = ranked[0]

@@ -153,7 +153,7 @@ INVALID: dict[str, Op] = {
 NOT_FOUND: dict[str, Op] = {
     "get unknown id": lambda v, ids: v.get(OWNER, "m000000000000"),
     "correct unknown id": lambda v, ids: v.correct(
-        OWNER, CorrectRequest.of(id="m000000000000", statement="Another statement here")
+        OWNER, CorrectRequest.of(id="m000000000000", statement="The recycling goes out on Thursdays")
     ),
     "archive unknown id": lambda v, ids: v.archive(OWNER, ArchiveRequest.of(id="m000000000000")),
     "restore unknown id": lambda v, ids: v.restore(OWNER, "m000000000000"),

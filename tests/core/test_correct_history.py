@@ -151,4 +151,4 @@ def test_a_correction_cannot_start_before_the_record_it_corrects(vault: Vault, a
 
 def test_correcting_an_unknown_id_is_not_found(vault: Vault) -> None:
     with pytest.raises(NotFound):
-        vault.correct(OWNER, CorrectRequest.of(id="m0123456789ab", statement="Anything at all to say here"))
+        vault.correct(OWNER, CorrectRequest.of(id="m0123456789ab", statement="The boiler was serviced in May"))

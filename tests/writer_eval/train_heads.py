@@ -42,14 +42,13 @@ class Head:
     view: Callable[[str], str]  # what the head reads of a statement ("": the head does not judge it)
     recall: float  # the tuning part's out-of-fold recall the threshold aims for
     ordinary_taken: float  # ...unless more than this share of ordinary statements would be taken
-    # Whether the second hand-written set's tuning part trains it too. Not the mood head: trained
-    # with it, it refused durable statements of the repository's other tests that name a time of
-    # day or "this month" ("The night bus runs hourly after midnight"; decision 0024).
-    hand_written: bool = True
+    # Whether the pairs' statements (tuning parts) train it too, as ordinary statements. The mood
+    # head: without them it took plain durable statements for moods ("I'm vegan", "I'm learning Dutch").
+    pair_statements: bool = False
 
 
 HEADS = {
-    "mood": Head("mood", lambda r: bool(r["labels"]["mood"]), lambda t: t, 0.0, 0.0, hand_written=False),
+    "mood": Head("mood", lambda r: bool(r["labels"]["mood"]), lambda t: t, 0.8, 0.005, pair_statements=True),
     "secret": Head("secret", lambda r: bool(r["labels"]["secret"]), lambda t: secret_view(fold(t)), 0.99, 0.01),
     "sensitive": Head(
         "sensitive", lambda r: bool(r["labels"]["sensitive"]), lambda t: sensitive_view(fold(t)), 0.97, 0.25
@@ -131,8 +130,21 @@ def report(name: str, said: np.ndarray, part: list[dict], truth: np.ndarray) -> 
             print(f"            {lang}: recall {said[mask_].mean():.3f} of {int(mask_.sum())}")
 
 
+def as_ordinary(pairs: list[dict]) -> list[dict]:
+    """The statements of the tuning parts' pairs, each once, as ordinary statements (a pair holds no
+    secret, sensitive matter or mood), grouped by their pair's template."""
+    seen: dict[str, dict] = {}
+    for pair in pairs:
+        for text in (pair["existing"], pair["text"]):
+            labels = {"secret": False, "sensitive": None, "mood": False, "ordinary": True}
+            seen.setdefault(text, {"text": text, "labels": labels, "template_id": pair["template_id"]})
+    return list(seen.values())
+
+
 def train(head: Head, rows: list[dict], write: bool) -> None:
-    tune = [r for r in rows if r["split"] == "tune" and (head.hand_written or r.get("source") != "fresh2")]
+    tune = [r for r in rows if r["split"] == "tune"]
+    if head.pair_statements:
+        tune += as_ordinary([p for p in load("pairs") if p["split"] == "tune"])
     views = [head.view(r["text"]) for r in tune]
     judged = np.array([bool(v) for v in views])
     a = matrix([v for v in views if v])
