@@ -14,7 +14,7 @@ import re
 _FILLER = r"(?:[\s,;]+(?:[^\s.!?:=]+)){0,6}?"
 _CONNECTOR = (
     r"(?:\s*[:=>]+|\s*-+>|\s+[-\u2013\u2014]+\s|\s+(?:is|was|are|were|reads|be|remains|now|became|becomes|wurde"
-    r"|devient|changed\s+to|ist|war|lautet|sind|heißt|heisst|est|était|sont|es|era|son|será|sería|c'est"
+    r"|devient|changed\s+to|(?:is\s+)?set\s+to|ist|war|lautet|sind|heißt|heisst|est|était|sont|es|era|son|será|sería|c'est"
     r"|(?:opens|unlocks|disarms|arms|opened|unlocked)\s+with|öffnet\s+mit|s'ouvre\s+avec|se\s+abre\s+con)\b)"
     r"\s*(?:now\s+|jetzt\s+|nun\s+|maintenant\s+|ahora\s+)?[\"'\u201c\u2018\u00ab\u201e]?"
 )
@@ -63,6 +63,15 @@ _QUOTED_PASSWORD = re.compile(
     rf"\b(?:{_PW_WORDS})\b{_COMPOUND}[^.!?]{{0,40}}?[\"'\u201c\u2018\u00ab\u201e][^\"'\u201d\u2019\u00bb\u201c\s]{{3,40}}[\"'\u201d\u2019\u00bb\u201c]",
     re.IGNORECASE,
 )
+_QUOTED_PASSPHRASE = re.compile(
+    r"\b(?:pass\s?phrase|passphrase|phrase\s+secrète|frase\s+(?:de\s+paso|secreta|de\s+contraseña)|passsatz)\b"
+    r"[^.!?\"'\u201c\u2018\u00ab\u201e]{0,40}?[\"'\u201c\u2018\u00ab\u201e][^\"'\u201d\u2019\u00bb\u201c]{8,80}[\"'\u201d\u2019\u00bb\u201c]",
+    re.IGNORECASE,
+)
+# An e-mail address and what follows a slash or a bar: a login written as the sign-in form wants it.
+_EMAIL_AND_PASSWORD = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:/|\||\s-\s)\s*(?=\S*\d|\S*[A-Z]\S*[a-z]|\S*[a-z]\S*[A-Z])\S{6,}"
+)
 _SHORT_PASSWORD = re.compile(r"(?<![\w/])(?:pw|pwd|pword|pass|mdp|kw)\s*[:=]\s*\S{3,}", re.IGNORECASE)
 _CREDENTIAL_PAIR = re.compile(
     r"\b(?:login|log-in|logins|credentials|creds|user(?:name)?\s*(?:/|and|&|\+)\s*pass(?:word)?|zugangsdaten"
@@ -90,6 +99,10 @@ _CODE_WORDS = (
     r"|códigos?\s+(?:de\s+(?:la\s+)?(?:puerta|entrada|acceso|alarma|caja\s+fuerte|verificación|confirmación"
     r"|seguridad|desbloqueo|recuperación|respaldo)|del\s+(?:candado|portal|portón))|combinación"
     r"|clave\s+de\s+recuperación"
+    # One-time codes by how they came ("el código que me llegó por sms", "le code reçu par SMS").
+    r"|código\s+que\s+me\s+(?:llegó|ha\s+llegado|han\s+enviado|mandaron|enviaron)(?:\s+por\s+sms)?|código\s+(?:por\s+)?sms"
+    r"|code\s+(?:reçu|envoyé|qu'on\s+m'a\s+envoyé)(?:\s+par\s+sms)?|code\s+(?:par\s+)?sms|sms-?codes?|sms-?tan|m-?tan"
+    r"|push-?tan|(?:hotel\s+|room\s+)?safe(?:\s+in\s+(?:the|my|our)\s+(?:hotel\s+)?room)?"
 )
 _CODE_VALUE = r"[#*]?(?=[\w#*-]*\d[\w#*-]*\d[\w#*-]*\d)[\w#*-]{3,}"
 # Right after the keyword, with no connector, only a number reads as the code ("alarm code 1234#").
@@ -135,7 +148,18 @@ _NAMED_CREDENTIAL = re.compile(
 )
 
 _FAMILIES = (
-    ("password", (_PASSWORD, _PASSWORD_SET_TO, _QUOTED_PASSWORD, _SHORT_PASSWORD, _CREDENTIAL_PAIR)),
+    (
+        "password",
+        (
+            _PASSWORD,
+            _PASSWORD_SET_TO,
+            _QUOTED_PASSWORD,
+            _QUOTED_PASSPHRASE,
+            _SHORT_PASSWORD,
+            _CREDENTIAL_PAIR,
+            _EMAIL_AND_PASSWORD,
+        ),
+    ),
     ("access or one-time code", (_CODE, _RECOVERY_CODES, _GENERIC_CODE)),
     ("account or routing number", (_ACCOUNT,)),
 )

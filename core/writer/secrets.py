@@ -35,7 +35,7 @@ _SPLIT_PARTS = re.compile(r"\b[A-Za-z0-9_\-]{3,12}(?:\s[A-Za-z0-9_\-]{3,12}){2,8
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_\-.]{24,}")
 _HEX = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 # A value said in a sentence that opens something (tests/writer_eval/train_heads.py trains it).
-SECRET_HEAD = NgramHead("secret", "138fa78baa4bd693c48254a1c0e0770c01106e6d11991824b7645714ba4b0576")
+SECRET_HEAD = NgramHead("secret", "a9881560eab3b77e8e8a27c23da2822b4b3e3fb8e85d4a1c5f5ee1bd1b846a65")
 _SECRET_WORDS = re.compile(r"\b(?:key|secret|token|password|credential|api|bearer|auth)\b", re.IGNORECASE)
 
 

@@ -12,7 +12,7 @@ from functools import cache
 
 _WORD = re.compile(r"[A-Za-z]+")
 _SEED_WORDS = re.compile(
-    r"\b(?:seed|mnemonic|recovery\s+phrase|secret\s+(?:recovery\s+)?phrase|wallet|backup\s+phrase|bip-?39"
+    r"\b(?:seed|mnemonic|recovery\s+(?:phrase|words)|secret\s+(?:recovery\s+)?phrase|wallet|backup\s+(?:phrase|words)|bip-?39"
     r"|wiederherstellungsphrase|phrase\s+de\s+récupération|frase\s+(?:semilla|de\s+recuperación))\b",
     re.IGNORECASE,
 )

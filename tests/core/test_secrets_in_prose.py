@@ -21,6 +21,11 @@ SAID = {
     "alarm code in German": "Alarmanlage im Laden: 7312 und dann Raute",
     "building code in French": "le code de l'immeuble c'est 48B17",
     "router password in Spanish": "la contraseña del router de casa es pepino-azul-77",
+    "login as e-mail and password": "the Kettleby shop login is mira.tovey@example.net / Qm7vLp2xRt",
+    "passphrase with spaces in quotes": "backup drive passphrase: 'seven otters paddle past 4 piers'",
+    "hotel safe set to a number": "the safe in our hotel room is set to 840271",
+    "SMS code in Spanish": "el código que me llegó por sms es 551 904",
+    "SMS code in French": "le code reçu par SMS est 734 118",
 }
 NOT_SECRETS = [
     "my desk phone extension is 2291",
@@ -33,6 +38,10 @@ NOT_SECRETS = [
     "the door code changes every quarter",
     "port 5432 is postgres on the staging box",
     "The flat is 68.5 square metres and the rent rose 3% in 2025",
+    "write to the Kettleby shop at orders@example.net / Mira answers within a day",
+    "the safe in the hotel room is too small for a laptop",
+    "ask for the passphrase at the front desk",
+    "el código postal de la oficina es 28014",
 ]
 
 

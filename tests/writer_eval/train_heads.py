@@ -45,11 +45,16 @@ class Head:
     # Whether the pairs' statements (tuning parts) train it too, as ordinary statements. The mood
     # head: without them it took plain durable statements for moods ("I'm vegan", "I'm learning Dutch").
     pair_statements: bool = False
+    # Whether the second hand-written set's tuning part trains it. Not the secret head: trained with
+    # it, no held-out figure moved and "The promo code SPRING25 gives 25% off" was refused (0024).
+    second_set: bool = True
 
 
 HEADS = {
     "mood": Head("mood", lambda r: bool(r["labels"]["mood"]), lambda t: t, 0.8, 0.005, pair_statements=True),
-    "secret": Head("secret", lambda r: bool(r["labels"]["secret"]), lambda t: secret_view(fold(t)), 0.99, 0.01),
+    "secret": Head(
+        "secret", lambda r: bool(r["labels"]["secret"]), lambda t: secret_view(fold(t)), 0.99, 0.01, second_set=False
+    ),
     "sensitive": Head(
         "sensitive", lambda r: bool(r["labels"]["sensitive"]), lambda t: sensitive_view(fold(t)), 0.97, 0.25
     ),
@@ -142,7 +147,7 @@ def as_ordinary(pairs: list[dict]) -> list[dict]:
 
 
 def train(head: Head, rows: list[dict], write: bool) -> None:
-    tune = [r for r in rows if r["split"] == "tune"]
+    tune = [r for r in rows if r["split"] == "tune" and (head.second_set or r.get("source") != "fresh2")]
     if head.pair_statements:
         tune += as_ordinary([p for p in load("pairs") if p["split"] == "tune"])
     views = [head.view(r["text"]) for r in tune]
