@@ -33,6 +33,7 @@ from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import SETTINGS, setting
 from memvault.core.security import keys
 from memvault.core.security.access import check_kill_switch, require_owner
+from memvault.core.security.kill_switch import Positions, write_machine
 from memvault.core.store import engines
 from memvault.core.store.context import Context
 from memvault.core.store.rows import ShadowRow
@@ -242,7 +243,7 @@ class Vault:
         return OAuthGrants(self.ctx)
 
     def _guard(self, caller: Caller) -> None:
-        check_kill_switch(self.ctx.setting("kill_switch"), caller)
+        check_kill_switch(self.ctx.kill_switch(), caller)
 
     def _written(self, result: W) -> W:
         """After a committed write: embed the new records (the retrieval brain's post-commit step)."""
@@ -406,7 +407,7 @@ class Vault:
                 "store": {"encrypted": True, "schema_version": conn.migrations.current_version()},
                 "counts": reads.counts(conn, caller),
                 "write_mode": str(self.ctx.setting("write_mode")),
-                "kill_switch": str(self.ctx.setting("kill_switch")),
+                "kill_switch": self.ctx.kill_switch().in_force.value,
                 "embeddings": str(self.ctx.setting("embeddings")),
                 "pending_proposals": reads.pending_count(conn, caller),
             }
@@ -443,15 +444,37 @@ class Vault:
 
     def set_setting(self, caller: Caller, name: str, value: object) -> SettingValue:
         require_owner(caller, "changing settings")
-        parsed = setting(name).parse(value)
+        if name == "kill_switch":  # the store's position (core/security/kill_switch.py)
+            return self.set_kill_switch(caller, str(value), store_wide=True).store.value
+        return self._write_setting(caller, name, setting(name).parse(value))
+
+    def _write_setting(self, caller: Caller, name: str, parsed: SettingValue) -> SettingValue:
         with self.ctx.transaction() as conn:
             conn.settings.write(name, parsed)
             conn.events.record(caller, "setting_changed", self.ctx.now(), None, name=name)
-        return cast(SettingValue, parsed)
+        return parsed
 
-    def set_kill_switch(self, caller: Caller, position: str) -> str:
-        aliases = {"on": KillSwitch.REMOTE.value}
-        return str(self.set_setting(caller, "kill_switch", aliases.get(position, position)))
+    def kill_switch(self) -> Positions:
+        """The kill switch's positions now: this machine's, the store's, and the one in force."""
+        return self.ctx.kill_switch()
+
+    @property
+    def shares_store(self) -> bool:
+        """Whether other machines may use this store (a shared PostgreSQL store)."""
+        return engines.is_shared(self.paths)
+
+    def set_kill_switch(self, caller: Caller, position: str, *, store_wide: bool = False) -> Positions:
+        """Set this machine's position (`on` stands for `remote`) or, `store_wide`, the store's, which
+        every machine using the store honours. On a store only this machine uses they are one
+        position: both are written, this machine's first, so it holds even if the store's write fails."""
+        require_owner(caller, "changing the kill switch")
+        chosen = KillSwitch(setting("kill_switch").parse("remote" if position == "on" else position))
+        shared = self.shares_store
+        if not (store_wide and shared):
+            write_machine(self.paths, chosen)
+        if store_wide or not shared:
+            self._write_setting(caller, "kill_switch", chosen.value)
+        return self.kill_switch()
 
     # -- principals and tokens (remote and workspace callers) --------------------------------
     def create_token(self, caller: Caller, principal: str, surface: str, workspace: str | None = None) -> TokenCreated:

@@ -100,7 +100,7 @@ class Gate:
 
     def _run(self, tool: ContractTool, caller: Caller, arguments: Any) -> Mapping[str, object]:
         spec: ToolSpec = tool.spec
-        check_kill_switch(str(self.vault.get_setting("kill_switch")), caller)
+        check_kill_switch(self.vault.kill_switch(), caller)
         if spec.local_only:
             require_local(caller, spec.name)
         check_tool_scope(caller, spec.name)  # an OAuth connection: only what the person granted

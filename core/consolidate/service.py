@@ -57,7 +57,7 @@ class Consolidation:
     ) -> ConsolidationReport:
         """Find and (unless `dry_run`) apply; one run is one transaction: all of it or nothing.
         With `since`, only records learned or changed since then are judged (see `find`)."""
-        check_kill_switch(self.ctx.setting("kill_switch"), caller)
+        check_kill_switch(self.ctx.kill_switch(), caller)
         require_owner(caller, "consolidation")
         if dry_run:
             with self.ctx.reading() as conn:

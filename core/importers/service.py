@@ -39,7 +39,7 @@ class Imports:
         self.retriever = retriever
 
     def _guard(self, caller: Caller, operation: str, *, writes: bool = False) -> None:
-        check_kill_switch(self.ctx.setting("kill_switch"), caller)
+        check_kill_switch(self.ctx.kill_switch(), caller)
         require_local(caller, operation)
         if writes and not caller.owner:
             mode = WriteMode(self.ctx.setting("write_mode"))

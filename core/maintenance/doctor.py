@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
-from memvault.core.maintenance import purge_reach, stray_backups
+from memvault.core.maintenance import backup_files, purge_reach, stray_backups
 from memvault.core.maintenance.files import side_files, size_of
 from memvault.core.maintenance.restore import STAGED_PREFIX
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import setting
 from memvault.core.security import keys
+from memvault.core.security.kill_switch import Positions, machine_file
 from memvault.core.store.engines import location_of, open_store, store_exists
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.clock import Clock, format_time
@@ -107,7 +108,7 @@ def _key_check(paths: VaultPaths) -> tuple[Check, bytes | None]:
     return Check("key", True, where), key
 
 
-def _store_checks(conn: Store, paths: VaultPaths, *, fix: bool, now: str) -> list[Check]:
+def _store_checks(conn: Store, key: bytes, paths: VaultPaths, *, fix: bool, now: str) -> list[Check]:
     found = []
     problems = conn.maintenance.integrity()
     found.append(
@@ -129,16 +130,24 @@ def _store_checks(conn: Store, paths: VaultPaths, *, fix: bool, now: str) -> lis
     else:
         later = "" if version == latest else f" (schema {latest} is applied on next open)"
         found.append(Check("schema", True, f"schema {version}{later}"))
-    stored = conn.settings.read("kill_switch")
-    position = setting("kill_switch").default if stored is None else stored
-    found.append(Check("kill switch", True, f"kill switch: {position}"))
-    found.append(_tombstones_check(conn, paths, fix=fix, now=now))
-    found.append(_backups_check(conn, paths))
-    found.append(_unrecorded_check(conn, paths, fix=fix, now=now))
+    found.append(_kill_switch_check(conn, paths))
+    found.append(_tombstones_check(conn, key, paths, fix=fix, now=now))
+    found.append(_backups_check(conn, key, paths))
+    found.append(_unrecorded_check(conn, key, paths, fix=fix, now=now))
     return found
 
 
-def _unrecorded_check(conn: Store, paths: VaultPaths, *, fix: bool, now: str) -> Check:
+def _kill_switch_check(conn: Store, paths: VaultPaths) -> Check:
+    positions = Positions.read(paths, setting("kill_switch").value(conn.settings.read("kill_switch")))
+    machine = "unreadable, counted as all" if positions.machine_unreadable else positions.machine.value
+    detail = f"kill switch: {positions.in_force.value} (this machine: {machine}; store-wide: {positions.store.value})"
+    if positions.machine_unreadable:
+        fix = f"memvault kill-switch off  (or on, all: rewrites {machine_file(paths)})"
+        return Check("kill switch", False, detail, fix)
+    return Check("kill switch", True, detail)
+
+
+def _unrecorded_check(conn: Store, key: bytes, paths: VaultPaths, *, fix: bool, now: str) -> Check:
     """Backup files nobody recorded: a backup or restore was killed before it could record them."""
     strays = stray_backups.unrecorded(conn, paths)
     if not strays:
@@ -150,7 +159,7 @@ def _unrecorded_check(conn: Store, paths: VaultPaths, *, fix: bool, now: str) ->
             f"{len(strays)} backup files are not recorded: {strays[0]}",
             "memvault doctor --fix  (records the sound ones, deletes the broken ones)",
         )
-    done = stray_backups.adopt(conn, paths, now)
+    done = stray_backups.adopt(conn, key, paths, now)
     detail = f"recorded {done.kept} sound backup files, deleted {done.dropped} broken ones"
     if done.busy:
         return Check(
@@ -159,23 +168,25 @@ def _unrecorded_check(conn: Store, paths: VaultPaths, *, fix: bool, now: str) ->
     return Check("unrecorded backups", True, detail)
 
 
-def _backups_check(conn: Store, paths: VaultPaths) -> Check:
-    rows = conn.backups.known(paths.home)
+def _backups_check(conn: Store, key: bytes, paths: VaultPaths) -> Check:
+    """This home's backups: gone, damaged, or still holding a record the store's tombstones name."""
+    rows = conn.backups.known(paths.home, backup_files.home_id(paths))
+    purged = [memory_id for memory_id, _, _ in conn.maintenance.tombstone_ids()]
     missing = [r["path"] for r in rows if not Path(r["path"]).is_file()]
     holding: list[str] = []
     broken: list[str] = []
     for row in rows:
         if row["path"] in missing:
             continue
-        sound = stray_backups.sound(conn, Path(row["path"]))
+        sound = stray_backups.sound(conn, key, Path(row["path"]))
         if not sound:
             if sound is False:
                 broken.append(row["path"])
             continue
-        with conn.maintenance.attached(Path(row["path"])) as copy:
-            if copy is None:  # it stopped opening since `sound` looked
+        with backup_files.opened(conn, key, Path(row["path"])) as opened:
+            if opened is None:  # it stopped opening since `sound` looked
                 broken.append(row["path"])
-            elif conn.tombstones.purged_but_present():
+            elif purged and opened[0].maintenance.existing_ids(purged, opened[1]):
                 holding.append(row["path"])
     if holding or broken:
         detail = f"{len(holding)} backups still hold purged records, {len(broken)} do not open or are damaged"
@@ -188,16 +199,20 @@ def _backups_check(conn: Store, paths: VaultPaths) -> Check:
     return Check("backups", True, f"{len(rows)} backups, newest {newest or 'never'}")
 
 
-def _tombstones_check(conn: Store, paths: VaultPaths, *, fix: bool, now: str) -> Check:
+def _tombstones_check(conn: Store, key: bytes, paths: VaultPaths, *, fix: bool, now: str) -> Check:
     """Every tombstone, the store's and each backup's, holds in the store: no purged record is back."""
+    known = {memory_id for memory_id, _, _ in conn.maintenance.tombstone_ids()}
     forgotten: dict[str, tuple[str, str, str]] = {}
-    for row in conn.backups.known(paths.home, include_removed=False):
-        if Path(row["path"]).is_file() and stray_backups.sound(conn, Path(row["path"])):
-            with conn.maintenance.attached(Path(row["path"])) as copy:
-                if copy is not None:
-                    forgotten.update((t[0], t) for t in conn.tombstones.unknown_tombstones())
+    for row in conn.backups.known(paths.home, backup_files.home_id(paths), include_removed=False):
+        if Path(row["path"]).is_file() and stray_backups.sound(conn, key, Path(row["path"])):
+            with backup_files.opened(conn, key, Path(row["path"])) as opened:
+                if opened is not None:
+                    held = opened[0].maintenance.table_rows("tombstones", opened[1])
+                    forgotten.update(
+                        (str(t[0]), (str(t[0]), str(t[1]), str(t[2]))) for t in held if str(t[0]) not in known
+                    )
     back = conn.maintenance.tombstoned_present()
-    tombstones = len(conn.maintenance.tombstone_ids())
+    tombstones = len(known)
     if not forgotten and not back:
         return Check("tombstones", True, f"{tombstones} tombstones, none of their records is in the store")
     if not fix:
@@ -251,9 +266,9 @@ def _open_and_check(paths: VaultPaths, key: bytes, *, fix: bool, now: str) -> li
     try:
         return [
             Check("store", True, f"{opened} ({engine.name})"),
-            *_store_checks(conn, paths, fix=fix, now=now),
+            *_store_checks(conn, key, paths, fix=fix, now=now),
         ]
-    except conn.engine.errors as exc:
+    except backup_files.failures(conn) as exc:
         return [Check("store", False, f"the store is damaged ({exc})", "memvault restore BACKUP")]
     finally:
         conn.close()

@@ -185,7 +185,9 @@ def confirm(ctx: Context, caller: Caller, request_id: str) -> PurgeReport:
         "tombstones": len(ids),
         "store": store,
         **reach,
-        "not_cleaned": purge_reach.not_cleaned(recipients) + reach["plaintext_copies"],
+        "not_cleaned": purge_reach.not_cleaned(recipients)
+        + purge_reach.elsewhere_note(ctx)
+        + reach["plaintext_copies"],
     }
 
 

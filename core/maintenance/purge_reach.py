@@ -1,15 +1,20 @@
 """After the store: a purge reaches the exports, every known backup and, by report, the rest.
 
 Backups are rewritten, not deleted (files in backups/ that nobody recorded are recorded first,
-`stray_backups`): each is attached with the store's key, the
-purged records (and every record the store's tombstones name, so an earlier
-purge interrupted half-way is finished too) are removed inside it with the
-same statements as in the store with secure_delete on (freed bytes are zeroed),
-its text indexes are merged; its size and sha256 are updated in `backups`. A backup that cannot be
-opened with the key is deleted (it may hold the text, and memvault cannot
-restore it anyway) and reported. Exports are plaintext views: any file in
-exports/ that names a purged id or carries a purged statement is deleted (make
-fresh ones with `memvault export`).
+`stray_backups`): each is opened with the home's key (`backup_files.opened`: attached beside a store
+file, or opened as a store of its own when the home's store is shared), gets every tombstone the
+store has, the purged records (and every record a tombstone names, so an earlier purge interrupted
+half-way is finished too) are removed inside it with the same statements as in a store file, with
+secure_delete on (freed bytes are zeroed), its text indexes are merged; its size and sha256 are
+updated in `backups`. A backup that cannot be opened with the key is deleted (it may hold the text,
+and memvault cannot restore it anyway) and reported. Exports are plaintext views: any file in
+exports/ that names a purged id or carries a purged statement is deleted (make fresh ones with
+`memvault export`).
+
+On a shared store each machine reaches its own backups only (the list is kept per home): the others'
+are files on other machines. The tombstones are in the store, so each of them applies this purge to
+its own backups at its next purge, `purge --sweep`, or scheduled backup (`follow_purges`); the
+report says so.
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from memvault.core.maintenance import stray_backups
+from memvault.core.maintenance import backup_files, stray_backups
 from memvault.core.maintenance.files import fsync_file, remove_with_sides, sha256_of, side_files
 from memvault.core.store.context import Context
+from memvault.core.store.engines import file_engine
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.results import BackupsCleaned, PurgeReach
 
@@ -76,7 +82,8 @@ def clean_exports(folder: Path, ids: Sequence[str], texts: Sequence[str]) -> lis
 
 
 def _rewrite_backup(
-    conn: Store,
+    home: Store,
+    key: bytes,
     path: Path,
     ids: Sequence[str],
     texts: Sequence[str],
@@ -84,14 +91,16 @@ def _rewrite_backup(
     category: str,
     now: str,
 ) -> str:
-    with conn.maintenance.attached(path) as copy:
-        if copy is None or not conn.maintenance.is_store(copy):
+    tombstones = home.maintenance.tombstone_ids()
+    with backup_files.opened(home, key, path) as opened:
+        if opened is None or not opened[0].maintenance.is_store(opened[1]):
             return "unreadable"
+        conn, copy = opened
         conn.maintenance.secure_delete_on(copy)
         with conn.transaction("DEFERRED"):
             extra = conn.maintenance.batch_members(batch_id, copy) if batch_id else []
             own_texts = conn.maintenance.statements_of([*ids, *extra], copy)
-            conn.maintenance.copy_tombstones(copy)  # first: the store's categories win over `category`
+            conn.maintenance.add_tombstones(tombstones, copy)  # first: the store's categories win over `category`
             conn.maintenance.purge_records([*ids, *extra], now, category, copy)
             apply_tombstones(conn, now, copy)
             conn.maintenance.purge_texts({*texts, *own_texts.values()}, copy)
@@ -108,10 +117,11 @@ def clean_backups(
 ) -> BackupsCleaned:
     result: BackupsCleaned = {"rewritten": [], "deleted": [], "missing": [], "failed": []}
     now = ctx.now()
+    owner = backup_files.home_id(ctx.paths)
     with ctx.lock:  # a backup written but never recorded (its writer was killed) holds the text too
-        result["failed"] += stray_backups.adopt(ctx.store, ctx.paths, now).busy  # `purge --sweep` finishes them
+        result["failed"] += stray_backups.adopt(ctx.store, ctx.key, ctx.paths, now).busy  # `purge --sweep` ends them
     with ctx.reading() as conn:
-        rows = conn.backups.known(ctx.paths.home)
+        rows = conn.backups.known(ctx.paths.home, owner)
     for row in rows:
         path = Path(row["path"])
         if not path.is_file():
@@ -119,9 +129,9 @@ def clean_backups(
             continue
         with ctx.lock:
             try:
-                outcome = _rewrite_backup(ctx.store, path, ids, texts, batch_id, category, now)
-            except ctx.store.engine.errors as exc:  # busy: keep it, a sweep finishes it later; damaged: delete it
-                outcome = "failed" if ctx.store.engine.is_busy(exc) else "unreadable"
+                outcome = _rewrite_backup(ctx.store, ctx.key, path, ids, texts, batch_id, category, now)
+            except backup_files.failures(ctx.store) as exc:  # busy: kept, a sweep finishes it; damaged: deleted
+                outcome = "failed" if backup_files.is_busy(ctx.store, exc) else "unreadable"
                 log.warning("a backup could not be rewritten (%s)", outcome)
         if outcome == "unreadable":
             remove_with_sides(path)
@@ -133,10 +143,53 @@ def clean_backups(
             result["rewritten"].append(str(path))
     with ctx.transaction() as conn:
         for gone in result["deleted"] + result["missing"]:
-            conn.backups.mark_removed(ctx.paths.home, gone, now)
+            conn.backups.mark_removed(ctx.paths.home, owner, gone, now)
         for done in result["rewritten"]:
-            conn.backups.update_digest(ctx.paths.home, done, Path(done).stat().st_size, sha256_of(Path(done)))
+            conn.backups.update_digest(ctx.paths.home, owner, done, Path(done).stat().st_size, sha256_of(Path(done)))
     return result
+
+
+def holding_purged(ctx: Context) -> list[str]:
+    """This home's backups that still hold a record the store's tombstones name (a busy or damaged one is
+    left to the next purge or sweep)."""
+    with ctx.reading() as conn:
+        rows = conn.backups.known(ctx.paths.home, backup_files.home_id(ctx.paths))
+        purged = [memory_id for memory_id, _, _ in conn.maintenance.tombstone_ids()]
+    holding: list[str] = []
+    if not purged:
+        return holding
+    for row in rows:
+        path = Path(row["path"])
+        if not path.is_file():
+            continue
+        with ctx.lock:
+            try:
+                with backup_files.opened(ctx.store, ctx.key, path) as opened:
+                    if opened is not None and opened[0].maintenance.existing_ids(purged, opened[1]):
+                        holding.append(str(path))
+            except backup_files.failures(ctx.store):  # busy or damaged: the next purge or sweep sees to it
+                continue
+    return holding
+
+
+def follow_purges(ctx: Context) -> BackupsCleaned | None:
+    """On a shared store: apply the purges another machine confirmed to this machine's backups (their
+    tombstones are in the store). None when none of them holds a purged record."""
+    if ctx.store.engine.name == file_engine().name or not holding_purged(ctx):
+        return None
+    log.info("applying purges made elsewhere to this machine's backups")
+    return clean_backups(ctx, [], [], None, "other")
+
+
+def elsewhere_note(ctx: Context) -> list[str]:
+    """What a purge on a shared store cannot reach itself: the other machines' backups."""
+    if ctx.store.engine.name == file_engine().name:
+        return []
+    return [
+        "backups other machines made of this shared store are files on those machines: each applies this "
+        "purge to its own backups at its next purge, `memvault purge --sweep` or scheduled backup "
+        "(the daemon's), and `memvault doctor` there reports a backup that still holds it"
+    ]
 
 
 def scan_plaintext(ctx: Context, texts: Sequence[str], skip: set[Path]) -> list[str]:

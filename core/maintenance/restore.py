@@ -29,6 +29,11 @@ beside it) replaces the store here only when that store holds no records — the
 file is rewritten for the restored store: this machine's keyring, or this machine's passphrase.
 Every secret is settled, and every refusal made, before anything on disk changes; a refusal
 leaves no folder or file behind.
+
+A home on a shared (PostgreSQL) store has no file to swap: the verified backup's rows replace the
+store's in one transaction under the store-wide write lock (`_into_shared`), after the store as it is
+went into a `pre-restore` backup inside that same transaction; every machine sees the result at the
+commit, and nothing at all when it fails.
 """
 
 from __future__ import annotations
@@ -42,8 +47,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypedDict
 
-from memvault.core.maintenance import purge_reach
-from memvault.core.maintenance.backup import STAMP_FORMAT
+from memvault.core.maintenance import backup_files, purge_reach
+from memvault.core.maintenance.backup import STAMP_FORMAT, write_file
 from memvault.core.maintenance.files import (
     copy_private,
     create_private,
@@ -53,10 +58,11 @@ from memvault.core.maintenance.files import (
     sha256_of,
     side_files,
 )
+from memvault.core.maintenance.store_copy import copy_store
 from memvault.core.runtime import change_signal
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import key_backup, keys
-from memvault.core.store.engines import file_engine, is_shared
+from memvault.core.store.engines import file_engine, is_shared, open_store
 from memvault.core.store.seam import Engine, Store
 from memvault.core.vocabulary.clock import Clock, format_time
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
@@ -129,8 +135,9 @@ def _stage(paths: VaultPaths, source: Path) -> Path:
     return staged
 
 
-def _hold(paths: VaultPaths, key: bytes) -> Store | None:
-    """Open the current store alone: WAL checkpointed and switched off; None if it cannot be opened."""
+def hold_alone(paths: VaultPaths, key: bytes, doing: str = "restore") -> Store | None:
+    """Open the current store file alone: WAL checkpointed and switched off; None if it cannot be opened.
+    Refused (`doing` again later) while another process has it open."""
     if not paths.store.exists():
         return None
     engine = file_engine()
@@ -151,7 +158,7 @@ def _hold(paths: VaultPaths, key: bytes) -> Store | None:
     if not alone:
         holder.close()
         raise StoreUnavailable(
-            "another memvault process has the store open (the app or the daemon): close it and restore again"
+            f"another memvault process has the store open (the app or the daemon): close it and {doing} again"
         )
     return holder
 
@@ -177,7 +184,7 @@ def _keep_current(
     create_private(target)
     try:
         known = {
-            "backups": holder.backups.known(paths.home, include_removed=True),
+            "backups": holder.backups.known(paths.home, backup_files.home_id(paths), include_removed=True),
             "tombstones": holder.maintenance.tombstone_ids(),
         }
         holder.maintenance.export_into(target)
@@ -288,7 +295,7 @@ def _settle(
     with _opened(file_engine(), staged, key) as conn:
         conn.migrations.migrate()
         with conn.transaction():
-            conn.backups.merge(paths.home, [*known["backups"], *([pre] if pre else [])])
+            conn.backups.merge(paths.home, backup_files.home_id(paths), [*known["backups"], *([pre] if pre else [])])
         repurged = _purge_again(conn, known["tombstones"], done["now"])
         with conn.transaction():
             conn.events.record(
@@ -437,7 +444,7 @@ def _set_aside_its_backups(paths: VaultPaths, key: bytes, folder: Path, source: 
     try:
         for path in candidates:
             try:
-                with conn.maintenance.attached(path) as copy:
+                with backup_files.opened(conn, key, path) as copy:
                     ours = copy is not None
             except conn.engine.errors:  # held by another process: leave it
                 continue
@@ -470,7 +477,7 @@ def _carry_out(
     store is kept) and "key_file" (the home's new key file content).
     """
     other = done.get("folder") is not None
-    holder = _hold(paths, holder_key)
+    holder = hold_alone(paths, holder_key)
     pre: dict[str, Any] | None = None
     try:
         pre, known, holder = _keep_current(paths, holder, done["now"], done["stamp"], done.get("folder"))
@@ -543,11 +550,6 @@ def _another_stores_backup(
 
 def _chosen(paths: VaultPaths, source: str | os.PathLike[str]) -> Path:
     """The backup file to restore into `paths`' home, or a clear refusal."""
-    if is_shared(paths):
-        raise InvalidArgument(
-            f"{paths.home} uses a shared PostgreSQL store: restoring a backup into it is not built yet; "
-            "restore into a home of its own (memvault --home NEW_FOLDER restore BACKUP)"
-        )
     chosen = Path(source).expanduser().resolve()
     if not chosen.is_file():
         raise InvalidArgument(f"{chosen} is not a file")
@@ -576,6 +578,8 @@ def restore_backup(
     """
     paths = VaultPaths.from_env(home)
     chosen = _chosen(paths, source)
+    if is_shared(paths):
+        return _into_shared(paths, chosen, clock=clock, secret=secret, backup_secret=backup_secret)
     empty_home = not paths.key_file.exists() and not paths.store.exists()
     carried: dict[str, Any] = {}
     if empty_home:  # a new machine: every secret is settled before anything is made
@@ -645,4 +649,148 @@ def restore_backup(
         "previous_store_kept_as": pre["path"] if pre else None,
         "purged_again": len(repurged),
         "replaced_other_store": replaced,
+    }
+
+
+# -- into a shared store ---------------------------------------------------------------------------
+def _another_homes_key(chosen: Path, backup_secret: str | None, phrase: str | None) -> bytes:
+    """The key of a backup another home wrote (another machine on the same shared store, or this home
+    before it was made anew), from the `-keys` beside it: its passphrase or recovery key unwraps it."""
+    sidecar = key_backup.sidecar(chosen)
+    if not sidecar.exists():
+        raise InvalidArgument(
+            "not a memvault backup this home can open: it does not open with this home's key "
+            f"(and no {sidecar.name} lies beside it, as one does beside every backup)"
+        )
+    carried = key_backup.read_beside(chosen)
+    key, _ = key_backup.unlock_backup(chosen, carried, given=backup_secret, this_machine=phrase)
+    return key
+
+
+def _keep_shared(paths: VaultPaths, store: Store, key: bytes, now: str, stamp: str) -> dict[str, Any]:
+    """The shared store as it is, written to a `pre-restore` backup of this home, inside the restore's
+    transaction (so it holds exactly what the restore replaces) and recorded there."""
+    paths.ensure()
+    target = paths.backups / f"memvault-{stamp}-pre-restore.db"
+    n = 2
+    while target.exists():
+        target = paths.backups / f"memvault-{stamp}-pre-restore-{n}.db"
+        n += 1
+    write_file(store, key, target, paths.key_file)
+    row = _row(target, "pre-restore", now)
+    store.backups.record(
+        paths.home, backup_files.home_id(paths), target, now, row["bytes"], row["sha256"], "pre-restore"
+    )
+    return row
+
+
+def _verified_for_shared(
+    staged: Path, chosen: Path, home_key: bytes, backup_secret: str | None, phrase: str | None
+) -> tuple[bytes, dict[str, Any]]:
+    """The key the staged copy opens with (this home's, or another home's from the `-keys` beside the
+    backup) and its verification."""
+    try:
+        return home_key, verify(file_engine(), staged, home_key)
+    except _OtherKey:
+        key = _another_homes_key(chosen, backup_secret, phrase)
+    try:
+        return key, verify(file_engine(), staged, key)
+    except _OtherKey:
+        raise InvalidArgument(
+            f"{chosen.name} does not open with the key {key_backup.sidecar(chosen).name} carries: the "
+            "two files do not belong together, or the backup is damaged; nothing was changed"
+        ) from None
+
+
+def _replace_rows(
+    paths: VaultPaths, store: Store, backup: Store, home_key: bytes, done: dict[str, Any]
+) -> tuple[list[str], int]:
+    """In the caller's transaction on the shared store: keep it (`done["pre"]`), empty it, copy the
+    backup's rows in (verified), purge again what its tombstones name, and record the restore.
+    Returns the ids purged again and the change feed's cursor."""
+    now = done["now"]
+    done["pre"] = _keep_shared(paths, store, home_key, now, done["stamp"])
+    tombstones = store.maintenance.tombstone_ids()
+    before = store.changes.cursor()
+    store.maintenance.clear_for_restore()
+    with backup.read_snapshot():
+        copy_store(backup, store)
+    store.maintenance.add_tombstones(tombstones)
+    repurged = purge_reach.apply_tombstones(store, now)
+    if repurged:
+        store.maintenance.optimize_text_indexes()
+    store.maintenance.continue_events_after(before)
+    store.events.record(
+        OWNER,
+        "restored_from_backup",
+        now,
+        None,
+        repurged=len(repurged),
+        kept_as=done["pre"]["path"],
+        source_name=done["source"].name,
+    )
+    return repurged, store.changes.cursor()
+
+
+def _vacuum_after(store: Store) -> None:
+    """VACUUM the tables the records purged again left (the restore is committed: a refusal only waits)."""
+    try:
+        store.maintenance.vacuum()
+    except store.engine.errors as exc:
+        log.warning("VACUUM after a restore was refused (%s); run memvault purge --sweep later", type(exc).__name__)
+
+
+def _into_shared(
+    paths: VaultPaths, chosen: Path, *, clock: Clock, secret: str | None, backup_secret: str | None
+) -> RestoreOutcome:
+    """Restore a backup file into the shared store this home uses.
+
+    The backup is verified first on a private copy (opens with the key, integrity, memvault's tables,
+    a schema this memvault understands) and brought to this memvault's schema. Then, in one transaction
+    holding the store-wide write lock: the store as it is goes into a `pre-restore` backup; every
+    logical table is emptied and the backup's rows are copied in (`store_copy`, counts and checksums
+    read back before the commit); every tombstone the store had is applied again (a restore never
+    brings back what was purged); the change feed goes on past every cursor any machine holds, with a
+    `restored_from_backup` event, which every listening machine hears at the commit. A failure at any
+    point rolls it all back: the store is as it was, and the safety copy is deleted."""
+    _, home_key, phrase = _this_home_key(paths, secret)
+    paths.ensure()
+    clean_stale(paths)
+    done: dict[str, Any] = {
+        "now": format_time(clock.now()),
+        "stamp": clock.now().strftime(STAMP_FORMAT),
+        "source": chosen,
+        "pre": None,
+    }
+    staged = _stage(paths, chosen)
+    try:
+        key, checked = _verified_for_shared(staged, chosen, home_key, backup_secret, phrase)
+        with _opened(file_engine(), staged, key) as backup:
+            backup.migrations.migrate()  # the private copy, at this memvault's schema: its tables as read
+            store = open_store(paths, home_key)
+            try:
+                store.migrations.migrate()
+                with store.transaction():
+                    repurged, cursor = _replace_rows(paths, store, backup, home_key, done)
+                done["committed"] = True
+                version = store.maintenance.schema_version() or 0
+                if repurged:
+                    _vacuum_after(store)
+            finally:
+                store.close()
+    except BaseException:
+        if done["pre"] is not None and not done.get("committed"):  # the store is unchanged: so is its home
+            remove_with_sides(Path(done["pre"]["path"]))
+        raise
+    finally:
+        remove_with_sides(staged)
+    change_signal.notify(paths, cursor)  # this machine's listeners; other machines hear the commit
+    log.info("shared store restored from a backup (%d records, %d purged again)", checked["records"], len(repurged))
+    return {
+        "restored_from": str(chosen),
+        "records": checked["records"] - len(repurged),
+        "schema_version": version,
+        "previous_store_kept_as": done["pre"]["path"],
+        "purged_again": len(repurged),
+        "replaced_other_store": None,
     }

@@ -13,6 +13,7 @@ import logging
 from datetime import timedelta
 from pathlib import Path
 
+from memvault.core.maintenance import backup_files, purge_reach
 from memvault.core.maintenance.backup import make_backup
 from memvault.core.maintenance.files import remove_with_sides
 from memvault.core.store.context import Context
@@ -29,20 +30,23 @@ def run_scheduled(ctx: Context, caller: Caller) -> ScheduledBackup:
     """Make today's scheduled backup if it is not made yet, then apply retention."""
     now = ctx.clock.now()
     with ctx.reading() as conn:
-        rows = [r for r in conn.backups.known(ctx.paths.home) if r["kind"] in KEEP]
+        rows = [r for r in conn.backups.known(ctx.paths.home, backup_files.home_id(ctx.paths)) if r["kind"] in KEEP]
     today = now.date()
     made: BackupAnswer | None = None
     if not any(parse_time(r["created_at"], "created_at").date() == today for r in rows):
         week_ago = format_time(now - timedelta(days=7))
         weekly_due = not any(r["kind"] == "weekly" and r["created_at"] > week_ago for r in rows)
         made = make_backup(ctx, caller, kind="weekly" if weekly_due else "daily").to_dict()
-    return {"made": made, "removed": apply_retention(ctx, caller)}
+    removed = apply_retention(ctx, caller)
+    purge_reach.follow_purges(ctx)  # a shared store: purges another machine confirmed reach our backups
+    return {"made": made, "removed": removed}
 
 
 def apply_retention(ctx: Context, caller: Caller) -> list[str]:
     removed: list[str] = []
+    owner = backup_files.home_id(ctx.paths)
     with ctx.reading() as conn:
-        rows = conn.backups.known(ctx.paths.home)
+        rows = conn.backups.known(ctx.paths.home, owner)
     for kind, keep in KEEP.items():
         of_kind = sorted((r for r in rows if r["kind"] == kind), key=lambda r: r["created_at"], reverse=True)
         for row in of_kind[keep:]:
@@ -52,7 +56,7 @@ def apply_retention(ctx: Context, caller: Caller) -> list[str]:
         now = ctx.now()
         with ctx.transaction() as conn:
             for path in removed:
-                conn.backups.mark_removed(ctx.paths.home, path, now)
+                conn.backups.mark_removed(ctx.paths.home, owner, path, now)
             conn.events.record(caller, "backups_expired", now, None, count=len(removed))
         log.info("retention removed %d scheduled backups", len(removed))
     return removed

@@ -4,7 +4,8 @@ A backup is written first and recorded after; a process killed in between (a bac
 safety copy, the daemon's upkeep child) leaves a complete file nobody recorded. Retention, restore
 lists and, above all, a purge follow the table, so such a file would keep a purged record's text.
 `adopt` records the sound ones and deletes the broken ones; the purge calls it before it rewrites
-the backups, and `memvault doctor --fix` does.
+the backups, and `memvault doctor --fix` does. On a shared store "recorded" means recorded by this
+home: a file of ours is checked with this home's key, opened on its own (`backup_files.opened`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memvault.core.maintenance import backup_files
 from memvault.core.maintenance.backup import KINDS, STAMP_FORMAT
 from memvault.core.maintenance.files import remove_with_sides, sha256_of
 from memvault.core.runtime.paths import VaultPaths
@@ -31,23 +33,26 @@ def unrecorded(conn: Store, paths: VaultPaths) -> list[Path]:
     """The memvault backup files in backups/ that no row (even a removed one) names."""
     if not paths.backups.is_dir():
         return []
-    known = {Path(r["path"]) for r in conn.backups.known(paths.home, include_removed=True)}
+    owner = backup_files.home_id(paths)
+    known = {Path(r["path"]) for r in conn.backups.known(paths.home, owner, include_removed=True)}
     return sorted(p for p in paths.backups.glob("memvault-*.db") if p not in known)
 
 
-def adopt(conn: Store, paths: VaultPaths, now: str) -> Adopted:
+def adopt(conn: Store, key: bytes, paths: VaultPaths, now: str) -> Adopted:
     """Record every sound unrecorded backup (kind and time from its name, `now` when the name
     does not tell) and delete the broken ones. A file another process holds locked (a backup
     being exported holds its write lock) is left, and listed as busy."""
     done = Adopted()
     for path in unrecorded(conn, paths):
-        state = sound(conn, path)
+        state = sound(conn, key, path)
         if state is None:
             done.busy.append(str(path))
         elif state:
             made, kind = _named(path, now)
             with conn.transaction():
-                conn.backups.record(paths.home, path, made, path.stat().st_size, sha256_of(path), kind)
+                conn.backups.record(
+                    paths.home, backup_files.home_id(paths), path, made, path.stat().st_size, sha256_of(path), kind
+                )
             done.kept += 1
         else:
             remove_with_sides(path)
@@ -55,13 +60,16 @@ def adopt(conn: Store, paths: VaultPaths, now: str) -> Adopted:
     return done
 
 
-def sound(conn: Store, path: Path) -> bool | None:
+def sound(conn: Store, key: bytes, path: Path) -> bool | None:
     """Whether a backup file is a sound memvault store under the key; None while it is busy."""
     try:
-        with conn.maintenance.attached(path) as copy:
-            return copy is not None and conn.maintenance.is_store(copy) and not conn.maintenance.integrity(copy)
-    except conn.engine.errors as exc:
-        return None if conn.engine.is_busy(exc) else False
+        with backup_files.opened(conn, key, path) as copy:
+            if copy is None:
+                return False
+            store, schema = copy
+            return store.maintenance.is_store(schema) and not store.maintenance.integrity(schema)
+    except backup_files.failures(conn) as exc:
+        return None if backup_files.is_busy(conn, exc) else False
 
 
 def _named(path: Path, now: str) -> tuple[str, str]:

@@ -20,9 +20,11 @@ from pathlib import Path
 
 import platformdirs
 
+from memvault.core.maintenance import backup_files
 from memvault.core.maintenance.files import side_files
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
+from memvault.core.security.kill_switch import machine_file
 from memvault.core.store.engines import SHARED_STORE, is_shared, leave, open_store, store_exists
 from memvault.core.vocabulary.errors import MemvaultError
 
@@ -83,7 +85,7 @@ def _outside_backups(paths: VaultPaths) -> tuple[list[Removal], list[str]]:
     except MemvaultError as exc:
         return [], [f"could not read the list of backups kept elsewhere ({exc.message})"]
     try:
-        rows = conn.backups.known(paths.home)
+        rows = conn.backups.known(paths.home, backup_files.home_id(paths))
     except conn.engine.errors:
         return [], ["could not read the list of backups kept elsewhere (the store is damaged)"]
     finally:
@@ -105,6 +107,8 @@ def _data(paths: VaultPaths) -> tuple[list[Removal], list[str]]:
         notes.append("the shared PostgreSQL store is left as it is: it serves your other machines too")
     if paths.key_file.exists():
         removals.append(Removal(paths.key_file, "key file"))
+    if machine_file(paths).exists():
+        removals.append(Removal(machine_file(paths), "this machine's kill switch"))
     for folder, what in (
         (paths.backups, "backups"),
         (paths.exports, "exports (plaintext)"),

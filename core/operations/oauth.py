@@ -156,7 +156,7 @@ class OAuthGrants:
         resource: str,
     ) -> StartedRequest:
         """Record a request for the person to answer; refused while the kill switch is on."""
-        check_kill_switch(str(self.ctx.setting("kill_switch")), _WEB)
+        check_kill_switch(self.ctx.kill_switch(), _WEB)
         unknown = sorted(set(scopes) - set(ALL_SCOPES))
         if unknown or not scopes:
             raise InvalidArgument(f"unknown scope(s): {' '.join(unknown)[:100]}" if unknown else "no scope asked for")

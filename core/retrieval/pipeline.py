@@ -245,9 +245,10 @@ class HybridRetriever:
             log.info("no catch-up embedding before this search (%s)", type(exc).__name__)
 
     def _forget_purged(self, ctx: Context, conn: Store, cursor: int) -> None:
-        """After a purge (in any process: the change feed says so), forget the text this process
-        keeps (`forget_text`). A purged statement must not stay in memory."""
-        if 0 < self._feed_seen < cursor and conn.search.purged_since(self._feed_seen):
+        """After a purge or a restore from a backup (in any process: the change feed says so), forget
+        the text this process keeps (`forget_text`). A purged statement must not stay in memory, and
+        after a restore the same row numbers may hold other records."""
+        if 0 < self._feed_seen < cursor and conn.search.text_gone_since(self._feed_seen):
             self.forget_text(ctx)
         self._feed_seen = cursor
 

@@ -153,7 +153,9 @@ SETTINGS: dict[str, Setting] = {
             "kill_switch",
             str,
             KillSwitch.OFF.value,
-            "off; remote: every remote or workspace call is refused; all: local MCP calls too.",
+            "The store's kill switch, which every machine using the store honours: off; remote: every "
+            "remote or workspace call is refused; all: local MCP calls too. Each machine has its own "
+            "position as well (`memvault kill-switch`); the stronger of the two is in force.",
             choices=tuple(k.value for k in KillSwitch),
         ),
         Setting(

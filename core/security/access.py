@@ -6,18 +6,20 @@ Which *records* a caller may see is a rule every engine applies inside every que
 
 from __future__ import annotations
 
+from memvault.core.security.kill_switch import Positions
 from memvault.core.vocabulary.errors import Forbidden, KillSwitchEngaged
 from memvault.core.vocabulary.model import Caller, KillSwitch, OAuthScope, Scope, Surface
 
 
-def check_kill_switch(position: str, caller: Caller) -> None:
-    """Refuse remote calls when the switch is on, and every assistant call in its `all` position."""
-    if position == KillSwitch.OFF:
+def check_kill_switch(positions: Positions, caller: Caller) -> None:
+    """Refuse remote calls when the switch in force is on, and every assistant call in its `all` position."""
+    position = positions.in_force
+    if position is KillSwitch.OFF:
         return
     if not caller.is_local:
-        raise KillSwitchEngaged("the kill switch is on: remote access is stopped")
-    if position == KillSwitch.ALL and not caller.owner:
-        raise KillSwitchEngaged("the kill switch is on (all): assistant access is stopped")
+        raise KillSwitchEngaged(f"the kill switch is on ({positions.held_by}): remote access is stopped")
+    if position is KillSwitch.ALL and not caller.owner:
+        raise KillSwitchEngaged(f"the kill switch is on (all, {positions.held_by}): assistant access is stopped")
 
 
 def require_local(caller: Caller, operation: str) -> None:

@@ -13,6 +13,7 @@ from memvault.core.runtime import change_signal
 from memvault.core.runtime.heap import release_freed_memory
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.runtime.settings import setting
+from memvault.core.security.kill_switch import Positions
 from memvault.core.store import engines, later_writes
 from memvault.core.store.later_writes import LaterWrites, Write
 from memvault.core.store.seam import Store
@@ -118,6 +119,11 @@ class Context:
             return from_env
         with self.lock:
             return declared.value(self.store.settings.read(name))
+
+    def kill_switch(self) -> Positions:
+        """The kill switch's positions as they are now: this machine's and the store's (the stronger
+        is in force). Every check reads them afresh."""
+        return Positions.read(self.paths, self.setting("kill_switch"))
 
     def settings(self) -> Callable[[str], Any]:
         """Every setting as stored now, read at once: `setting` for an operation that asks for many

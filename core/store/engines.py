@@ -60,26 +60,48 @@ def join(paths: VaultPaths, url: str) -> Store:
     """Make this home use the shared store at `url`, open and at this memvault's schema. Nothing is
     written to the home or the keyring until the store opened and took the schema; then the URL is
     kept without its password, which goes to the keyring."""
-    from memvault.core.store.postgres import credentials  # noqa: PLC0415
-    from memvault.core.store.postgres.connection import without_password  # noqa: PLC0415
-    from memvault.core.store.postgres.store import ENGINE  # noqa: PLC0415
-
     if store_exists(paths):
         raise Conflict(f"{paths.home} has a store already: a shared store is joined from an empty home")
-    kept, password = without_password(url)
-    store = ENGINE.open(kept, b"", password=password)
+    store, kept, password = open_shared(url)
     try:
-        store.migrations.migrate()
-        if password:
-            credentials.keep(kept, password)
-        paths.ensure()
-        descriptor = os.open(_pointer(paths), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(kept + "\n")
+        point_at_shared(paths, kept, password)
     except BaseException:
         store.close()
         raise
     return store
+
+
+def open_shared(url: str) -> tuple[Store, str, str | None]:
+    """The shared store at `url`, open and at this memvault's schema, without touching any home; with
+    the URL without its password, and the password (None when the URL had none)."""
+    from memvault.core.store.postgres import credentials  # noqa: PLC0415
+    from memvault.core.store.postgres.connection import without_password  # noqa: PLC0415
+    from memvault.core.store.postgres.store import ENGINE  # noqa: PLC0415
+
+    kept, password = without_password(url)
+    if password:
+        credentials.check_keepable()  # before the store is made or filled: it would be kept at the end
+    store = ENGINE.open(kept, b"", password=password)
+    try:
+        store.migrations.migrate()
+    except BaseException:
+        store.close()
+        raise
+    return store, kept, password
+
+
+def point_at_shared(paths: VaultPaths, kept: str, password: str | None) -> None:
+    """Name the shared store at `kept` (a URL without password) in the home; its password to the keyring."""
+    from memvault.core.store.postgres import credentials  # noqa: PLC0415
+
+    if password:
+        credentials.keep(kept, password)
+    paths.ensure()
+    descriptor = os.open(_pointer(paths), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(kept + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def leave(paths: VaultPaths) -> None:

@@ -34,6 +34,7 @@ from memvault.core.store.repositories import (
     ShadowLog,
     StampRows,
     TombstoneChecks,
+    TransferRows,
     VectorRows,
     ViewQueries,
     WordIndexRows,
@@ -70,6 +71,7 @@ class Store(Protocol):
     oauth: OAuthRows
     imports: ImportRows
     conversations: ConversationRows
+    transfer: TransferRows
 
     @property
     def engine(self) -> Engine: ...

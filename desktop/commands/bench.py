@@ -105,7 +105,8 @@ def _settings_for_end_to_end(vault: Vault | None) -> Any:
         from memvault.core.vocabulary.errors import StoreUnavailable  # noqa: PLC0415
 
         raise StoreUnavailable("the end-to-end mode reads its settings from your store: run `memvault init` first")
-    return vault.get_setting
+    # The kill switch it obeys is the one in force: this machine's or the store's, the stronger.
+    return lambda name: vault.kill_switch().in_force if name == "kill_switch" else vault.get_setting(name)
 
 
 def _memory_text(result: dict[str, Any]) -> str:

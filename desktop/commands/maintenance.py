@@ -60,7 +60,7 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
+def refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
     from memvault.desktop import daemon  # noqa: PLC0415
 
     running = daemon.status(args.home)
@@ -73,7 +73,7 @@ def _refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
 
 def restore_store(args: argparse.Namespace, backup: str) -> int:
     """`memvault restore BACKUP [--replace]`: a backup of this store, or of another one over an empty store."""
-    _refuse_while_daemon_runs(args, "restore")
+    refuse_while_daemon_runs(args, "restore")
     try:
         result = Vault.restore_backup(backup, args.home, replace=bool(getattr(args, "replace", False)))
     except EOFError:  # every secret is asked for before anything is made or replaced
@@ -245,7 +245,7 @@ def _uninstall(args: argparse.Namespace) -> int:
         )
         return 0
     if args.delete_data:
-        _refuse_while_daemon_runs(args, "uninstall")
+        refuse_while_daemon_runs(args, "uninstall")
     if args.delete_data and not confirmed(
         f"this deletes every memory in {paths.home} and its backups for good; type {uninstall.CONFIRM_WORD}: ",
         uninstall.CONFIRM_WORD,

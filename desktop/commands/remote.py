@@ -6,12 +6,18 @@ import argparse
 import sys
 from typing import Any
 
+from memvault.core.security.kill_switch import Positions
 from memvault.core.vocabulary.errors import InvalidArgument
 from memvault.core.vocabulary.model import OWNER, KillSwitch
 from memvault.desktop.commands.common import add_command, emit, open_vault
 
-# What `kill-switch status` prints for each stored position.
-POSITION_WORDS = {KillSwitch.OFF.value: "off", KillSwitch.REMOTE.value: "on", KillSwitch.ALL.value: "all"}
+# What `kill-switch` prints for each position, and what the position in force means.
+POSITION_WORDS = {KillSwitch.OFF: "off", KillSwitch.REMOTE: "on", KillSwitch.ALL: "all"}
+IN_FORCE_WORDS = {
+    KillSwitch.OFF: "assistants may call",
+    KillSwitch.REMOTE: "remote and workspace calls are stopped",
+    KillSwitch.ALL: "every assistant call is stopped",
+}
 
 
 def parse_listen(value: str) -> tuple[str, int]:
@@ -91,10 +97,51 @@ def _principals_text(rows: list[dict[str, Any]]) -> str:
 
 def _kill_switch(args: argparse.Namespace) -> int:
     with open_vault(args) as vault:
-        if args.position != "status":
-            vault.set_kill_switch(OWNER, args.position)
-        print(POSITION_WORDS[str(vault.get_setting("kill_switch"))])
+        shared = vault.shares_store
+        if args.position == "status":
+            emit(args, _positions_data(vault.kill_switch(), shared), _positions_text)
+            return 0
+        positions = vault.set_kill_switch(OWNER, args.position, store_wide=args.store_wide)
+    store_wide = args.store_wide and shared
+    print(POSITION_WORDS[positions.in_force])
+    if positions.in_force is not (positions.store if store_wide else positions.machine):
+        other = "this machine's" if store_wide else "the store-wide"
+        print(
+            f"memvault: {other} position is {POSITION_WORDS[positions.in_force]} and stronger: it stays in force "
+            "(`memvault kill-switch status` shows both)",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _positions_data(positions: Positions, shared: bool) -> dict[str, Any]:
+    return {
+        "in_force": positions.in_force.value,
+        "held_by": positions.held_by,
+        "machine": positions.machine.value,
+        "machine_unreadable": positions.machine_unreadable,
+        "store_wide": positions.store.value,
+        "shared_store": shared,
+    }
+
+
+def _positions_text(data: dict[str, Any]) -> str:
+    in_force = KillSwitch(data["in_force"])
+    machine = POSITION_WORDS[KillSwitch(data["machine"])]
+    if data["machine_unreadable"]:
+        machine += " (its file cannot be read: counted as all; set a position to rewrite it)"
+    store = POSITION_WORDS[KillSwitch(data["store_wide"])]
+    if not data["shared_store"]:
+        store += " (no other machine uses this store: the two positions are one)"
+    held = "" if in_force is KillSwitch.OFF else f" ({data['held_by']})"
+    return "\n".join(
+        (
+            POSITION_WORDS[in_force],  # the first line alone, as the contract says: off, on or all
+            f"{IN_FORCE_WORDS[in_force]}{held}",
+            f"this machine: {machine}",
+            f"store-wide: {store}",
+        )
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -141,6 +188,13 @@ def register(subparsers: Any) -> None:
         subparsers,
         "kill-switch",
         _kill_switch,
-        "stop remote access (on), all assistant access (all), or resume (off); status prints off, on or all",
+        "stop remote access (on, or remote), all assistant access (all), or resume (off) on this machine; "
+        "prints the position in force. status: this machine's, the store-wide one, and the one in force",
     )
-    switch.add_argument("position", choices=("on", "off", "all", "status"))
+    switch.add_argument("position", choices=("on", "remote", "off", "all", "status"))
+    switch.add_argument(
+        "--store-wide",
+        action="store_true",
+        help="set the store's position, which every machine using a shared store honours "
+        "(on a store only this machine uses, the two positions are one)",
+    )

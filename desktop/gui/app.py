@@ -4,6 +4,9 @@ One app per store: a second launch finds the first over a QLocalServer named aft
 asks it to bring its window forward. The store is unlocked once (OS keyring, or a passphrase
 asked in a dialog); the app then serves `memvault mcp` bridges (desktop/gui/daemon_host.py),
 takes the daily backup and owns the kill switch. Without a system tray the window works alone.
+Restoring a backup and moving the store (to a shared store and back) replace the store under the
+running app the same way (`App.swap_store`): serving stops, the store is closed, changed on the
+store's worker and reopened, serving starts again.
 """
 
 from __future__ import annotations
@@ -16,12 +19,13 @@ import socket
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
@@ -31,9 +35,8 @@ from shiboken6 import Shiboken
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
 from memvault.core.vault import Vault, store_exists
-from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError, WrongPassphrase
+from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError, StoreUnavailable, WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
-from memvault.core.vocabulary.results import RestoreReport
 from memvault.desktop.gui.collector import GuiThreadCollector
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
@@ -41,10 +44,13 @@ from memvault.desktop.gui.theme import app_icon, follow_system
 from memvault.mcp_bridge.stdio import setup_logging
 
 if TYPE_CHECKING:
+    from memvault.core.maintenance.migrate import MigrateReport
     from memvault.desktop.gui.daemon_host import DaemonHost
     from memvault.desktop.gui.live import LiveFeed
+    from memvault.desktop.gui.windows.move_store import StoreMove
 
 log = logging.getLogger("memvault.gui")
+T = TypeVar("T")
 SHOW = b"show\n"
 CONNECT_TIMEOUT_MS = 1000
 PASSPHRASE_TRIES = 3
@@ -180,6 +186,7 @@ class App(QObject):
         self.tray.quit_requested.connect(self.quit)
         self.window.quit_requested.connect(self.quit)
         self.window.restore_requested.connect(self.restore)
+        self.window.move_requested.connect(self.move_store)
 
     @property
     def serving(self) -> bool:
@@ -249,8 +256,93 @@ class App(QObject):
         )
 
     def _restore(self, backup: str, secret: str | None) -> None:
-        """Stop serving, close, restore, reopen, serve again."""
         home = self.ops.vault.paths.home
+
+        def refused(reason: str) -> None:
+            self.window.show_problem(f"The store was not restored: {reason}")
+
+        self.swap_store(
+            lambda: Vault.restore_backup(backup, home, secret=secret),
+            secret,
+            self.window.restored,
+            refused,
+            label="Verifying and restoring the backup…",
+        )
+
+    def move_store(self, move: StoreMove) -> None:
+        """Move the store to a shared store or back to a file of this home (windows/move_store.py). A
+        passphrase store asks for its passphrase first, checked before anything stops."""
+        paths = self.ops.vault.paths
+        secret = None
+        if needs_passphrase(paths):
+            secret = ask_passphrase(self.window, "Move the store", "Passphrase of this store, to move it:")
+            if secret is None:
+                move.refused.emit("The store was not moved: no passphrase was given.")
+                return
+        self.ops.run(
+            lambda _v: _check_unlocks(paths, secret),
+            lambda _: self._move(move, secret),
+            lambda error: move.refused.emit(f"The store was not moved: {error.message}"),
+        )
+
+    def _move(self, move: StoreMove, secret: str | None) -> None:
+        home, clock = self.ops.vault.paths.home, self.ops.vault.clock
+
+        from memvault.core.maintenance import migrate  # noqa: PLC0415 - only when a store moves
+
+        def change() -> MigrateReport:
+            refuse_while_another_daemon_serves(home)  # this app's own has stopped by now
+            if move.target is None:
+                return migrate.to_local(home, progress=move.progress, passphrase=secret)
+            return migrate.to_shared(home, move.target, clock=clock, progress=move.progress, passphrase=secret)
+
+        def refused(reason: str) -> None:
+            move.refused.emit(f"The store was not moved: {reason}")
+
+        self.swap_store(change, secret, move.moved.emit, refused, lost=move.refused.emit)
+
+    def swap_store(
+        self,
+        change: Callable[[], T],
+        secret: str | None,
+        done: Callable[[T], None],
+        refused: Callable[[str], None],
+        *,
+        label: str | None = None,
+        lost: Callable[[str], None] | None = None,
+    ) -> None:
+        """Stop serving, close the store, `change` it on the worker, reopen it (changed or, refused, as it
+        was), serve again; then `done(answer)` or `refused(reason)` on the GUI thread. With `label`, a
+        busy dialog shows meanwhile. Should the store not reopen, the window says so (and `lost`)."""
+        home = self.ops.vault.paths.home
+        self._stop_serving()
+
+        def work(vault: Vault) -> tuple[T | None, str | None]:
+            vault.close()
+            answer, problem = _attempt(change)
+            self.ops.vault = Vault.open(home, passphrase=secret)  # the work queued after this one uses it
+            return answer, problem
+
+        def reopened(outcome: tuple[T | None, str | None]) -> None:
+            self._serve_again()
+            self.ops.announce(Changes.all())
+            answer, problem = outcome
+            if problem is not None:
+                refused(problem)
+            else:
+                done(cast(T, answer))
+
+        def failed(error: MemvaultError) -> None:
+            self.window.show_problem(f"The store could not be reopened: {error.message}")
+            if lost is not None:
+                lost(f"memvault could not open the store afterwards ({error.message}): quit it and start it again.")
+
+        if label is None:
+            self.ops.run(work, reopened, failed)
+        else:
+            run_long(self.ops, self.window, label, work, reopened, failed)
+
+    def _stop_serving(self) -> None:
         if self.starting is not None:
             self.starting.join()  # the daemon's start finishes before it is stopped
         if self.host is not None:
@@ -258,33 +350,37 @@ class App(QObject):
         if self.live is not None:
             self.live.stop()
 
-        def work(vault: Vault) -> tuple[RestoreReport | None, MemvaultError | None, Vault]:
-            vault.close()
-            try:
-                result, problem = Vault.restore_backup(backup, home, secret=secret), None
-            except MemvaultError as exc:  # the store is untouched: reopen it as it was
-                result, problem = None, exc
-            reopened = Vault.open(home, passphrase=secret)
-            self.ops.vault = reopened  # on the worker: the work queued after this one uses the new store
-            return result, problem, reopened
+    def _serve_again(self) -> None:
+        """Serve the store `ops` holds now, as before it was closed."""
+        if self.host is not None:  # else serving begins later, as after any launch
+            self.host = type(self.host)(self.ops.vault)
+            self.host.start()
+        if self.live is not None:
+            self.live.start()
 
-        def done(answer: tuple[RestoreReport | None, MemvaultError | None, Vault]) -> None:
-            result, problem, reopened = answer
-            if self.host is not None:  # else serving begins later, as after any launch
-                self.host = type(self.host)(reopened)
-                self.host.start()
-            if self.live is not None:
-                self.live.start()
-            self.ops.announce(Changes.all())
-            if problem is not None:
-                self.window.show_problem(f"The store was not restored: {problem.message}")
-            elif result is not None:
-                self.window.restored(result)
 
-        def failed(error: MemvaultError) -> None:
-            self.window.show_problem(f"The store could not be reopened: {error.message}")
+def _attempt(change: Callable[[], T]) -> tuple[T | None, str | None]:
+    """`change()`'s answer, or why it did not happen (the store is then untouched)."""
+    try:
+        return change(), None
+    except MemvaultError as exc:
+        return None, exc.message
+    except Exception as exc:  # a bug or a driver's error: its type only (a message may quote memory text)
+        frames = "".join(traceback.format_tb(exc.__traceback__))
+        log.error("gui: unexpected %s while the store was closed\n%s", type(exc).__name__, frames)
+        return None, f"it stopped on an unexpected error ({type(exc).__name__}, see the log); nothing was changed"
 
-        run_long(self.ops, self.window, "Verifying and restoring the backup…", work, done, failed)
+
+def refuse_while_another_daemon_serves(home: Path) -> None:
+    """A daemon of another process serving this home keeps its store open (or, a shared one, in use)."""
+    from memvault.desktop import daemon  # noqa: PLC0415 - loads the daemon's modules
+
+    running = daemon.status(home)
+    if running["running"]:
+        raise StoreUnavailable(
+            f"another memvault process serves this store (pid {running['pid']}): stop it "
+            "(`memvault daemon --stop`), then move the store again"
+        )
 
 
 def run(home: str | os.PathLike[str] | None = None, *, minimized: bool = False, verbose: bool = False) -> int:

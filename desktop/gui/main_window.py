@@ -57,6 +57,7 @@ def make_view(where: str, ops: Operations) -> QWidget:
 class MainWindow(QMainWindow):
     quit_requested = Signal()
     restore_requested = Signal(str)  # a backup file chosen in Settings; the app carries it out
+    move_requested = Signal(object)  # a StoreMove asked for in Settings; the app carries it out
     ready = Signal()  # once: Memories has shown its first answer (the app starts serving after it)
 
     def __init__(self, ops: Operations, tray: Tray) -> None:
@@ -97,6 +98,8 @@ class MainWindow(QMainWindow):
     def _menus(self) -> None:
         vault_menu = self.menuBar().addMenu("&memvault")
         vault_menu.addMenu(self.tray.kill_menu)
+        if self.tray.store_kill_menu is not None:
+            vault_menu.addMenu(self.tray.store_kill_menu)
         vault_menu.addAction(self.tray.pause_action)
         vault_menu.addSeparator()
         import_action = vault_menu.addAction("&Import history…")
@@ -144,6 +147,7 @@ class MainWindow(QMainWindow):
             view.assistants_requested.connect(self.open_assistants)
         if name == "Settings":
             view.restore_requested.connect(self.restore_requested)  # type: ignore[attr-defined]
+            view.move_requested.connect(self.move_requested)  # type: ignore[attr-defined]
 
     def _show_row(self, row: int) -> None:
         self.page(PAGES[row][0])

@@ -1,5 +1,9 @@
 """The tray: an icon showing pending proposals and the kill switch, and the menu that controls both.
 
+Its kill-switch menu sets this machine's position; on a home using a shared store a second menu
+sets the store-wide one, which every machine honours. The icon shows the position in force (the
+stronger of the two: core/security/kill_switch.py), the tooltip which position holds it.
+
 The menu's actions also live in the main window's menu bar, so a desktop without a system tray
 loses nothing but the icon (the window says so).
 
@@ -22,6 +26,7 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from shiboken6 import Shiboken
 
 from memvault.core.operations.changes import MEMORY_KINDS, PROPOSAL_KINDS, ChangeKind
+from memvault.core.security.kill_switch import Positions, read_machine
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.model import KillSwitch, WriteMode
@@ -59,14 +64,14 @@ def request_notice(requests: list[OAuthRequestRow]) -> str:
     return f"{len(requests)} applications ask to connect — open memvault to approve (codes {codes})."
 
 
-def tray_icon(pending: int, kill_switch: str) -> QIcon:
-    """The app icon with a red frame when the kill switch is engaged and a badge with the pending count."""
+def tray_icon(pending: int, kill_switch: KillSwitch) -> QIcon:
+    """The app icon with a red stroke when a kill switch is in force and a badge with the pending count."""
     pixmap = QPixmap(ICON_SIZE, ICON_SIZE)
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     QIcon(icon_path()).paint(painter, 0, 0, ICON_SIZE, ICON_SIZE)
-    if kill_switch != KillSwitch.OFF.value:
+    if kill_switch is not KillSwitch.OFF:
         pen = painter.pen()
         pen.setColor(QColor("#d93025"))
         pen.setWidth(8)
@@ -93,7 +98,7 @@ def _tray_state(vault: Vault, ops: Operations) -> dict[str, Any]:
     by_domain = counts.get("by_domain")
     return {
         "pending": int(status["pending_proposals"]),
-        "kill_switch": str(status["kill_switch"]),
+        "kill_switch": vault.kill_switch(),
         "write_mode": str(status["write_mode"]),
         "records": int(str(counts.get("current", 0))),
         "domains": len([name for name in by_domain if name]) if isinstance(by_domain, dict) else 0,
@@ -116,12 +121,19 @@ class Tray(QObject):
         self.pending = -1  # unknown until the first refresh
         self.records = -1  # current records, for the window's navigation (unknown until the first refresh)
         self.domains = -1  # domains holding records
-        self.kill_switch = KillSwitch.OFF.value
+        self.kill_switch = Positions(KillSwitch.OFF, KillSwitch.OFF)
+        self.machine_seen: KillSwitch | None = KillSwitch.OFF  # this machine's file as last looked at
         self.menu = QMenu()
         self.open_action = self.menu.addAction("Open memvault")
         self.open_action.triggered.connect(self.open_requested)
-        self.kill_menu = self.menu.addMenu("Kill switch")
-        self.kill_actions = self._kill_switch_actions()
+        shared = ops.vault.shares_store
+        self.kill_menu = self.menu.addMenu("Kill switch on this machine" if shared else "Kill switch")
+        self.kill_actions = self._kill_switch_actions(self.kill_menu, store_wide=False)
+        self.store_kill_menu: QMenu | None = None
+        self.store_kill_actions: dict[str, QAction] = {}
+        if shared:
+            self.store_kill_menu = self.menu.addMenu("Kill switch for every machine (store-wide)")
+            self.store_kill_actions = self._kill_switch_actions(self.store_kill_menu, store_wide=True)
         self.pause_action = self.menu.addAction("Pause assistant writes")
         self.pause_action.setCheckable(True)
         self.pause_action.setToolTip("Assistants may read but not write (write mode: retrieval-only)")
@@ -129,7 +141,7 @@ class Tray(QObject):
         self.menu.addSeparator()
         self.quit_action = self.menu.addAction("Quit memvault")
         self.quit_action.triggered.connect(self.quit_requested)
-        self.icon = QSystemTrayIcon(tray_icon(0, KillSwitch.OFF.value))
+        self.icon = QSystemTrayIcon(tray_icon(0, KillSwitch.OFF))
         self.icon.setContextMenu(self.menu)
         self.icon.activated.connect(self._activated)
         if self.available:
@@ -142,30 +154,37 @@ class Tray(QObject):
         self.request_timer = QTimer(self)
         self.request_timer.setInterval(REQUEST_LOOK_MS)
         self.request_timer.timeout.connect(self.look_for_requests)
+        self.request_timer.timeout.connect(self._look_at_machine_switch)
         self.request_timer.start()  # the first look after REQUEST_LOOK_MS: none ahead of the window's first rows
         ops.changed.connect(self._on_changed)
         self.refresh()
 
-    def _kill_switch_actions(self) -> dict[str, QAction]:
+    def _kill_switch_actions(self, menu: QMenu, *, store_wide: bool) -> dict[str, QAction]:
         group = QActionGroup(self)
         group.setExclusive(True)
         actions = {}
         for position, label in KILL_SWITCH_LABELS.items():
-            action = self.kill_menu.addAction(label)
+            action = menu.addAction(label)
             action.setCheckable(True)
             action.setChecked(position == KillSwitch.OFF.value)
-            action.triggered.connect(lambda _=False, p=position: self.set_kill_switch(p))
+            action.triggered.connect(lambda _=False, p=position: self.set_kill_switch(p, store_wide=store_wide))
             group.addAction(action)
             actions[position] = action
         return actions
 
-    def set_kill_switch(self, position: str) -> None:
+    def set_kill_switch(self, position: str, *, store_wide: bool = False) -> None:
         self.ops.run(
-            lambda v: v.set_kill_switch(self.ops.caller, position),
-            lambda _: None,
+            lambda v: v.set_kill_switch(self.ops.caller, position, store_wide=store_wide),
+            lambda _: self.refresh(),  # this machine's position alone writes nothing the change feed reports
             self._refused,
             writes=True,
         )
+
+    def _look_at_machine_switch(self) -> None:
+        """Refresh when this machine's position changed from elsewhere (`memvault kill-switch`): that
+        change leaves no event in a shared store. A read of one small file."""
+        if read_machine(self.ops.vault.paths) != self.machine_seen:
+            self.refresh()
 
     def _pause_toggled(self, paused: bool) -> None:
         mode = WriteMode.RETRIEVAL_ONLY.value if paused else WriteMode.REVIEW_BEFORE_WRITE.value
@@ -224,19 +243,23 @@ class Tray(QObject):
         if self.pending >= 0 and pending > self.pending:
             self._notify(pending - self.pending)
         self.pending, self.kill_switch = pending, kill_switch
+        self.machine_seen = None if kill_switch.machine_unreadable else kill_switch.machine
         self.records, self.domains = state["records"], state["domains"]
-        self.kill_actions[kill_switch].setChecked(True)
+        self.kill_actions[kill_switch.machine].setChecked(True)
+        if self.store_kill_actions:
+            self.store_kill_actions[kill_switch.store].setChecked(True)
         self.pause_action.blockSignals(True)
         self.pause_action.setChecked(state["write_mode"] == WriteMode.RETRIEVAL_ONLY.value)
         self.pause_action.blockSignals(False)
-        self.icon.setIcon(tray_icon(pending, kill_switch))
+        self.icon.setIcon(tray_icon(pending, kill_switch.in_force))
         self.icon.setToolTip(self.summary())
         self.state_changed.emit()
 
     def summary(self) -> str:
         parts = [f"memvault: {self.pending} proposal{'s' if self.pending != 1 else ''} waiting"]
-        if self.kill_switch != KillSwitch.OFF.value:
-            parts.append(f"kill switch: {KILL_SWITCH_LABELS[self.kill_switch].lower()}")
+        in_force = self.kill_switch.in_force
+        if in_force is not KillSwitch.OFF:
+            parts.append(f"kill switch: {KILL_SWITCH_LABELS[in_force].lower()} ({self.kill_switch.held_by})")
         if self.pause_action.isChecked():
             parts.append("assistant writes paused")
         if self.requests_waiting:

@@ -18,17 +18,18 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "retrieval"))
+sys.path.insert(0, str(HERE))
 os.environ.setdefault("MEMVAULT_PASSPHRASE", "bench (fictional)")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 
 import baselines as bl  # noqa: E402
 import locomo  # noqa: E402
+from benchkit import new_database  # noqa: E402
 
 from memvault.core.vault import Vault  # noqa: E402
 from memvault.core.vocabulary.clock import SystemClock  # noqa: E402
@@ -60,16 +61,6 @@ def _run(vault: Vault, conversation: locomo.Conversation, limit: int | None) -> 
     return {"r5": r5, "r10": r10, "search": searches, "add": adds}
 
 
-def _database(server: str) -> str:
-    import psycopg  # noqa: PLC0415
-
-    name = f"bench_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    base, _, query = server.partition("?")
-    return f"{base.rsplit('/', 1)[0]}/{name}?{query}"
-
-
 def main() -> None:
     import pgserver  # noqa: PLC0415
 
@@ -90,7 +81,7 @@ def main() -> None:
             opens: dict[str, Callable[[Path], Vault]] = {
                 "sqlcipher": lambda home: Vault.open(home, create=True, clock=SystemClock(), scrypt_n=2**12),
                 "postgresql": lambda home: Vault.open(
-                    home, create=True, clock=SystemClock(), scrypt_n=2**12, shared_store=_database(server.get_uri())
+                    home, create=True, clock=SystemClock(), scrypt_n=2**12, shared_store=new_database(server.get_uri())
                 ),
             }
             results: dict[str, dict[str, list[float]]] = {

@@ -96,22 +96,19 @@ def bulk_write(vault: Vault, count: int, seed: int = 7) -> None:
 def synthesise_vectors(vault: Vault, seed: int = 11) -> int:
     """Vectors for every record still without one: a random real vector plus noise, normalised."""
     rng = np.random.default_rng(seed)
-    with vault.ctx.reading() as conn:
-        real = [
-            np.frombuffer(row[0], dtype="<f4")
-            for row in conn.raw.execute("SELECT vector FROM memory_vectors WHERE model = ? LIMIT 5000", (MODEL_ID,))
-        ]
+    with vault.ctx.reading() as conn:  # the store's repositories: any engine
+        real = [np.frombuffer(blob, dtype="<f4") for _, _, blob in conn.vectors.since(MODEL_ID, 0, 5000)]
     base = np.vstack(real)
     done = 0
     while True:
         with vault.ctx.reading() as conn:
-            missing = vector_sql.missing(conn.raw, MODEL_ID, 0, 5000)
+            missing = conn.vectors.missing(MODEL_ID, 0, 5000)
         if not missing:
             return done
         picks = base[rng.integers(0, len(base), len(missing))] + rng.normal(0, 0.04, (len(missing), base.shape[1]))
         picks /= np.linalg.norm(picks, axis=1, keepdims=True)
         with vault.ctx.transaction() as conn:
-            vector_sql.put(conn.raw, MODEL_ID, [(m[1], to_blob(v)) for m, v in zip(missing, picks, strict=True)])
+            conn.vectors.put(MODEL_ID, [(m[1], to_blob(v)) for m, v in zip(missing, picks, strict=True)])
         done += len(missing)
 
 

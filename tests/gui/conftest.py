@@ -2,6 +2,7 @@
 
 Embeddings are off here (lexical search only) so a test does not pay for the model. As in the app,
 reference cycles are collected on the GUI thread only (desktop/gui/collector.py) while a GUI test runs.
+A test that needs a shared store asks for `postgres_url`: the store tests' own PostgreSQL (tests/store).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from shellkit import Seeded, seed
 from memvault.core.vault import Vault
 from memvault.desktop.gui.collector import GuiThreadCollector
 from memvault.desktop.gui.operations import Operations
+from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 - a shared store for the GUI tests
 
 
 @pytest.fixture(autouse=True)

@@ -88,6 +88,7 @@ def test_delete_data_needs_the_word(
     outside.mkdir()
     with Vault.open(home) as vault:
         elsewhere = Path(vault.backup(OWNER, to=str(outside))["path"])
+        vault.set_kill_switch(OWNER, "all")  # this machine's position, a file in the home: removed with it
     before = digests(home)
     monkeypatch.setattr("sys.stdin", io.StringIO("yes\n"))
     assert main(["uninstall", "--delete-data"]) == 1

@@ -101,9 +101,19 @@ def test_token_commands(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_kill_switch_command_prints_its_position(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "kill-switch", "status")[1] == "off\n"
+    """A change prints the position in force; `status` prints it first, then both positions in words."""
+    assert run(capsys, "kill-switch", "status")[1] == (
+        "off\n"
+        "assistants may call\n"
+        "this machine: off\n"
+        "store-wide: off (no other machine uses this store: the two positions are one)\n"
+    )
     assert run(capsys, "kill-switch", "on")[1] == "on\n"
-    assert run(capsys, "kill-switch", "status")[1] == "on\n"
+    assert run(capsys, "kill-switch", "status")[1].splitlines()[:3] == [
+        "on",
+        "remote and workspace calls are stopped (this machine and store-wide)",
+        "this machine: on",
+    ]
     assert run(capsys, "kill-switch", "all")[1] == "all\n"
     with Vault.open(home) as vault:
         assert vault.get_setting("kill_switch") == "all"

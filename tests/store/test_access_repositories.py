@@ -259,16 +259,19 @@ def test_stale_requests_are_forgotten_and_a_used_code_keeps_its_request(store: S
         assert [row["id"] for row in reading.oauth.pending_requests(LATEST)] == ["REQ-WAITING"]
 
 
+OWNER_HOME = "home-1"  # which home wrote a backup (a shared store keeps each home's list apart)
+
+
 # -- backups -----------------------------------------------------------------------------------
 def test_backups_are_known_by_absolute_path_until_removed(store: Store, tmp_path: Path) -> None:
     home, elsewhere = tmp_path / "home", tmp_path / "elsewhere" / "copy.db"
     daily, weekly = home / "backups" / "memvault-daily.db", home / "backups" / "memvault-weekly.db"
     with store.write_transaction() as writing:
-        writing.backups.record(home, daily, NOW, 10, "digest-daily", "daily")
-        writing.backups.record(home, str(elsewhere), NOW, 20, "digest-elsewhere", "manual")
-        writing.backups.record(home, weekly, LATER, 30, "digest-weekly", "weekly")
+        writing.backups.record(home, OWNER_HOME, daily, NOW, 10, "digest-daily", "daily")
+        writing.backups.record(home, OWNER_HOME, str(elsewhere), NOW, 20, "digest-elsewhere", "manual")
+        writing.backups.record(home, OWNER_HOME, weekly, LATER, 30, "digest-weekly", "weekly")
     with store.read_snapshot() as reading:
-        known = reading.backups.known(home)
+        known = reading.backups.known(home, OWNER_HOME)
     # oldest first; at the same time by the path as stored: an absolute one ("/") before one inside the home
     assert [row["path"] for row in known] == [str(elsewhere), str(daily), str(weekly)]
     assert known[2] == {
@@ -281,19 +284,19 @@ def test_backups_are_known_by_absolute_path_until_removed(store: Store, tmp_path
     }
     moved = tmp_path / "moved-home"  # paths inside the home move with it; others stay
     with store.read_snapshot() as reading:
-        assert {row["path"] for row in reading.backups.known(moved)} == {
+        assert {row["path"] for row in reading.backups.known(moved, OWNER_HOME)} == {
             str(moved / "backups" / "memvault-daily.db"),
             str(moved / "backups" / "memvault-weekly.db"),
             str(elsewhere),
         }
     with store.write_transaction() as writing:
-        writing.backups.mark_removed(home, daily, LATER)
-        writing.backups.mark_removed(home, elsewhere, LATER)
-        writing.backups.mark_removed(home, elsewhere, LATEST)  # removed already: the first time stays
-        writing.backups.update_digest(home, str(weekly), 31, "digest-weekly-2")
+        writing.backups.mark_removed(home, OWNER_HOME, daily, LATER)
+        writing.backups.mark_removed(home, OWNER_HOME, elsewhere, LATER)
+        writing.backups.mark_removed(home, OWNER_HOME, elsewhere, LATEST)  # removed already: the first time stays
+        writing.backups.update_digest(home, OWNER_HOME, str(weekly), 31, "digest-weekly-2")
     with store.read_snapshot() as reading:
-        assert [row["path"] for row in reading.backups.known(home)] == [str(weekly)]
-        everything = {row["path"]: row for row in reading.backups.known(home, include_removed=True)}
+        assert [row["path"] for row in reading.backups.known(home, OWNER_HOME)] == [str(weekly)]
+        everything = {row["path"]: row for row in reading.backups.known(home, OWNER_HOME, include_removed=True)}
     assert {path: row["removed_at"] for path, row in everything.items()} == {
         str(daily): LATER,
         str(elsewhere): LATER,
@@ -301,9 +304,9 @@ def test_backups_are_known_by_absolute_path_until_removed(store: Store, tmp_path
     }
     assert (everything[str(weekly)]["bytes"], everything[str(weekly)]["sha256"]) == (31, "digest-weekly-2")
     with store.write_transaction() as writing:  # recorded again: replaced whole, no longer removed
-        writing.backups.record(home, daily, LATEST, 11, "digest-daily-2", "manual")
+        writing.backups.record(home, OWNER_HOME, daily, LATEST, 11, "digest-daily-2", "manual")
     with store.read_snapshot() as reading:
-        again = [row for row in reading.backups.known(home) if row["path"] == str(daily)]
+        again = [row for row in reading.backups.known(home, OWNER_HOME) if row["path"] == str(daily)]
     assert again == [
         {
             "path": str(daily),
@@ -315,16 +318,16 @@ def test_backups_are_known_by_absolute_path_until_removed(store: Store, tmp_path
         }
     ]
     with pytest.raises(store.engine.errors), store.write_transaction() as writing:
-        writing.backups.record(home, home / "backups" / "memvault-x.db", NOW, 1, "d", "hourly")
+        writing.backups.record(home, OWNER_HOME, home / "backups" / "memvault-x.db", NOW, 1, "d", "hourly")
 
 
 def test_a_merge_keeps_what_either_copy_knew_of_removals(store: Store, tmp_path: Path) -> None:
     home = tmp_path / "home"
     removed, kept = home / "backups" / "memvault-1.db", home / "backups" / "memvault-2.db"
     with store.write_transaction() as writing:
-        writing.backups.record(home, removed, NOW, 10, "digest-1", "daily")
-        writing.backups.record(home, kept, NOW, 20, "digest-2", "weekly")
-        writing.backups.mark_removed(home, removed, LATER)
+        writing.backups.record(home, OWNER_HOME, removed, NOW, 10, "digest-1", "daily")
+        writing.backups.record(home, OWNER_HOME, kept, NOW, 20, "digest-2", "weekly")
+        writing.backups.mark_removed(home, OWNER_HOME, removed, LATER)
     old = [
         {"path": str(removed), "created_at": "2026-01-01", "bytes": 99, "sha256": "old-1", "kind": "manual"},
         {"path": str(kept), "created_at": "2026-01-01", "bytes": 5, "sha256": "old-2", "kind": "manual"},
@@ -336,12 +339,36 @@ def test_a_merge_keeps_what_either_copy_knew_of_removals(store: Store, tmp_path:
         {**old[2], "kind": "pre-restore", "removed_at": None},
     ]
     with store.write_transaction() as writing:
-        writing.backups.merge(home, rows)
-        writing.backups.merge(home, [])
+        writing.backups.merge(home, OWNER_HOME, rows)
+        writing.backups.merge(home, OWNER_HOME, [])
     with store.read_snapshot() as reading:
-        merged = {row["path"]: row for row in reading.backups.known(home, include_removed=True)}
+        merged = {row["path"]: row for row in reading.backups.known(home, OWNER_HOME, include_removed=True)}
     first, second = merged[str(removed)], merged[str(kept)]
     assert (first["removed_at"], first["bytes"], first["sha256"]) == (LATER, 99, "old-1")  # a removal stays
     assert (first["created_at"], first["kind"]) == (NOW, "daily")  # this store's own record otherwise
     assert (second["removed_at"], second["bytes"], second["sha256"]) == (LATEST, 5, "old-2")
     assert merged[str(home / "backups" / "memvault-3.db")]["kind"] == "pre-restore"
+
+
+def test_each_home_knows_only_its_own_backups_on_a_shared_store(postgres_url: str, tmp_path: Path) -> None:
+    """Several machines share a PostgreSQL store; a backup is a file of the machine that wrote it."""
+    from memvault.core.store.postgres.store import ENGINE  # noqa: PLC0415
+
+    store = ENGINE.open(postgres_url, b"")
+    try:
+        store.migrations.migrate()
+        home = tmp_path / "home"  # the same folder name on both machines: the same relative paths
+        same = home / "backups" / "memvault-daily.db"
+        with store.write_transaction() as writing:
+            writing.backups.record(home, "laptop", same, NOW, 10, "digest-laptop", "daily")
+            writing.backups.record(home, "desktop", same, LATER, 20, "digest-desktop", "daily")
+            writing.backups.mark_removed(home, "desktop", same, LATEST)
+            writing.backups.update_digest(home, "laptop", same, 11, "digest-laptop-2")
+        with store.read_snapshot() as reading:
+            laptop = reading.backups.known(home, "laptop")
+            desktop = reading.backups.known(home, "desktop", include_removed=True)
+            assert reading.backups.known(home, "desktop") == []
+        assert [(row["bytes"], row["sha256"], row["removed_at"]) for row in laptop] == [(11, "digest-laptop-2", None)]
+        assert [(row["bytes"], row["sha256"], row["removed_at"]) for row in desktop] == [(20, "digest-desktop", LATEST)]
+    finally:
+        store.close()

@@ -109,6 +109,23 @@ def test_events_feed_the_change_cursor_in_order(store: Store) -> None:
         assert reading.changes.visible_ids(REMOTE, [memory_id]) == set()
 
 
+@pytest.mark.parametrize("action", ["purged", "restored_from_backup"])
+def test_a_purge_or_a_restore_tells_other_processes_their_text_is_stale(store: Store, action: str) -> None:
+    memory_id = _add(store, "The Lindqvist archive moves to the attic")
+    with store.read_snapshot() as reading:
+        before = reading.changes.cursor()
+    with store.write_transaction() as writing:
+        writing.events.record(OWNER, "archived", LATER, memory_id, reason="test")
+    with store.read_snapshot() as reading:
+        assert not reading.search.text_gone_since(before)  # an archive leaves every text where it was
+        archived = reading.changes.cursor()
+    with store.write_transaction() as writing:
+        writing.events.record(OWNER, action, LATER, memory_id if action == "purged" else None)
+    with store.read_snapshot() as reading:
+        assert reading.search.text_gone_since(archived)
+        assert not reading.search.text_gone_since(reading.changes.cursor())
+
+
 def test_a_proposal_waits_until_decided(store: Store) -> None:
     with store.write_transaction() as writing:
         proposal = writing.proposals.stage(

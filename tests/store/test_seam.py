@@ -42,6 +42,7 @@ POSTGRES_MODULES = {
     "views": "view_queries",
     "neighbours": "neighbour_rows",
     "shadow_log": "shadow_log",
+    "transfer": "transfer_rows",
 }
 
 
@@ -79,7 +80,7 @@ def store(vault: Vault) -> SQLCipherStore:
 
 
 def test_the_store_protocol_names_every_repository() -> None:
-    assert len(REPOSITORIES) == 22
+    assert len(REPOSITORIES) == 23
     assert all(inspect.isclass(kind) and kind.__module__ == repositories.__name__ for kind in REPOSITORIES.values())
 
 

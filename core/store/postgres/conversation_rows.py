@@ -10,7 +10,9 @@ from memvault.core.store.postgres.connection import Connection
 from memvault.core.store.postgres.words import any_term, folded
 
 # A conversation's words: its title (weight A) and body (B), each argument already folded.
-_WORDS_OF = "setweight(to_tsvector('simple', %(title_words)s), 'A') || setweight(to_tsvector('simple', %(body)s), 'B')"
+CONVERSATION_WORDS = (
+    "setweight(to_tsvector('simple', %(title_words)s), 'A') || setweight(to_tsvector('simple', %(body)s), 'B')"
+)
 # ts_rank_cd's weights are given for D, C, B, A: title and body count alike, as in FTS5's bm25 with
 # no column weights.
 _RANK_WEIGHTS = "{0, 0, 1, 1}"
@@ -27,7 +29,7 @@ def insert(conn: Connection, row: dict[str, Any], body: str, now: str) -> None:
     conn.execute(
         "INSERT INTO conversations (id, source_id, title, started_at, snippet, import_batch_id, format, reference,"
         " content_hash, turns, words) VALUES (%(id)s, %(source_id)s, %(title)s, %(started_at)s, %(snippet)s,"
-        f" %(batch_id)s, %(format)s, %(reference)s, %(content_hash)s, %(turns)s, {_WORDS_OF})",
+        f" %(batch_id)s, %(format)s, %(reference)s, %(content_hash)s, %(turns)s, {CONVERSATION_WORDS})",
         {**row, "title_words": folded(row["title"] or ""), "body": folded(body)},
     )
 

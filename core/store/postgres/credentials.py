@@ -15,12 +15,17 @@ from memvault.core.vocabulary.errors import KeyUnavailable
 KEYRING_SERVICE = "memvault-store-password"
 
 
-def keep(url: str, password: str) -> None:
+def check_keepable() -> None:
+    """Refuse a password that could not be kept, before anything is done with it."""
     if keyring_backend_name() is None:
         raise KeyUnavailable(
             "no usable OS keyring here to keep the store's password: leave it out of the URL and give it "
             "to PostgreSQL's client another way (a ~/.pgpass file readable by you alone)"
         )
+
+
+def keep(url: str, password: str) -> None:
+    check_keepable()
     import keyring  # noqa: PLC0415 - importing keyring probes D-Bus
 
     keyring.set_password(KEYRING_SERVICE, url, password)

@@ -1,8 +1,11 @@
 """Integrity, purge and the store's copies, on PostgreSQL.
 
 A PostgreSQL store has one copy memvault writes to: its database (`schema` is always "main"). Its
-backups are not files memvault attaches, so what a SQLCipher store does to an attached backup
-(`attached`, `export_into`, `copy_tombstones` to a copy) is refused with the reason. What a purge
+backups are SQLCipher files that `core/maintenance/` writes and rewrites with the file engine (a
+backup is opened as a store of its own there, never attached to this connection), so what a SQLCipher
+store does to an attached backup (`attached`, `export_into`, `copy_tombstones` to a copy) is refused
+with the reason. A restore empties every logical table (`clear_for_restore`) in the transaction that
+copies the backup's rows in. What a purge
 can reach: the rows and their index entries, then a VACUUM of the touched tables; not the server's
 WAL archives, replicas or a provider's backups (docs say so). PostgreSQL has no secure delete: a
 freed tuple's bytes stay in its page until VACUUM reuses the space.
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.core.store.postgres.connection import Connection, DatabaseError
+from memvault.core.store.transfer_tables import TABLES
 from memvault.core.vocabulary.errors import StoreUnavailable
 
 REQUIRED_TABLES = frozenset(
@@ -46,7 +50,7 @@ _BY_MEMORY_ID = (
     "unresolved_items",
     "project_states",
 )
-NO_COPIES = "a PostgreSQL store's backups are not files memvault attaches (issue 30)"
+NO_COPIES = "a PostgreSQL store's backups are not files memvault attaches: they open as stores of their own"
 
 
 def _main(schema: str) -> None:
@@ -310,3 +314,25 @@ def tombstoned_present(conn: Connection, schema: str = "main") -> list[tuple[str
         "SELECT m.id, t.reason_category FROM memories m JOIN tombstones t ON t.memory_id = m.id ORDER BY m.id"
     ).fetchall()
     return [(str(r["id"]), str(r["reason_category"])) for r in rows]
+
+
+def clear_for_restore(conn: Connection) -> None:
+    """Empty every logical table and the trigram rows derived from them, in the caller's transaction
+    (which holds the write lock): the rows of a backup are copied in next. TRUNCATE, because the event
+    log refuses a DELETE (append-only) and fires no row trigger; so the write counter and the vector
+    removals are moved here by hand, and every process's caches keyed on them load again. `backups`
+    (each machine's files), the schema version and those counters stay."""
+    tables = ", ".join([*(spec.name for spec in TABLES), "memory_trigrams"])
+    conn.execute(f"TRUNCATE {tables} RESTART IDENTITY")
+    conn.execute("UPDATE store_version SET n = n + 1 WHERE id = 1")
+    conn.execute("UPDATE vector_removals SET n = n + 1 WHERE id = 1")
+
+
+def continue_events_after(conn: Connection, cursor: int) -> None:
+    """The next event id is past `cursor` (and past every event held): after a restore, the change feed
+    goes on beyond every cursor a machine may hold, so no cache keyed on an older one is taken as fresh."""
+    conn.execute(
+        "SELECT setval(pg_get_serial_sequence('events', 'id'),"
+        " greatest(%s, (SELECT coalesce(max(id), 0) FROM events)), true)",
+        (max(int(cursor), 1),),
+    )

@@ -140,8 +140,9 @@ def live_with_norm_key(conn: Connection, caller: Caller, norm_key: str, limit: i
 def insert(conn: Connection, values: dict[str, Any]) -> None:
     columns = ", ".join(values)
     marks = ", ".join(["%s"] * len(values))
-    conn.execute(f"INSERT INTO memories ({columns}) VALUES ({marks})", list(values.values()))
-    conn.execute("INSERT INTO memory_usage (memory_id) VALUES (%s)", (values["id"],))
+    with conn.pipeline():  # both rows in one round trip
+        conn.execute(f"INSERT INTO memories ({columns}) VALUES ({marks})", list(values.values()))
+        conn.execute("INSERT INTO memory_usage (memory_id) VALUES (%s)", (values["id"],))
 
 
 def update(conn: Connection, memory_id: str, now: str, **changes: Any) -> None:
@@ -195,31 +196,40 @@ def counts(conn: Connection, caller: Caller) -> tuple[dict[str, int], dict[str, 
 
 
 def index_text(conn: Connection, memory_id: str) -> None:
-    """(Re)write the word and trigram index entries of one memory from its statement, tags and entities."""
-    row = conn.execute("SELECT rowid FROM memories WHERE id = %s", (memory_id,)).fetchone()
-    assert row is not None, "index_text: the record was written in this transaction"
-    ((rowid, statement, tags, names),) = indexed_columns(conn, [int(row["rowid"])])
-    conn.execute(
-        f"UPDATE memories SET words = {WORDS_OF} WHERE rowid = %s",
-        (folded(statement), folded(tags), folded(names), rowid),
-    )
-    conn.execute("DELETE FROM memory_trigrams WHERE memory_rowid = %s", (rowid,))
-    conn.execute(
-        "INSERT INTO memory_trigrams (trigram, memory_rowid) SELECT t, %s FROM unnest(%s::text[]) AS t",
-        (rowid, sorted(trigrams(statement))),
-    )
+    """(Re)write the word and trigram index entries of one memory from its statement, tags and entities:
+    what it holds read in one round trip, the three writes sent in another."""
+    rows = conn.execute(f"{_INDEXED_COLUMNS} WHERE m.id = %s", (memory_id,)).fetchall()
+    assert rows, "index_text: the record was written in this transaction"
+    ((rowid, statement, tags, names),) = _indexed(rows)
+    with conn.pipeline():
+        conn.execute(
+            f"UPDATE memories SET words = {WORDS_OF} WHERE rowid = %s",
+            (folded(statement), folded(tags), folded(names), rowid),
+        )
+        conn.execute("DELETE FROM memory_trigrams WHERE memory_rowid = %s", (rowid,))
+        conn.execute(
+            "INSERT INTO memory_trigrams (trigram, memory_rowid) SELECT t, %s FROM unnest(%s::text[]) AS t",
+            (rowid, sorted(trigrams(statement))),
+        )
+
+
+# What the word index holds of a record: (rowid, statement, tags, entity names sorted and joined by spaces).
+_INDEXED_COLUMNS = (
+    "SELECT m.rowid, m.statement, m.tags, (SELECT string_agg(e.name, ' ' ORDER BY e.name)"
+    " FROM entities e JOIN memory_entities me ON me.entity_id = e.id WHERE me.memory_id = m.id) AS names"
+    " FROM memories m"
+)
+
+
+def _indexed(rows: Sequence[dict[str, Any]]) -> list[tuple[int, str, str, str]]:
+    return [(int(r["rowid"]), str(r["statement"]), " ".join(json.loads(r["tags"])), r["names"] or "") for r in rows]
 
 
 def indexed_columns(conn: Connection, rowids: Sequence[int]) -> list[tuple[int, str, str, str]]:
     """What the word index holds of each record, by rowid: (rowid, statement, tags, entity names),
     the tags and the names (sorted) each joined by spaces."""
-    rows = conn.execute(
-        "SELECT m.rowid, m.statement, m.tags, (SELECT string_agg(e.name, ' ' ORDER BY e.name)"
-        " FROM entities e JOIN memory_entities me ON me.entity_id = e.id WHERE me.memory_id = m.id) AS names"
-        " FROM memories m WHERE m.rowid = ANY(%s) ORDER BY m.rowid",
-        (list(rowids),),
-    ).fetchall()
-    return [(int(r["rowid"]), str(r["statement"]), " ".join(json.loads(r["tags"])), r["names"] or "") for r in rows]
+    rows = conn.execute(f"{_INDEXED_COLUMNS} WHERE m.rowid = ANY(%s) ORDER BY m.rowid", (list(rowids),)).fetchall()
+    return _indexed(rows)
 
 
 def _norm_name(name: str) -> str:
@@ -227,18 +237,22 @@ def _norm_name(name: str) -> str:
 
 
 def attach_entities(conn: Connection, memory_id: str, names: Iterable[str], now: str) -> None:
-    for name in names:
-        norm = _norm_name(name)
-        conn.execute(
-            "INSERT INTO entities (id, name, norm_name, created_at) VALUES (%s, %s, %s, %s)"
-            " ON CONFLICT (norm_name) DO NOTHING",
-            (new_id("e"), name, norm, now),
-        )
-        conn.execute(
-            "INSERT INTO memory_entities (memory_id, entity_id) SELECT %s, id FROM entities WHERE norm_name = %s"
-            " ON CONFLICT DO NOTHING",
-            (memory_id, norm),
-        )
+    named = list(names)
+    if not named:
+        return
+    with conn.pipeline():  # every name's two rows in one round trip, in order
+        for name in named:
+            norm = _norm_name(name)
+            conn.execute(
+                "INSERT INTO entities (id, name, norm_name, created_at) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (norm_name) DO NOTHING",
+                (new_id("e"), name, norm, now),
+            )
+            conn.execute(
+                "INSERT INTO memory_entities (memory_id, entity_id) SELECT %s, id FROM entities WHERE norm_name = %s"
+                " ON CONFLICT DO NOTHING",
+                (memory_id, norm),
+            )
 
 
 def entity_names(conn: Connection, memory_id: str) -> list[str]:

@@ -20,6 +20,16 @@ from memvault.core.vocabulary.search_request import SearchRequest
 # ts_rank_cd's weights are given for D, C, B, A: entity names are C, tags B, the statement A.
 RANK_WEIGHTS = "{0, %s, %s, %s}" % (WORD_WEIGHTS[2], WORD_WEIGHTS[1], WORD_WEIGHTS[0])  # noqa: UP031
 FREQUENCY_CAP = 1000
+# The index's best matches looked at for a local caller (`lexical_candidates`), as the SQLCipher engine's:
+# first a quarter more than asked for (most matches pass the filters), then four times as many.
+FIRST_LOOK = 1.25
+OVERFETCH = 4
+# Records read by id or rowid are few: each one's usage row is looked up by its key (LIMIT keeps the
+# planner from turning the lookup into a join, which it may answer by hashing the whole usage table).
+FROM_FEW = (
+    "memories m LEFT JOIN LATERAL (SELECT retrieval_count, last_retrieved_at FROM memory_usage"
+    " WHERE memory_id = m.id LIMIT 1) u ON TRUE"
+)
 
 
 def _conditions(caller: Caller, request: SearchRequest) -> tuple[list[str], list[object]]:
@@ -43,18 +53,22 @@ def lexical_candidates(
     best: BestMatches | None = None,
 ) -> list[tuple[Memory, float]]:
     """Records matching any of the word-index terms, best first (lower is better). `best`: the
-    index's ranking from elsewhere (rowid, score), used as given for the records that pass."""
+    index's ranking from elsewhere (rowid, score), used as given for the records that pass.
+
+    With `best`, a local caller's records are read as the SQLCipher engine reads them: the best few
+    more than `limit` are looked at first (most pass the filters), four times as many only when too
+    few passed; of those, only as many rows as still wanted are read (`_best_kept`). Otherwise, or
+    when even the larger look leaves too few, the tsvector ranks every match."""
     where, params = _conditions(caller, request)
     if best is not None and caller.is_local:
-        ranked = best(limit * 4)
-        score = dict(ranked)
-        rows = conn.execute(
-            f"SELECT {MEMORY_COLUMNS}, m.rowid FROM {FROM_MEMORIES} WHERE m.rowid = ANY(%s) AND {' AND '.join(where)}",
-            [list(score), *params],
-        ).fetchall()
-        found = sorted(((row_to_memory(row), score[row["rowid"]]) for row in rows), key=lambda pair: pair[1])
-        if len(found) >= limit or len(ranked) < limit * 4:
-            return found[:limit]
+        kept: list[tuple[Memory, float]] = []
+        looked = 0
+        for size in (int(limit * FIRST_LOOK), limit * OVERFETCH):
+            top = best(size)
+            kept += _best_kept(conn, top[looked:], where, params, limit - len(kept))
+            looked = len(top)
+            if len(kept) >= limit or len(top) < size:
+                return kept
     return _records(
         conn,
         f"SELECT {MEMORY_COLUMNS}, -ts_rank_cd(%s::real[], m.words, q) AS score"
@@ -64,28 +78,50 @@ def lexical_candidates(
     )
 
 
+def _best_kept(
+    conn: Connection, ranked: Sequence[tuple[int, float]], where: list[str], params: list[object], limit: int
+) -> list[tuple[Memory, float]]:
+    """The first `limit` of the ranked rowids that pass the filters, as records, in the order of
+    `ranked`: `limit` rows read at first (usually all it takes), then twice the rows still missing."""
+    kept: list[tuple[Memory, float]] = []
+    start, size = 0, limit
+    while len(kept) < limit and start < len(ranked):
+        chunk = ranked[start : start + size]
+        start += len(chunk)
+        rows = conn.execute(
+            f"SELECT {MEMORY_COLUMNS}, m.rowid FROM {FROM_FEW} WHERE m.rowid = ANY(%s::bigint[])"
+            f" AND {' AND '.join(where)}",
+            [[rowid for rowid, _ in chunk], *params],
+        ).fetchall()
+        passed = {row["rowid"]: row for row in rows}
+        found = [(passed[rowid], score) for rowid, score in chunk if rowid in passed]
+        kept += [(row_to_memory(row), score) for row, score in found[: limit - len(kept)]]
+        size = max(2 * (limit - len(kept)), limit // 4)
+    return kept
+
+
 def trigram_candidates(
     conn: Connection, caller: Caller, fragments: Sequence[str], request: SearchRequest, limit: int
 ) -> list[tuple[Memory, float]]:
     """Records holding any of the fragments (every trigram of one): partial words, CJK text. Score:
-    minus the number of fragments held."""
+    minus the number of fragments held. The fragments held are counted in one pass over the wanted
+    trigrams' index entries (grouped by record and fragment), not record by record."""
     wanted = [sorted(trigrams(fragment)) for fragment in fragments if len(folded(fragment)) >= 3]
     if not wanted:
         return []
     where, params = _conditions(caller, request)
-    held = " + ".join(
-        "(SELECT CASE WHEN count(*) = %s THEN 1 ELSE 0 END FROM memory_trigrams t"
-        " WHERE t.memory_rowid = m.rowid AND t.trigram = ANY(%s))"
-        for _ in wanted
-    )
-    held_params: list[object] = [value for grams in wanted for value in (len(grams), grams)]
-    every = sorted({gram for grams in wanted for gram in grams})
+    numbers = [n for n, grams in enumerate(wanted) for _ in grams]
+    grams = [gram for each in wanted for gram in each]
+    sizes = [len(each) for each in wanted for _ in each]
     return _records(
         conn,
-        f"SELECT * FROM (SELECT {MEMORY_COLUMNS}, m.rowid, -({held}) AS score FROM {FROM_MEMORIES}"
-        f" WHERE m.rowid IN (SELECT memory_rowid FROM memory_trigrams WHERE trigram = ANY(%s))"
-        f" AND {' AND '.join(where)}) found WHERE score < 0 ORDER BY score, rowid LIMIT %s",
-        [*held_params, every, *params, limit],
+        f"SELECT {MEMORY_COLUMNS}, m.rowid, -h.held AS score FROM {FROM_MEMORIES} JOIN ("
+        " SELECT memory_rowid, count(*) AS held FROM ("
+        " SELECT t.memory_rowid FROM unnest(%s::int[], %s::text[], %s::int[]) AS w(fragment, trigram, size)"
+        " JOIN memory_trigrams t ON t.trigram = w.trigram"
+        " GROUP BY t.memory_rowid, w.fragment HAVING count(*) = min(w.size)) whole GROUP BY memory_rowid"
+        f") h ON h.memory_rowid = m.rowid WHERE {' AND '.join(where)} ORDER BY score, m.rowid LIMIT %s",
+        [numbers, grams, sizes, *params, limit],
     )
 
 
@@ -110,7 +146,7 @@ def filtered(conn: Connection, caller: Caller, ids: Sequence[str], request: Sear
         return {}
     where, params = _conditions(caller, request)
     rows = conn.execute(
-        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE m.id = ANY(%s) AND {' AND '.join(where)}",
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_FEW} WHERE m.id = ANY(%s) AND {' AND '.join(where)}",
         [list(ids), *params],
     ).fetchall()
     return {row["id"]: row_to_memory(row) for row in rows}
@@ -122,7 +158,7 @@ def by_ids(conn: Connection, caller: Caller, ids: Sequence[str]) -> dict[str, Me
         return {}
     clause, params = visible_clause(caller)
     rows = conn.execute(
-        f"SELECT {MEMORY_COLUMNS} FROM {FROM_MEMORIES} WHERE m.id = ANY(%s) AND {clause}", [list(ids), *params]
+        f"SELECT {MEMORY_COLUMNS} FROM {FROM_FEW} WHERE m.id = ANY(%s) AND {clause}", [list(ids), *params]
     ).fetchall()
     return {row["id"]: row_to_memory(row) for row in rows}
 
@@ -218,10 +254,13 @@ def indexed_count(conn: Connection) -> int:
     return int(row["n"]) if row else 0
 
 
-def purged_since(conn: Connection, cursor: int) -> bool:
-    """Whether a record was purged after the change feed's `cursor` (an event id)."""
+def text_gone_since(conn: Connection, cursor: int) -> bool:
+    """Whether, after the change feed's `cursor` (an event id), a record was purged or the store was
+    restored from a backup: text a process keeps from before may be gone or belong to another record."""
     row = conn.execute(
-        "SELECT EXISTS (SELECT 1 FROM events WHERE id > %s AND action = 'purged') AS found", (cursor,)
+        "SELECT EXISTS (SELECT 1 FROM events WHERE id > %s AND action IN ('purged', 'restored_from_backup'))"
+        " AS found",
+        (cursor,),
     ).fetchone()
     return bool(row and row["found"])
 

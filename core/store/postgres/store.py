@@ -35,6 +35,7 @@ from memvault.core.store.postgres import (
     shadow_log,
     store_stamps,
     tombstone_checks,
+    transfer_rows,
     vector_rows,
     view_queries,
     word_index_rows,
@@ -75,6 +76,7 @@ class PostgresStore:
         self.views = cast(repo.ViewQueries, Bound(view_queries, conn, repo.ViewQueries))
         self.neighbours = cast(repo.NeighbourRows, Bound(neighbour_rows, conn, repo.NeighbourRows))
         self.shadow_log = cast(repo.ShadowLog, Bound(shadow_log, conn, repo.ShadowLog))
+        self.transfer = cast(repo.TransferRows, Bound(transfer_rows, conn, repo.TransferRows))
 
     @property
     def engine(self) -> PostgresEngine:
@@ -126,15 +128,26 @@ class PostgresStore:
     def _transaction(self, begin: str, *, alone: bool) -> Iterator[None]:
         if self.in_transaction:  # PostgreSQL would only warn, and the inner COMMIT end the outer one
             raise RuntimeError("a transaction inside a transaction")
-        self.raw.execute(begin)
+        if alone:
+            self._begin_writing(begin)
+        else:
+            self.raw.execute(begin)
         try:
-            if alone:
-                self._take_write_lock()
             yield
         except BaseException:
             self.raw.execute("ROLLBACK")
             raise
         self.raw.execute("COMMIT")
+
+    def _begin_writing(self, begin: str) -> None:
+        """`begin` and the write lock in one round trip (one simple query, never prepared)."""
+        try:
+            self.raw.execute(f"{begin}; SELECT pg_advisory_xact_lock({WRITE_LOCK})", prepare=False)
+        except DatabaseError as exc:
+            if not self.in_transaction:  # BEGIN itself failed: the connection's error, as before
+                raise
+            self.raw.execute("ROLLBACK")
+            raise StoreUnavailable(f"the store is busy or unwritable ({type(exc).__name__})") from None
 
     def _take_write_lock(self) -> None:
         try:

@@ -381,3 +381,13 @@ def tombstoned_present(conn: Connection, schema: str = "main") -> list[tuple[str
         f"SELECT m.id, t.reason_category FROM {s}.memories m JOIN {s}.tombstones t ON t.memory_id = m.id ORDER BY m.id"
     ).fetchall()
     return [(str(r[0]), str(r[1])) for r in rows]
+
+
+def clear_for_restore(conn: Connection) -> None:
+    """Refused: a store file is restored by renaming a verified copy over it (`core/maintenance/restore.py`)."""
+    raise StoreUnavailable("a store file is restored by replacing the file, not by emptying its tables")
+
+
+def continue_events_after(conn: Connection, cursor: int) -> None:
+    """Refused, as `clear_for_restore`: a restored store file keeps the backup's event ids."""
+    raise StoreUnavailable("a store file is restored by replacing the file, not by emptying its tables")

@@ -310,9 +310,13 @@ def indexed_count(conn: Connection) -> int:
     return int(conn.execute("SELECT coalesce(max(rowid), 0) FROM memories").fetchone()[0])
 
 
-def purged_since(conn: Connection, cursor: int) -> bool:
-    """Whether a record was purged after the change feed's `cursor` (an event id)."""
-    row = conn.execute("SELECT EXISTS (SELECT 1 FROM events WHERE id > ? AND action = 'purged')", (cursor,))
+def text_gone_since(conn: Connection, cursor: int) -> bool:
+    """Whether, after the change feed's `cursor` (an event id), a record was purged or the store was
+    restored from a backup: text a process keeps from before may be gone or belong to another record."""
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM events WHERE id > ? AND action IN ('purged', 'restored_from_backup'))",
+        (cursor,),
+    )
     return bool(row.fetchone()[0])
 
 

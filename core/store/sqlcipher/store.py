@@ -34,6 +34,7 @@ from memvault.core.store.sqlcipher import (
     store_stamps,
     tombstone_checks,
     transactions,
+    transfer_rows,
     vector_rows,
     view_queries,
     word_index_rows,
@@ -75,6 +76,7 @@ class SQLCipherStore:
         self.oauth = cast(repo.OAuthRows, Bound(oauth_rows, conn, repo.OAuthRows))
         self.imports = cast(repo.ImportRows, Bound(import_rows, conn, repo.ImportRows))
         self.conversations = cast(repo.ConversationRows, Bound(conversation_rows, conn, repo.ConversationRows))
+        self.transfer = cast(repo.TransferRows, Bound(transfer_rows, conn, repo.TransferRows))
 
     @property
     def engine(self) -> SQLCipherEngine:

@@ -3,6 +3,8 @@
 Each declared setting becomes an editor chosen by its type (a choice list, a number within its
 bounds, a set of allowed items, a comma list); its description is shown under it. A change is
 written at once through the Vault; a value set by an environment variable is shown and locked.
+The kill switch's editor sets this machine's position, as the tray's menu does; on a shared store
+a second one sets the store-wide position (core/security/kill_switch.py).
 While a web assistant's connection request waits, a line at the top of the page says so and leads
 to the Connections section (windows/connections.py), which is further down.
 """
@@ -10,6 +12,7 @@ to the Connections section (windows/connections.py), which is further down.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -31,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from memvault.core.operations.changes import ChangeKind
 from memvault.core.runtime.settings import RETRIEVAL_SETTINGS, SETTINGS, Setting
+from memvault.core.vault import Vault
 from memvault.core.vocabulary.errors import MemvaultError
 from memvault.core.vocabulary.oauth import OAuthRequestRow
 from memvault.desktop.gui.operations import Changes, Operations
@@ -46,6 +50,17 @@ from memvault.desktop.gui.windows.settings_panels import (
 )
 
 Editor = tuple[QWidget, Callable[[], Any], Callable[[Any], None]]  # widget, read, show
+Write = Callable[[Vault], Any]
+
+MACHINE_SWITCH_NOTE = (
+    "This machine's position (the tray's): off; remote: every remote or workspace call is refused; "
+    "all: local MCP calls too."
+)
+STORE_WIDE = "kill_switch_store_wide"  # its editor's name (no declared setting: the store's `kill_switch`)
+STORE_WIDE_NOTE = (
+    "The store's position: every machine using this shared store honours it. "
+    "The stronger of the two positions is in force."
+)
 
 
 def _choice_editor(declared: Setting) -> Editor:
@@ -117,6 +132,34 @@ def _changed_signal(widget: QWidget) -> list[Any]:
     return [check.toggled for check in widget.findChildren(QCheckBox)]
 
 
+def _values(vault: Vault) -> dict[str, Any]:
+    """Every declared setting as stored, the kill switch's as this machine's position and the store's apart."""
+    positions = vault.kill_switch()
+    return vault.settings() | {"kill_switch": positions.machine.value, STORE_WIDE: positions.store.value}
+
+
+def _row(
+    form: QFormLayout, declared: Setting, name: str, label: str, description: str, edited: Callable[[], None]
+) -> Editor:
+    """One editor for `declared` with its description under it; `edited` hears the person's changes."""
+    editor = make_editor(declared)
+    widget = editor[0]
+    widget.setAccessibleName(name)
+    widget.setToolTip(description)
+    for signal in _changed_signal(widget):
+        signal.connect(lambda *_: edited())
+    note = QLabel(description)
+    note.setWordWrap(True)
+    note.setEnabled(False)  # the description reads as secondary text
+    cell = QWidget()
+    stack = QVBoxLayout(cell)
+    stack.setContentsMargins(0, 0, 0, 0)
+    stack.addWidget(widget)
+    stack.addWidget(note)
+    form.addRow(label + ":", cell)
+    return editor
+
+
 class SettingsForm(QGroupBox):
     """One editor per declared setting named in `names`, under `title`."""
 
@@ -124,6 +167,7 @@ class SettingsForm(QGroupBox):
         super().__init__(title, parent)
         self.ops = ops
         self.editors: dict[str, Editor] = {}
+        self.store_wide: Editor | None = None  # the store-wide kill switch, on a shared store
         self._loading = False
         self.message = QLabel()
         self.message.setWordWrap(True)
@@ -135,24 +179,16 @@ class SettingsForm(QGroupBox):
 
     def _rows(self, names: list[str]) -> QFormLayout:
         form = QFormLayout()
+        shared = "kill_switch" in names and self.ops.vault.shares_store
         for name in names:
             declared = SETTINGS[name]
-            editor = make_editor(declared)
-            widget = editor[0]
-            widget.setAccessibleName(name)
-            widget.setToolTip(declared.description)
-            for signal in _changed_signal(widget):
-                signal.connect(lambda *_, n=name: self._edited(n))
-            note = QLabel(declared.description)
-            note.setWordWrap(True)
-            note.setEnabled(False)  # the description reads as secondary text
-            cell = QWidget()
-            stack = QVBoxLayout(cell)
-            stack.setContentsMargins(0, 0, 0, 0)
-            stack.addWidget(widget)
-            stack.addWidget(note)
-            form.addRow(name.replace("_", " ").capitalize() + ":", cell)
-            self.editors[name] = editor
+            label, description = name.replace("_", " ").capitalize(), declared.description
+            if name == "kill_switch":
+                label, description = "Kill switch on this machine" if shared else label, MACHINE_SWITCH_NOTE
+            self.editors[name] = _row(form, declared, name, label, description, partial(self._edited, name))
+            if name == "kill_switch" and shared:
+                label = "Kill switch for every machine"
+                self.store_wide = _row(form, declared, STORE_WIDE, label, STORE_WIDE_NOTE, self._store_wide_edited)
         return form
 
     def _on_changed(self, changes: Changes) -> None:
@@ -160,11 +196,13 @@ class SettingsForm(QGroupBox):
             self.reload()
 
     def reload(self) -> None:
-        self.ops.run(lambda v: v.settings(), self._show)
+        self.ops.run(_values, self._show)
 
     def _show(self, values: dict[str, Any]) -> None:
         self._loading = True
         try:
+            if self.store_wide is not None:
+                self.store_wide[2](values[STORE_WIDE])
             for name, (widget, _, show) in self.editors.items():
                 show(values[name])
                 locked = SETTINGS[name].from_env() is not None
@@ -178,12 +216,22 @@ class SettingsForm(QGroupBox):
         if self._loading:
             return
         value = self.editors[name][1]()
-        self.ops.run(
-            lambda v: v.set_setting(self.ops.caller, name, value),
-            lambda saved: self.message.setText(f"{name} = {saved}"),
-            self._refused,
-            writes=True,
+        if name == "kill_switch":  # this machine's position, as the tray's menu sets it
+            self._write(name, lambda v: v.set_kill_switch(self.ops.caller, value).machine.value)
+        else:
+            self._write(name, lambda v: v.set_setting(self.ops.caller, name, value))
+
+    def _store_wide_edited(self) -> None:
+        if self._loading or self.store_wide is None:
+            return
+        value = self.store_wide[1]()
+        self._write(
+            "kill switch for every machine",
+            lambda v: v.set_kill_switch(self.ops.caller, value, store_wide=True).store.value,
         )
+
+    def _write(self, what: str, write: Write) -> None:
+        self.ops.run(write, lambda saved: self.message.setText(f"{what} = {saved}"), self._refused, writes=True)
 
     def _refused(self, error: MemvaultError) -> None:
         self.message.setText(error.message)
@@ -225,6 +273,7 @@ class SettingsView(QScrollArea):
     backups, doctor and system."""
 
     restore_requested = Signal(str)  # a backup file to restore (the app closes and reopens the store)
+    move_requested = Signal(object)  # a StoreMove (windows/move_store.py): the app moves the store
 
     def __init__(self, ops: Operations, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -237,6 +286,7 @@ class SettingsView(QScrollArea):
         self.form = SettingsForm(ops, "Assistants and the store", [n for n in SETTINGS if n not in retrieval])
         self.advanced = SettingsForm(ops, "Search and ranking (advanced)", [n for n in SETTINGS if n in retrieval])
         self.store = StorePanel(ops)
+        self.store.move_requested.connect(self.move_requested)
         self.tokens = TokensPanel(ops)
         self.connections = ConnectionsPanel(ops)
         self.connections.pending_changed.connect(self.waiting.show_requests)

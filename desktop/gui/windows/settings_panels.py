@@ -1,9 +1,9 @@
-"""The settings page's panels that are actions rather than values: tokens, clients, backups,
-doctor, and the system (autostart, launcher, reindex)."""
+"""The settings page's panels that are actions rather than values: where the store lives (and moving it),
+tokens, clients, backups, doctor, and the system (autostart, launcher, reindex)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
@@ -36,6 +36,9 @@ from memvault.desktop.gui.item_tables import ItemTable
 from memvault.desktop.gui.operations import Changes, Operations
 from memvault.desktop.gui.progress import run_long
 
+if TYPE_CHECKING:
+    from memvault.desktop.gui.windows.move_store import MoveStoreDialog
+
 
 def _table(columns: tuple[str, ...], name: str) -> ItemTable:
     table = ItemTable(columns, name)
@@ -64,22 +67,60 @@ class _Panel(QGroupBox):
 
 
 class StorePanel(_Panel):
-    """Where the store lives: this computer's encrypted file, or a shared PostgreSQL store."""
+    """Where the store lives: this computer's encrypted file, or a shared PostgreSQL store; and the way to
+    move it to the other (windows/move_store.py; the app carries the move out)."""
+
+    move_requested = Signal(object)  # a StoreMove the dialog asks for
 
     def __init__(self, ops: Operations) -> None:
         super().__init__(ops, "The store")
+        self.engine = ""
+        self.dialog: MoveStoreDialog | None = None
+        self.move_button = _button("", self.open_move)
+        self.move_button.hide()  # until the engine is known
+        row = QHBoxLayout()
+        row.addWidget(self.move_button)
+        row.addStretch(1)
         self.column.addWidget(self.message)
+        self.column.addLayout(row)
+        ops.changed.connect(self._on_changed)
+        self.reload()
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.everything:  # e.g. the store moved or was restored
+            self.reload()
+
+    def reload(self) -> None:
         self.ops.run(lambda v: (v.engine_name, v.store_location), self._show, self.refused)
 
     def _show(self, where: tuple[str, str]) -> None:
-        engine, location = where
-        if engine == "postgresql":
+        self.engine, location = where
+        if self.engine == "postgresql":
             self.message.setText(
                 f"Shared with your other computers: a PostgreSQL store at {location}. "
                 "Its operator can read what it holds (docs/postgresql.md)."
             )
+            self.move_button.setText("Move back to this &machine…")
+            self.move_button.setToolTip("Copy the shared store into an encrypted file on this computer")
         else:
             self.message.setText(f"On this computer only: an encrypted SQLCipher file, {location}.")
+            self.move_button.setText("Use a &shared store…")
+            self.move_button.setToolTip("Move your memory into a PostgreSQL database your other computers can use")
+        self.move_button.show()
+
+    def open_move(self) -> MoveStoreDialog:
+        """The move's dialog, for where the store is now (a finished one is replaced)."""
+        from memvault.desktop.gui.windows.move_store import MoveStoreDialog  # noqa: PLC0415 - when asked
+
+        shared = self.engine == "postgresql"
+        if self.dialog is None or (not self.dialog.moving and self.dialog.to_here != shared):
+            if self.dialog is not None:
+                self.dialog.deleteLater()
+            self.dialog = MoveStoreDialog(self.ops, shared=shared, parent=self.window())
+            self.dialog.move_requested.connect(self.move_requested)
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
 
 
 class TokensPanel(_Panel):

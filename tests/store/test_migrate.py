@@ -1,0 +1,252 @@
+"""Moving a home's store between engines (`memvault migrate`): a populated SQLCipher store into an empty
+PostgreSQL database and back, every table verified on both sides, the home answering the same after
+each move; refusals that change nothing; an interrupted move that leaves the home on its old store."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clikit import run, run_json
+
+from memvault.core.importers.request import ImportRequest
+from memvault.core.maintenance import migrate
+from memvault.core.maintenance.store_copy import copy_store, held_rows
+from memvault.core.runtime.paths import VaultPaths
+from memvault.core.store import engines
+from memvault.core.store.postgres.connection import without_password
+from memvault.core.store.transfer_tables import TABLES
+from memvault.core.vault import Vault
+from memvault.core.vocabulary.clock import SystemClock
+from memvault.core.vocabulary.drafts import Draft
+from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreUnavailable
+from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER
+from memvault.core.vocabulary.requests import CorrectRequest, FeedbackRequest, ProposeRequest, PurgeRequest
+from memvault.core.vocabulary.search_request import SearchRequest
+
+CLOCK = SystemClock()
+CONVERSATIONS = Path(__file__).parent.parent / "importers" / "fixtures" / "claude_conversations.json"
+
+
+def _fill(vault: Vault, tmp_path: Path) -> dict[str, str]:
+    """A store with a record of every kind the tables hold."""
+    first = vault.add(OWNER, Draft.of(statement="The canoe club meets at Heronmere lake on Saturdays"))["id"]
+    newer = vault.correct(
+        OWNER, CorrectRequest.of(id=first, statement="The canoe club meets at Heronmere lake on Sundays")
+    )["id"]
+    linked = vault.add(
+        OWNER,
+        Draft.of(
+            statement="Bring the red paddles to the canoe club",
+            tags=["project:Canoe"],
+            links=[{"type": "relates_to", "target_id": newer}],
+        ),
+    )["id"]
+    vault.propose(LOCAL_ASSISTANT, ProposeRequest.of(candidates=[{"statement": "Marta prefers window seats"}]))
+    vault.record_feedback(OWNER, FeedbackRequest.of(id=linked, useful=True))
+    vault.create_token(OWNER, "phone", "remote")
+    vault.set_setting(OWNER, "embeddings", "off")
+    export = shutil.copy(CONVERSATIONS, tmp_path / CONVERSATIONS.name)
+    vault.imports.run(OWNER, ImportRequest(path=str(export), commit=True))
+    vault.search(OWNER, SearchRequest.of(query="canoe club"))  # usage and the retrieval log
+    vault.backup(OWNER)
+    return {"first": first, "newer": newer, "linked": linked}
+
+
+def _answers(vault: Vault, ids: dict[str, str]) -> dict[str, Any]:
+    """What the vault answers, independent of the engine behind it."""
+    with vault.ctx.reading() as conn:
+        rows = held_rows(conn)
+    return {
+        "rows": rows,
+        "search": [
+            hit["id"] for hit in vault.search(OWNER, SearchRequest.of(query="canoe club").browsing())["results"]
+        ],
+        "fragment": [hit["id"] for hit in vault.search(OWNER, SearchRequest.of(query="paddl").browsing())["results"]],
+        "old": vault.get(OWNER, ids["first"])["memory"],
+        "history": [(e["action"], e["time"]) for e in vault.events_for(OWNER, ids["first"])],
+        "cursor": vault.changes_since(OWNER, None).cursor,
+        "status": vault.status(OWNER)["counts"],
+        "conversations": [
+            hit["title"] for hit in vault.imports.search_conversations(OWNER, query="peanuts shellfish")["items"]
+        ],
+        "principals": [p["name"] for p in vault.list_principals(OWNER)],
+        "setting": vault.get_setting("embeddings"),
+        "proposals": [p["id"] for p in vault.proposals(OWNER)],
+    }
+
+
+def _after(vault: Vault, before: dict[str, Any]) -> None:
+    """The change feed goes on from where it was: a write gets the next cursor."""
+    added = vault.add(OWNER, Draft.of(statement="The canoe club's boathouse code is on the noticeboard"))["id"]
+    batch = vault.changes_since(OWNER, before["cursor"])
+    assert not batch.reset and [c.memory_ids for c in batch.changes][-1] == (added,)
+    assert batch.changes[0].cursor == before["cursor"] + 1
+
+
+def test_a_store_moves_to_postgresql_and_back_and_answers_the_same(home: Path, postgres_url: str) -> None:
+    with Vault.open(home) as vault:
+        ids = _fill(vault, home.parent)
+        before = _answers(vault, ids)
+    assert {"memories", "events", "links", "proposals", "conversations", "tokens", "feedback"} <= set(before["rows"])
+    seen: list[tuple[str, int, int]] = []
+    moved = migrate.to_shared(home, postgres_url, clock=CLOCK, progress=lambda *a: seen.append(a))
+    assert moved["engine"] == "postgresql" and moved["store"] == without_password(postgres_url)[0]
+    assert {name: n for name, n in moved["rows"].items() if n} == before["rows"]
+    assert {table for table, done, total in seen if done == total} == {spec.name for spec in TABLES}
+    paths = VaultPaths.from_env(home)
+    retired = Path(str(moved["previous_store_kept_as"]))
+    assert retired.is_file() and retired.parent.parent == paths.backups and retired.parent.name.startswith("migrated-")
+    assert not paths.store.exists() and not list(paths.backups.glob("memvault-*.db"))  # its backup went with it
+    (kept_backup,) = moved["backups_moved"]
+    assert Path(kept_backup).parent == retired.parent and Path(f"{kept_backup}-keys").is_file()
+    assert (retired.parent / paths.key_file.name).is_file()
+    with Vault.open(home) as vault:
+        assert vault.engine_name == "postgresql"
+        assert _answers(vault, ids) == before
+        _after(vault, before)
+        before = _answers(vault, ids)
+    back = migrate.to_local(home)
+    assert back["engine"] == "sqlcipher" and back["shared_store_left"] == without_password(postgres_url)[0]
+    assert not engines.is_shared(VaultPaths.from_env(home))
+    with Vault.open(home) as vault:
+        assert vault.engine_name == "sqlcipher"
+        assert _answers(vault, ids) == before
+        _after(vault, before)
+    shared, _, _ = engines.open_shared(postgres_url)  # left as it was, for the other machines
+    try:
+        assert held_rows(shared) == before["rows"]
+    finally:
+        shared.close()
+
+
+def test_a_purge_on_the_moved_store_works_and_names_what_it_cannot_reach(home: Path, postgres_url: str) -> None:
+    with Vault.open(home) as vault:
+        gone = vault.add(OWNER, Draft.of(statement="The spare key is under the blue flowerpot"))["id"]
+        vault.backup(OWNER)
+    migrate.to_shared(home, postgres_url, clock=CLOCK)
+    with Vault.open(home) as vault:
+        requested = vault.request_purge(OWNER, PurgeRequest.parse({"id": gone, "reason": "privacy"}))
+        report = vault.confirm_purge(OWNER, requested["request_id"])
+        assert report["backups"]["rewritten"] == [] and report["backups"]["failed"] == []
+        assert vault.search(OWNER, SearchRequest.of(query="spare key flowerpot"))["results"] == []
+
+
+def test_a_database_with_records_is_refused_and_nothing_changes(home: Path, postgres_url: str, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    with Vault.open(other, create=True, shared_store=postgres_url) as joined:
+        joined.add(OWNER, Draft.of(statement="Another machine's record about the lighthouse"))
+    with pytest.raises(Conflict, match="already holds memvault records"):
+        migrate.to_shared(home, postgres_url, clock=CLOCK)
+    assert VaultPaths.from_env(home).store.is_file() and not engines.is_shared(VaultPaths.from_env(home))
+
+
+def test_a_bad_url_and_a_home_already_there_are_refused(home: Path, postgres_url: str, tmp_path: Path) -> None:
+    with pytest.raises(InvalidArgument, match="postgresql://"):
+        migrate.to_shared(home, "mysql://someone:secret@db.example.net/memory", clock=CLOCK)
+    with pytest.raises(Conflict, match="store file already"):
+        migrate.to_local(home)
+    shared = tmp_path / "shared"
+    Vault.open(shared, create=True, shared_store=postgres_url).close()
+    with pytest.raises(Conflict, match="shared store already"):
+        migrate.to_shared(shared, postgres_url, clock=CLOCK)
+    assert VaultPaths.from_env(home).store.is_file()
+
+
+def test_an_interrupted_move_leaves_the_home_on_its_store(home: Path, postgres_url: str) -> None:
+    with Vault.open(home) as vault:
+        ids = _fill(vault, home.parent)
+        before = _answers(vault, ids)
+
+    def fail_midway(table: str, done: int, total: int) -> None:
+        if table == "events":
+            raise RuntimeError("the machine went to sleep")
+
+    with pytest.raises(RuntimeError, match="went to sleep"):
+        migrate.to_shared(home, postgres_url, clock=CLOCK, progress=fail_midway)
+    assert not engines.is_shared(VaultPaths.from_env(home))
+    with Vault.open(home) as vault:
+        assert vault.engine_name == "sqlcipher" and _answers(vault, ids) == before
+    shared, _, _ = engines.open_shared(postgres_url)
+    try:
+        assert held_rows(shared) == {}  # rolled back: the database is empty, and can be migrated into
+    finally:
+        shared.close()
+    migrate.to_shared(home, postgres_url, clock=CLOCK)
+    with Vault.open(home) as vault:
+        assert _answers(vault, ids) == before
+
+
+def test_the_command_line_moves_the_store_there_and_back(
+    home: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Vault.open(home) as vault:
+        kept = vault.add(OWNER, Draft.of(statement="The allotment plot is number 14 on the east side"))["id"]
+    code, out, err = run(capsys, "migrate", "--to", postgres_url)
+    assert code == 0, err
+    assert "copied memories: 1 rows\n" in err and "copied events: " in err and "copied oauth_tokens: 0 rows\n" in err
+    assert "now uses the shared PostgreSQL store" in out and "/backups/migrated-" in out and "verified" in out
+    assert run_json(capsys, "get", kept)["memory"]["statement"].startswith("The allotment plot")
+    code, _, err = run(capsys, "migrate", "--to", postgres_url)
+    assert code != 0 and "shared store already" in err
+    back = run_json(capsys, "migrate", "--to", "local")
+    assert back["engine"] == "sqlcipher" and back["rows"]["memories"] == 1
+    assert run_json(capsys, "get", kept)["memory"]["id"] == kept
+
+
+def test_a_copy_that_does_not_match_its_source_is_undone(home: Path, postgres_url: str) -> None:
+    with Vault.open(home) as vault:
+        vault.add(OWNER, Draft.of(statement="The allotment plot is number 14 on the east side"))
+        target, _, _ = engines.open_shared(postgres_url)
+        try:
+            put = target.transfer.put
+
+            def altered(table: str, rows: Sequence[tuple[Any, ...]]) -> None:  # a statement changed on the way
+                put(table, [(*row[:4], "altered", *row[5:]) for row in rows] if table == "memories" else rows)
+
+            target.transfer.put = altered  # type: ignore[method-assign]
+            with (
+                pytest.raises(StoreUnavailable, match="copy of memories does not match its source"),
+                target.transaction(),
+                vault.ctx.reading() as source,
+            ):
+                copy_store(source, target)
+            assert held_rows(target) == {}
+        finally:
+            target.close()
+
+
+KILLED_MIDWAY = """
+import os, signal, sys
+from memvault.core.maintenance import migrate
+from memvault.core.vocabulary.clock import SystemClock
+
+def progress(table, done, total):
+    if table == "events":
+        os.kill(os.getpid(), signal.SIGKILL)
+
+migrate.to_shared(sys.argv[1], sys.argv[2], clock=SystemClock(), progress=progress)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_a_move_killed_midway_leaves_the_home_on_its_store(home: Path, postgres_url: str) -> None:
+    with Vault.open(home) as vault:
+        ids = _fill(vault, home.parent)
+        before = _answers(vault, ids)
+    killed = subprocess.run([sys.executable, "-c", KILLED_MIDWAY, str(home), postgres_url], check=False)
+    assert killed.returncode == -signal.SIGKILL
+    assert not engines.is_shared(VaultPaths.from_env(home))
+    with Vault.open(home) as vault:
+        assert vault.engine_name == "sqlcipher" and _answers(vault, ids) == before
+    shared, _, _ = engines.open_shared(postgres_url)
+    try:
+        assert held_rows(shared) == {}
+    finally:
+        shared.close()
