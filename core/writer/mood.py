@@ -13,7 +13,7 @@ from memvault.core.writer.ngram_head import NgramHead
 from memvault.core.writer.secret_text import fold
 from memvault.core.writer.word_families import WordFamilies
 
-MOOD_HEAD = NgramHead("mood", "bd8de49e17e442e8c56036e7cd1344c2c02edd3042c175fe681ddc6704ccf438")
+MOOD_HEAD = NgramHead("mood", "fe8c63ea9241dfc172ee747ce785faaf38229b94582649da6205bd6309e17ccb")
 LASTING = WordFamilies(
     {
         "lasting": r"every|each|hourly|daily|weekly|monthly|yearly|always|usually|whenever|this (?:month|year|season)"

@@ -43,7 +43,8 @@ def features(text: str) -> dict[int, float]:
     counts: dict[int, float] = {}
     for size in SIZES:
         for start in range(len(folded) - size + 1):
-            bucket = zlib.crc32(folded[start : start + size].encode("utf-8")) % BUCKETS
+            # A lone surrogate hashes as its code point: the head never fails on text it is shown.
+            bucket = zlib.crc32(folded[start : start + size].encode("utf-8", "surrogatepass")) % BUCKETS
             counts[bucket] = counts.get(bucket, 0.0) + 1.0
     norm = math.sqrt(sum(v * v for v in counts.values())) or 1.0
     return {bucket: value / norm for bucket, value in counts.items()}

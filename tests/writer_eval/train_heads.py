@@ -51,7 +51,7 @@ class Head:
 
 
 HEADS = {
-    "mood": Head("mood", lambda r: bool(r["labels"]["mood"]), lambda t: t, 0.8, 0.005, pair_statements=True),
+    "mood": Head("mood", lambda r: bool(r["labels"]["mood"]), lambda t: t, 0.75, 0.005, pair_statements=True),
     "secret": Head(
         "secret", lambda r: bool(r["labels"]["secret"]), lambda t: secret_view(fold(t)), 0.99, 0.01, second_set=False
     ),
