@@ -39,7 +39,7 @@ from memvault.core.store.context import Context
 from memvault.core.store.rows import ShadowRow
 from memvault.core.vocabulary.clock import Clock, SystemClock
 from memvault.core.vocabulary.drafts import Draft, required_text
-from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreUnavailable
+from memvault.core.vocabulary.errors import Conflict, EnvironmentProblem, InvalidArgument, StoreUnavailable
 from memvault.core.vocabulary.model import Caller, KillSwitch, MemoryId, MemoryRecord, ProposalId, Scope
 from memvault.core.vocabulary.requests import (
     ArchiveRequest,
@@ -470,11 +470,20 @@ class Vault:
         require_owner(caller, "changing the kill switch")
         chosen = KillSwitch(setting("kill_switch").parse("remote" if position == "on" else position))
         shared = self.shares_store
+        problem: EnvironmentProblem | None = None
         if not (store_wide and shared):
-            write_machine(self.paths, chosen)
+            try:
+                write_machine(self.paths, chosen)
+            except EnvironmentProblem as exc:
+                if shared:
+                    raise
+                problem = exc  # on a store only this machine uses, the store's position can still hold it
         if store_wide or not shared:
             self._write_setting(caller, "kill_switch", chosen.value)
-        return self.kill_switch()
+        positions = self.kill_switch()
+        if problem is not None and positions.in_force is not chosen:
+            raise problem
+        return positions
 
     # -- principals and tokens (remote and workspace callers) --------------------------------
     def create_token(self, caller: Caller, principal: str, surface: str, workspace: str | None = None) -> TokenCreated:

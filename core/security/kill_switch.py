@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +54,19 @@ def read_machine(paths: VaultPaths) -> KillSwitch | None:
         return None
 
 
+def _replace(temporary: Path, target: Path, attempts: int = 5) -> None:
+    """Rename over the position file. On Windows that fails while another process has the file open
+    for its check (a few microseconds each): try again a few times before giving up."""
+    for attempt in range(attempts):
+        try:
+            os.replace(temporary, target)
+            return
+        except PermissionError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+
+
 def write_machine(paths: VaultPaths, position: KillSwitch) -> None:
     """Replace this machine's position at once: a running server reads the old one or the new one,
     never half a file (a private temporary file renamed over it)."""
@@ -64,7 +78,7 @@ def write_machine(paths: VaultPaths, position: KillSwitch) -> None:
             handle.write(position.value + "\n")
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temporary, target)
+        _replace(temporary, target)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
         raise EnvironmentProblem(

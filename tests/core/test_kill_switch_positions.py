@@ -12,10 +12,11 @@ import pytest
 from corekit import ASSISTANT, OWNER, REMOTE
 
 from memvault.core.maintenance import doctor
+from memvault.core.security import kill_switch as kill_switch_module
 from memvault.core.security.kill_switch import MACHINE_FILE, Positions, machine_file, stronger, write_machine
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import SystemClock
-from memvault.core.vocabulary.errors import KillSwitchEngaged
+from memvault.core.vocabulary.errors import EnvironmentProblem, KillSwitchEngaged
 from memvault.core.vocabulary.model import KillSwitch
 from memvault.core.vocabulary.search_request import SearchRequest
 
@@ -75,3 +76,38 @@ def test_a_file_that_cannot_be_read_stops_everything_and_doctor_says_so(vault: V
     assert not check["ok"] and "unreadable" in check["detail"] and "memvault kill-switch off" in str(check["fix"])
     vault.set_kill_switch(OWNER, "off")
     assert vault.status(ASSISTANT)["kill_switch"] == "off"
+
+
+def test_a_file_held_open_by_a_reader_is_replaced_on_a_later_try(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows refuses to rename over a file another process has open (a check reading it)."""
+    real, refusals = kill_switch_module.os.replace, iter([True, True])
+
+    def replace(source: object, target: object) -> None:
+        if next(refusals, False):
+            raise PermissionError(13, "in use")
+        real(source, target)
+
+    monkeypatch.setattr(kill_switch_module.os, "replace", replace)
+    vault.set_kill_switch(OWNER, "all")
+    assert Positions.read(vault.paths, "off").machine == KillSwitch.ALL
+
+
+def test_on_a_local_store_the_store_position_holds_when_the_file_cannot_be_written(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = kill_switch_module.os.replace
+
+    def refuse(source: object, target: object) -> None:
+        raise PermissionError(13, "in use")
+
+    monkeypatch.setattr(kill_switch_module.os, "replace", refuse)
+    vault.set_kill_switch(OWNER, "all")  # the file stays off; the store's position stops assistants
+    with pytest.raises(KillSwitchEngaged):
+        vault.status(ASSISTANT)
+    monkeypatch.setattr(kill_switch_module.os, "replace", real)
+    vault.set_kill_switch(OWNER, "all")
+    monkeypatch.setattr(kill_switch_module.os, "replace", refuse)
+    with pytest.raises(EnvironmentProblem, match="could not be written"):
+        vault.set_kill_switch(OWNER, "off")  # the file still says `all`: turning it off must not claim success
+    with pytest.raises(KillSwitchEngaged):
+        vault.status(ASSISTANT)
