@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.core.runtime import instance_lock
 from memvault.core.runtime.paths import VaultPaths
-from memvault.core.vocabulary.errors import EnvironmentProblem
+from memvault.core.vocabulary.errors import EnvironmentProblem, StoreUnavailable
 from memvault.core.vocabulary.model import LOCAL_ASSISTANT, Caller
 from memvault.desktop import change_push, upkeep_process
 from memvault.mcp_bridge import relay
@@ -421,3 +421,14 @@ def status(home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         if probe is not None:
             probe.close()
     return {"running": pid is not None, "listening": listening, "pid": pid, "socket": str(address.socket)}
+
+
+def refuse_while_running(home: str | os.PathLike[str] | None, doing: str) -> None:
+    """A daemon (of another process: the app stops its own first) keeps the store open, or a shared
+    one in use: `doing` (restore, migrate, uninstall…) waits until it is stopped."""
+    running = status(home)
+    if running["running"]:
+        raise StoreUnavailable(
+            f"another memvault process serves this store (the daemon, pid {running['pid']}): stop it with "
+            f"`memvault daemon --stop`, then {doing} again"
+        )

@@ -54,10 +54,11 @@ def is_encrypted(path: Path) -> bool:
 
 
 @contextmanager
-def opened(home: Store, key: bytes, path: Path) -> Iterator[tuple[Store, str] | None]:
+def opened(home: Store, key: bytes, path: Path, *, write: bool = False) -> Iterator[tuple[Store, str] | None]:
     """The backup at `path` for the block: (the store its statements run on, its schema there), or None
     when it does not open with the key (damaged, or not ours). A file another process holds locked
-    raises the engine's busy error."""
+    raises the engine's busy error. Opened on its own, it is read only (its bytes, and so its recorded
+    sha256, stay as they are) unless `write` (a purge rewriting it: the caller records its new digest)."""
     if home.engine.name == file_engine().name:  # the home's store is a file too: attach the backup beside it
         with home.maintenance.attached(path) as schema:
             if schema is not None:
@@ -67,16 +68,33 @@ def opened(home: Store, key: bytes, path: Path) -> Iterator[tuple[Store, str] | 
         # attached file: an export made from this store shares them, but a backup written while the
         # home was on a shared store (or by another store file) has a salt of its own. It may still
         # open with the key on its own: only then is it not ours.
-    with _on_its_own(key, path) as copy:
+    with _on_its_own(key, path, write=write) as copy:
         yield (copy, "main") if copy is not None else None
 
 
 @contextmanager
-def _on_its_own(key: bytes, path: Path) -> Iterator[Store | None]:
-    """The backup opened as a store of its own (None: it does not open with the key), left as one
-    file again afterwards (no WAL beside it)."""
+def _on_its_own(key: bytes, path: Path, *, write: bool) -> Iterator[Store | None]:
+    """The backup opened as a store of its own (None: it does not open with the key). Read only unless
+    `write`, or unless it cannot be read so (then as before: opened for writing, which switches it to
+    WAL); opened for writing, it is left as one file again afterwards (no WAL beside it)."""
     engine = file_engine()
-    copy: Store | None
+    copy: Store | None = None
+    if not write:
+        try:
+            copy = engine.open(path, key, read_only=True)
+        except WrongPassphrase:
+            yield None
+            return
+        except engine.errors as exc:
+            if engine.is_busy(exc):
+                raise
+            log.info("a backup could not be opened read-only (%s): opened for writing", type(exc).__name__)
+    if copy is not None:
+        try:
+            yield copy
+        finally:
+            copy.close()
+        return
     try:
         copy = engine.open(path, key)
     except WrongPassphrase:
@@ -100,7 +118,6 @@ def _as_one_file(copy: Store) -> None:
     when it fails (the last connection's close checkpoints it anyway): never a reason to delete it."""
     engine = file_engine()
     try:
-        copy.maintenance.is_store()  # a statement of ours first: the opening pragmas leave one pending till then
         copy.maintenance.checkpoint_truncate()
         copy.maintenance.journal_mode("delete")
     except engine.errors as exc:

@@ -148,15 +148,20 @@ def _kill_switch_check(conn: Store, paths: VaultPaths) -> Check:
 
 
 def _unrecorded_check(conn: Store, key: bytes, paths: VaultPaths, *, fix: bool, now: str) -> Check:
-    """Backup files nobody recorded: a backup or restore was killed before it could record them."""
+    """Backup files nobody recorded: a backup or restore was killed before it could record them. Another
+    home's backups put in backups/ are reported, never deleted."""
     strays = stray_backups.unrecorded(conn, paths)
     if not strays:
         return Check("unrecorded backups", True, "every backup file is recorded")
+    carried = [str(p) for p in strays if stray_backups.from_elsewhere(paths, p)]
     if not fix:
+        ours = [p for p in strays if str(p) not in carried]
+        if not ours:
+            return _carried_check("", carried)
         return Check(
             "unrecorded backups",
             False,
-            f"{len(strays)} backup files are not recorded: {strays[0]}",
+            f"{len(ours)} backup files are not recorded: {ours[0]}",
             "memvault doctor --fix  (records the sound ones, deletes the broken ones)",
         )
     done = stray_backups.adopt(conn, key, paths, now)
@@ -165,7 +170,20 @@ def _unrecorded_check(conn: Store, key: bytes, paths: VaultPaths, *, fix: bool, 
         return Check(
             "unrecorded backups", False, f"{detail}; {len(done.busy)} held by another process", "run it again later"
         )
+    if done.carried:
+        return _carried_check(f"{detail}; ", done.carried)
     return Check("unrecorded backups", True, detail)
+
+
+def _carried_check(before: str, carried: list[str]) -> Check:
+    """Backups of another memvault home found in backups/: left there, with what to do with them."""
+    more = f" ({len(carried) - 1} more like it)" if len(carried) > 1 else ""
+    return Check(
+        "unrecorded backups",
+        False,
+        f"{before}{stray_backups.carried_advice(carried[0])}{more}",
+        "memvault restore <file>, or move the file out of backups/ (it is left in place)",
+    )
 
 
 def _backups_check(conn: Store, key: bytes, paths: VaultPaths) -> Check:

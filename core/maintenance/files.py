@@ -69,6 +69,16 @@ def remove_with_sides(db: Path) -> list[str]:
     return removed
 
 
+def unused_name(folder: Path, stem: str, suffix: str = "") -> Path:
+    """`folder/<stem><suffix>`, or the first `folder/<stem>-<n><suffix>` (n from 2) that does not exist yet."""
+    candidate = folder / f"{stem}{suffix}"
+    n = 2
+    while candidate.exists():
+        candidate = folder / f"{stem}-{n}{suffix}"
+        n += 1
+    return candidate
+
+
 def size_of(path: Path) -> int:
     """Bytes of a file, or of every file under a folder; 0 when absent."""
     if path.is_file():

@@ -92,7 +92,7 @@ def _rewrite_backup(
     now: str,
 ) -> str:
     tombstones = home.maintenance.tombstone_ids()
-    with backup_files.opened(home, key, path) as opened:
+    with backup_files.opened(home, key, path, write=True) as opened:
         if opened is None or not opened[0].maintenance.is_store(opened[1]):
             return "unreadable"
         conn, copy = opened
@@ -133,7 +133,10 @@ def clean_backups(
             except backup_files.failures(ctx.store) as exc:  # busy: kept, a sweep finishes it; damaged: deleted
                 outcome = "failed" if backup_files.is_busy(ctx.store, exc) else "unreadable"
                 log.warning("a backup could not be rewritten (%s)", outcome)
-        if outcome == "unreadable":
+        if outcome == "unreadable" and stray_backups.from_elsewhere(ctx.paths, path):
+            log.warning("a backup is another home's, not broken: left in place")  # never deleted unproven
+            result["failed"].append(str(path))
+        elif outcome == "unreadable":
             remove_with_sides(path)
             result["deleted"].append(str(path))
         elif outcome == "failed":

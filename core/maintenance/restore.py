@@ -33,7 +33,9 @@ leaves no folder or file behind.
 A home on a shared (PostgreSQL) store has no file to swap: the verified backup's rows replace the
 store's in one transaction under the store-wide write lock (`_into_shared`), after the store as it is
 went into a `pre-restore` backup inside that same transaction; every machine sees the result at the
-commit, and nothing at all when it fails.
+commit, and nothing at all when it fails. As for a store file, another store's backup replaces a shared
+store that holds records only with `replace`; the store's security state (the stronger store-wide kill
+switch, every revocation) is kept, as its tombstones are.
 """
 
 from __future__ import annotations
@@ -57,16 +59,18 @@ from memvault.core.maintenance.files import (
     remove_with_sides,
     sha256_of,
     side_files,
+    unused_name,
 )
 from memvault.core.maintenance.store_copy import copy_store
 from memvault.core.runtime import change_signal
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import key_backup, keys
+from memvault.core.security.kill_switch import stronger
 from memvault.core.store.engines import file_engine, is_shared, open_store
 from memvault.core.store.seam import Engine, Store
 from memvault.core.vocabulary.clock import Clock, format_time
 from memvault.core.vocabulary.errors import Conflict, InvalidArgument, StoreTooNew, StoreUnavailable, WrongPassphrase
-from memvault.core.vocabulary.model import OWNER
+from memvault.core.vocabulary.model import OWNER, KillSwitch
 from memvault.core.vocabulary.results import RestoreReport
 
 log = logging.getLogger("memvault.maintenance")
@@ -163,6 +167,19 @@ def hold_alone(paths: VaultPaths, key: bytes, doing: str = "restore") -> Store |
     return holder
 
 
+def take_alone(holder: Store, doing: str = "restore") -> None:
+    """The exclusive lock on a store `hold_alone` opened: no other process reads or writes it until the
+    holder's transaction ends. Refused (`doing` again later) when another process opened it meanwhile."""
+    try:
+        holder.begin_exclusive()
+    except holder.engine.errors as exc:
+        if not holder.engine.is_busy(exc):
+            raise
+        raise StoreUnavailable(
+            f"another memvault process opened the store meanwhile: close it and {doing} again"
+        ) from None
+
+
 def _keep_current(
     paths: VaultPaths, holder: Store | None, now: str, stamp: str, folder: Path | None = None
 ) -> tuple[dict[str, Any] | None, dict[str, Any], Store | None]:
@@ -173,11 +190,7 @@ def _keep_current(
     """
     paths.ensure()
     folder = folder or paths.backups
-    target = folder / f"memvault-{stamp}-pre-restore.db"
-    n = 2
-    while target.exists():
-        target = folder / f"memvault-{stamp}-pre-restore-{n}.db"
-        n += 1
+    target = unused_name(folder, f"memvault-{stamp}-pre-restore", ".db")
     nothing: dict[str, Any] = {"backups": [], "tombstones": []}
     if holder is None:
         return (_move_damaged(paths, target, now) if paths.store.exists() else None), nothing, None
@@ -239,14 +252,7 @@ def _swap(
     in replaced-…/).
     """
     if holder is not None:
-        try:
-            holder.begin_exclusive()
-        except holder.engine.errors as exc:
-            if not holder.engine.is_busy(exc):
-                raise
-            raise StoreUnavailable(
-                "another memvault process opened the store meanwhile: close it and restore again"
-            ) from None
+        take_alone(holder)
         late = [] if new_key_file else sorted(set(holder.maintenance.tombstone_ids()) - set(known["tombstones"]))
         if late:  # a purge finished after the old store was read: it reaches the copy too
             with _opened(file_engine(), staged, key) as conn:
@@ -424,11 +430,7 @@ def _refuse_to_replace(paths: VaultPaths, chosen: Path, held: dict[str, int] | N
 
 
 def _replaced_folder(paths: VaultPaths, stamp: str) -> Path:
-    folder = paths.backups / f"{REPLACED_PREFIX}{stamp}"
-    n = 2
-    while folder.exists():
-        folder = paths.backups / f"{REPLACED_PREFIX}{stamp}-{n}"
-        n += 1
+    folder = unused_name(paths.backups, f"{REPLACED_PREFIX}{stamp}")
     folder.mkdir(mode=0o700)
     return folder
 
@@ -575,11 +577,22 @@ def restore_backup(
     wraps the key on a machine without a keyring after a recovery key opened it. Left None, each comes
     from the environment, the terminal, or a line on stdin. `replace`: a backup of another store may
     replace a store that holds records (it is kept first); without it only an empty store is replaced.
+    The same holds for a shared store, which a backup replaces for every machine using it: a backup this
+    home, or another home of that store, wrote restores into it; another store's backup replaces it only
+    while it holds no records, or with `replace`.
     """
     paths = VaultPaths.from_env(home)
     chosen = _chosen(paths, source)
     if is_shared(paths):
-        return _into_shared(paths, chosen, clock=clock, secret=secret, backup_secret=backup_secret)
+        return _into_shared(
+            paths,
+            chosen,
+            clock=clock,
+            secret=secret,
+            backup_secret=backup_secret,
+            replace=replace,
+            home_given=home is not None,
+        )
     empty_home = not paths.key_file.exists() and not paths.store.exists()
     carried: dict[str, Any] = {}
     if empty_home:  # a new machine: every secret is settled before anything is made
@@ -653,9 +666,10 @@ def restore_backup(
 
 
 # -- into a shared store ---------------------------------------------------------------------------
-def _another_homes_key(chosen: Path, backup_secret: str | None, phrase: str | None) -> bytes:
-    """The key of a backup another home wrote (another machine on the same shared store, or this home
-    before it was made anew), from the `-keys` beside it: its passphrase or recovery key unwraps it."""
+def _another_homes_key(chosen: Path, backup_secret: str | None, phrase: str | None) -> tuple[bytes, str]:
+    """The key of a backup another home wrote (another machine on the same shared store, this home
+    before it was made anew, or another store's), from the `-keys` beside it: its passphrase or recovery
+    key unwraps it. With the store_id of the home that wrote it."""
     sidecar = key_backup.sidecar(chosen)
     if not sidecar.exists():
         raise InvalidArgument(
@@ -664,7 +678,7 @@ def _another_homes_key(chosen: Path, backup_secret: str | None, phrase: str | No
         )
     carried = key_backup.read_beside(chosen)
     key, _ = key_backup.unlock_backup(chosen, carried, given=backup_secret, this_machine=phrase)
-    return key
+    return key, str(carried["store_id"])
 
 
 def _keep_shared(paths: VaultPaths, store: Store, key: bytes, now: str, stamp: str) -> dict[str, Any]:
@@ -686,15 +700,15 @@ def _keep_shared(paths: VaultPaths, store: Store, key: bytes, now: str, stamp: s
 
 def _verified_for_shared(
     staged: Path, chosen: Path, home_key: bytes, backup_secret: str | None, phrase: str | None
-) -> tuple[bytes, dict[str, Any]]:
+) -> tuple[bytes, dict[str, Any], str | None]:
     """The key the staged copy opens with (this home's, or another home's from the `-keys` beside the
-    backup) and its verification."""
+    backup), its verification, and which other home wrote it (None: this home)."""
     try:
-        return home_key, verify(file_engine(), staged, home_key)
+        return home_key, verify(file_engine(), staged, home_key), None
     except _OtherKey:
-        key = _another_homes_key(chosen, backup_secret, phrase)
+        key, writer = _another_homes_key(chosen, backup_secret, phrase)
     try:
-        return key, verify(file_engine(), staged, key)
+        return key, verify(file_engine(), staged, key), writer
     except _OtherKey:
         raise InvalidArgument(
             f"{chosen.name} does not open with the key {key_backup.sidecar(chosen).name} carries: the "
@@ -706,16 +720,24 @@ def _replace_rows(
     paths: VaultPaths, store: Store, backup: Store, home_key: bytes, done: dict[str, Any]
 ) -> tuple[list[str], int]:
     """In the caller's transaction on the shared store: keep it (`done["pre"]`), empty it, copy the
-    backup's rows in (verified), purge again what its tombstones name, and record the restore.
+    backup's rows in (verified), purge again what its tombstones name, keep its security state (the
+    stronger store-wide kill switch, every revocation it holds), and record the restore.
     Returns the ids purged again and the change feed's cursor."""
     now = done["now"]
+    _may_replace_shared(paths, store, done)
     done["pre"] = _keep_shared(paths, store, home_key, now, done["stamp"])
     tombstones = store.maintenance.tombstone_ids()
+    revoked = store.maintenance.revocations()
+    switch = _store_wide_switch(store)
     before = store.changes.cursor()
     store.maintenance.clear_for_restore()
     with backup.read_snapshot():
         copy_store(backup, store)
     store.maintenance.add_tombstones(tombstones)
+    store.maintenance.revoke_again(revoked)
+    restored_switch = _store_wide_switch(store)
+    if stronger(switch, restored_switch) is not restored_switch:
+        store.settings.write("kill_switch", switch.value)
     repurged = purge_reach.apply_tombstones(store, now)
     if repurged:
         store.maintenance.optimize_text_indexes()
@@ -732,6 +754,41 @@ def _replace_rows(
     return repurged, store.changes.cursor()
 
 
+def _may_replace_shared(paths: VaultPaths, store: Store, done: dict[str, Any]) -> None:
+    """Refuse (nothing changed yet) a backup of another store over a shared store that holds records,
+    unless `replace` was asked for. A backup is of this store when this home wrote it, or a home that
+    recorded backups in this store did (another machine on it, or this home before it was made anew)."""
+    writer = done.get("writer")
+    if done.get("replace") or writer is None or store.backups.known(paths.home, writer, include_removed=True):
+        return
+    names = store.maintenance.table_names()
+    held = {"memories": store.tombstones.record_count()}
+    held.update({t: len(store.maintenance.table_rows(t)) for t in RECORD_TABLES if t != "memories" and t in names})
+    held = {table: n for table, n in held.items() if n}
+    if not held:
+        return
+    chosen = done["source"]
+    home = f" --home {shlex.quote(str(paths.home))}" if done.get("home_given") else ""
+    backup = shlex.quote(str(chosen))
+    raise Conflict(
+        f"{chosen.name} is a backup of another store (the home its {key_backup.sidecar(chosen).name} names "
+        f"never made a backup of this shared store), and the shared store holds {held_text(held)}: it would "
+        "be replaced for every machine using it. memvault does not replace a store that holds records unless "
+        f"told to. To replace it (it is kept first, in a pre-restore backup in {paths.backups}/), run: "
+        f"memvault{home} restore {backup} --replace — or restore the backup into a folder of its own: "
+        f"memvault --home NEW_FOLDER restore {backup}. Nothing was changed."
+    )
+
+
+def _store_wide_switch(store: Store) -> KillSwitch:
+    """The store-wide kill switch position the store holds (one it cannot read counts as `all`)."""
+    stored = store.settings.read("kill_switch")
+    try:
+        return KillSwitch.OFF if stored is None else KillSwitch(str(stored))
+    except ValueError:
+        return KillSwitch.ALL
+
+
 def _vacuum_after(store: Store) -> None:
     """VACUUM the tables the records purged again left (the restore is committed: a refusal only waits)."""
     try:
@@ -741,7 +798,14 @@ def _vacuum_after(store: Store) -> None:
 
 
 def _into_shared(
-    paths: VaultPaths, chosen: Path, *, clock: Clock, secret: str | None, backup_secret: str | None
+    paths: VaultPaths,
+    chosen: Path,
+    *,
+    clock: Clock,
+    secret: str | None,
+    backup_secret: str | None,
+    replace: bool,
+    home_given: bool,
 ) -> RestoreOutcome:
     """Restore a backup file into the shared store this home uses.
 
@@ -751,8 +815,13 @@ def _into_shared(
     logical table is emptied and the backup's rows are copied in (`store_copy`, counts and checksums
     read back before the commit); every tombstone the store had is applied again (a restore never
     brings back what was purged); the change feed goes on past every cursor any machine holds, with a
-    `restored_from_backup` event, which every listening machine hears at the commit. A failure at any
-    point rolls it all back: the store is as it was, and the safety copy is deleted."""
+    `restored_from_backup` event, which every listening machine hears at the commit. The store's security
+    state is not rolled back: the stronger of the two store-wide kill switch positions stays, and every
+    revocation the store held is applied again. Another store's backup over a shared store that holds
+    records is refused, before anything changes, unless `replace` (`_may_replace_shared`). A failure
+    before the COMMIT rolls it all back: the
+    store is as it was, and the safety copy is deleted. A failing COMMIT may still have happened (a
+    connection lost after the server committed): the safety copy is kept then, and the error raised."""
     _, home_key, phrase = _this_home_key(paths, secret)
     paths.ensure()
     clean_stale(paths)
@@ -761,10 +830,12 @@ def _into_shared(
         "stamp": clock.now().strftime(STAMP_FORMAT),
         "source": chosen,
         "pre": None,
+        "replace": replace,
+        "home_given": home_given,
     }
     staged = _stage(paths, chosen)
     try:
-        key, checked = _verified_for_shared(staged, chosen, home_key, backup_secret, phrase)
+        key, checked, done["writer"] = _verified_for_shared(staged, chosen, home_key, backup_secret, phrase)
         with _opened(file_engine(), staged, key) as backup:
             backup.migrations.migrate()  # the private copy, at this memvault's schema: its tables as read
             store = open_store(paths, home_key)
@@ -772,6 +843,7 @@ def _into_shared(
                 store.migrations.migrate()
                 with store.transaction():
                     repurged, cursor = _replace_rows(paths, store, backup, home_key, done)
+                    done["commit_sent"] = True  # what fails from here on is the COMMIT: it may have happened
                 done["committed"] = True
                 version = store.maintenance.schema_version() or 0
                 if repurged:
@@ -779,7 +851,15 @@ def _into_shared(
             finally:
                 store.close()
     except BaseException:
-        if done["pre"] is not None and not done.get("committed"):  # the store is unchanged: so is its home
+        if done["pre"] is not None and done.get("commit_sent") and not done.get("committed"):
+            # The server may have committed before the connection dropped: then the store was replaced
+            # and this file is the only copy of what it held. Kept (`doctor --fix` records it if its row
+            # did not commit).
+            log.warning(
+                "the restore's COMMIT failed and may have happened: the store as it was is kept in %s",
+                done["pre"]["path"],
+            )
+        elif done["pre"] is not None and not done.get("committed"):  # the store is unchanged: so is its home
             remove_with_sides(Path(done["pre"]["path"]))
         raise
     finally:

@@ -41,6 +41,11 @@ def refuse_filled(target: Store, what: str) -> None:
 
 def copy_store(source: Store, target: Store, progress: Progress = quiet) -> dict[str, int]:
     """Every logical table of `source` into the empty `target`, verified; the rows copied, by table."""
+    return {name: tally.rows for name, tally in copy_tallied(source, target, progress).items()}
+
+
+def copy_tallied(source: Store, target: Store, progress: Progress = quiet) -> dict[str, Tally]:
+    """`copy_store`, answering with each table's tally (rows and digest) as read from the source."""
     copied: dict[str, Tally] = {}
     for spec in TABLES:
         total = source.transfer.count(spec.name)
@@ -53,7 +58,7 @@ def copy_store(source: Store, target: Store, progress: Progress = quiet) -> dict
             progress(spec.name, tally.rows, max(total, tally.rows))
     target.transfer.finish()
     _verify(target, copied)
-    return {name: tally.rows for name, tally in copied.items()}
+    return copied
 
 
 def copy_into_file(source: Store, target: Path, key: bytes, progress: Progress = quiet) -> dict[str, int]:

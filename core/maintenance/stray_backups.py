@@ -6,10 +6,17 @@ lists and, above all, a purge follow the table, so such a file would keep a purg
 `adopt` records the sound ones and deletes the broken ones; the purge calls it before it rewrites
 the backups, and `memvault doctor --fix` does. On a shared store "recorded" means recorded by this
 home: a file of ours is checked with this home's key, opened on its own (`backup_files.opened`).
+
+A backup of another memvault home (another machine's, or this home's before it was made anew) that a
+person put in backups/ does not open with this home's key, but it is not broken: the `-keys` beside it
+names another store. Such a file is never deleted; it is left where it is and reported (`carried`),
+with how to restore it or where it belongs. Only a file that is provably ours (no `-keys`, or one
+naming this home) and does not open or is damaged is deleted.
 """
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,8 +25,10 @@ from memvault.core.maintenance import backup_files
 from memvault.core.maintenance.backup import KINDS, STAMP_FORMAT
 from memvault.core.maintenance.files import remove_with_sides, sha256_of
 from memvault.core.runtime.paths import VaultPaths
+from memvault.core.security import key_backup
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.clock import format_time
+from memvault.core.vocabulary.errors import InvalidArgument
 
 
 @dataclass
@@ -27,6 +36,7 @@ class Adopted:
     kept: int = 0  # sound files, now recorded
     dropped: int = 0  # broken files, deleted
     busy: list[str] = field(default_factory=list)  # held by another process (SQLite lock): left for later
+    carried: list[str] = field(default_factory=list)  # another home's backups: left in place, reported
 
 
 def unrecorded(conn: Store, paths: VaultPaths) -> list[Path]:
@@ -41,12 +51,15 @@ def unrecorded(conn: Store, paths: VaultPaths) -> list[Path]:
 def adopt(conn: Store, key: bytes, paths: VaultPaths, now: str) -> Adopted:
     """Record every sound unrecorded backup (kind and time from its name, `now` when the name
     does not tell) and delete the broken ones. A file another process holds locked (a backup
-    being exported holds its write lock) is left, and listed as busy."""
+    being exported holds its write lock) is left, and listed as busy; another home's backup is
+    left, and listed as carried."""
     done = Adopted()
     for path in unrecorded(conn, paths):
         state = sound(conn, key, path)
         if state is None:
             done.busy.append(str(path))
+        elif not state and from_elsewhere(paths, path):
+            done.carried.append(str(path))
         elif state:
             made, kind = _named(path, now)
             with conn.transaction():
@@ -58,6 +71,26 @@ def adopt(conn: Store, key: bytes, paths: VaultPaths, now: str) -> Adopted:
             remove_with_sides(path)
             done.dropped += 1
     return done
+
+
+def from_elsewhere(paths: VaultPaths, path: Path) -> bool:
+    """Whether the `-keys` beside a backup says another memvault home wrote it (or cannot be read, so
+    that nothing proves the file is this home's)."""
+    if not key_backup.sidecar(path).exists():
+        return False
+    try:
+        carried = key_backup.read_beside(path)
+    except InvalidArgument:
+        return True
+    return str(carried["store_id"]) != backup_files.home_id(paths)
+
+
+def carried_advice(path: str) -> str:
+    """What to do with another home's backup found in backups/."""
+    return (
+        f"{path} is a backup from another memvault home: restore it with `memvault restore {shlex.quote(path)}` "
+        "(its -keys beside it), or move it out of backups/ (keep it anywhere else)"
+    )
 
 
 def sound(conn: Store, key: bytes, path: Path) -> bool | None:

@@ -71,9 +71,10 @@ def join(paths: VaultPaths, url: str) -> Store:
     return store
 
 
-def open_shared(url: str) -> tuple[Store, str, str | None]:
-    """The shared store at `url`, open and at this memvault's schema, without touching any home; with
-    the URL without its password, and the password (None when the URL had none)."""
+def open_shared(url: str, *, migrate: bool = True) -> tuple[Store, str, str | None]:
+    """The shared store at `url`, open and (`migrate`) at this memvault's schema, without touching any
+    home; with the URL without its password, and the password (None when the URL had none). Not
+    `migrate`: the database is only read (nothing is made or upgraded in it)."""
     from memvault.core.store.postgres import credentials  # noqa: PLC0415
     from memvault.core.store.postgres.connection import without_password  # noqa: PLC0415
     from memvault.core.store.postgres.store import ENGINE  # noqa: PLC0415
@@ -82,6 +83,8 @@ def open_shared(url: str) -> tuple[Store, str, str | None]:
     if password:
         credentials.check_keepable()  # before the store is made or filled: it would be kept at the end
     store = ENGINE.open(kept, b"", password=password)
+    if not migrate:
+        return store, kept, password
     try:
         store.migrations.migrate()
     except BaseException:
@@ -96,16 +99,26 @@ def point_at_shared(paths: VaultPaths, kept: str, password: str | None) -> None:
 
     if password:
         credentials.keep(kept, password)
-    paths.ensure()
-    descriptor = os.open(_pointer(paths), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(kept + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    pointer = _pointer(paths)
+    staged = pointer.with_name(f"{pointer.name}.tmp")  # renamed into place whole: never a half-written pointer
+    try:
+        paths.ensure()
+        descriptor = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(kept + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(staged, pointer)
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        if password and not pointer.is_file():
+            credentials.forget(kept)
+        raise
 
 
 def leave(paths: VaultPaths) -> None:
-    """Undo `join` for a home that was not finished: its pointer, and the password kept for it."""
+    """Undo `join` for a home that was not finished: its pointer, and the password kept for it. Nothing
+    when the home names no shared store (it may be called again)."""
     from memvault.core.store.postgres import credentials  # noqa: PLC0415
 
     pointer = _pointer(paths)

@@ -119,9 +119,10 @@ class Engine(Protocol):
         """What the engine's driver raises when the store cannot do what was asked (busy, damaged)."""
         ...
 
-    def open(self, location: str | Path, key: bytes, *, create: bool = False) -> Store:
+    def open(self, location: str | Path, key: bytes, *, create: bool = False, read_only: bool = False) -> Store:
         """Open the store at `location` (a file, a URL: the engine's), creating an empty one with `create`
-        where the engine makes stores itself; its schema is upgraded by `migrations`."""
+        where the engine makes stores itself; its schema is upgraded by `migrations`. `read_only`: to
+        read it only, changing nothing (not even a file's journal mode: a backup being checked)."""
         ...
 
     def listen(self, location: str | Path, wake: Callable[[], None]) -> AbstractContextManager[object]:

@@ -134,3 +134,15 @@ class Tally:
         for row in rows:
             self.rows += 1
             self.digest = (self.digest + row_digest(table, row)) % (1 << 256)
+
+
+# What a restore keeps from the store it replaces, whatever the backup says (`MaintenanceRows.revocations`):
+# a row's key and the columns that, once set, revoke or spend it. A principal or token revoked, an OAuth
+# connection revoked, an OAuth token revoked or a refresh token spent stays so.
+REVOCATIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("principals", "name", ("revoked_at",)),
+    ("tokens", "token_hash", ("revoked_at",)),
+    ("oauth_connections", "id", ("revoked_at", "revoked_reason")),
+    ("oauth_tokens", "token_hash", ("revoked_at", "used_at")),
+    ("oauth_codes", "code_hash", ("used_at",)),
+)

@@ -15,7 +15,7 @@ from memvault.core.maintenance import doctor, restore, uninstall
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import SystemClock
-from memvault.core.vocabulary.errors import InvalidArgument, StoreUnavailable
+from memvault.core.vocabulary.errors import InvalidArgument
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.requests import PurgeRequest
 from memvault.core.vocabulary.text_safety import visible
@@ -63,12 +63,7 @@ def _backup(args: argparse.Namespace) -> int:
 def refuse_while_daemon_runs(args: argparse.Namespace, doing: str) -> None:
     from memvault.desktop import daemon  # noqa: PLC0415
 
-    running = daemon.status(args.home)
-    if running["running"]:
-        raise StoreUnavailable(
-            f"the memvault daemon (pid {running['pid']}) has the store open: "
-            f"stop it with `memvault daemon --stop`, then {doing} again"
-        )
+    daemon.refuse_while_running(args.home, doing)
 
 
 def restore_store(args: argparse.Namespace, backup: str) -> int:

@@ -33,6 +33,11 @@ def _migrate(args: argparse.Namespace) -> int:
 def _migrated_text(d: migrate.MigrateReport) -> str:
     rows = sum(d["rows"].values())
     lines = [f"{rows} rows in {len(d['rows'])} tables copied and verified (counts and checksums)"]
+    if d["resumed"]:
+        lines[0] = (
+            f"the copy an interrupted migrate left in the database ({rows} rows in {len(d['rows'])} tables) "
+            "matches the store file (counts and checksums): nothing was copied again"
+        )
     if d["engine"] == "postgresql":
         lines.append(f"this home now uses the shared PostgreSQL store {d['store']}")
         lines.append(

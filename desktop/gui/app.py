@@ -35,7 +35,7 @@ from shiboken6 import Shiboken
 from memvault.core.runtime.paths import VaultPaths
 from memvault.core.security import keys
 from memvault.core.vault import Vault, store_exists
-from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError, StoreUnavailable, WrongPassphrase
+from memvault.core.vocabulary.errors import EnvironmentProblem, MemvaultError, WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
 from memvault.desktop.gui.collector import GuiThreadCollector
 from memvault.desktop.gui.operations import Changes, Operations
@@ -291,7 +291,9 @@ class App(QObject):
         from memvault.core.maintenance import migrate  # noqa: PLC0415 - only when a store moves
 
         def change() -> MigrateReport:
-            refuse_while_another_daemon_serves(home)  # this app's own has stopped by now
+            from memvault.desktop import daemon  # noqa: PLC0415 - loads the daemon's modules
+
+            daemon.refuse_while_running(home, "move the store")  # this app's own has stopped by now
             if move.target is None:
                 return migrate.to_local(home, progress=move.progress, passphrase=secret)
             return migrate.to_shared(home, move.target, clock=clock, progress=move.progress, passphrase=secret)
@@ -360,7 +362,8 @@ class App(QObject):
 
 
 def _attempt(change: Callable[[], T]) -> tuple[T | None, str | None]:
-    """`change()`'s answer, or why it did not happen (the store is then untouched)."""
+    """`change()`'s answer, or why it did not happen: a refusal's words (each says what it changed), or,
+    for an unexpected error, its type (what it changed, if anything, is then not known here)."""
     try:
         return change(), None
     except MemvaultError as exc:
@@ -368,18 +371,9 @@ def _attempt(change: Callable[[], T]) -> tuple[T | None, str | None]:
     except Exception as exc:  # a bug or a driver's error: its type only (a message may quote memory text)
         frames = "".join(traceback.format_tb(exc.__traceback__))
         log.error("gui: unexpected %s while the store was closed\n%s", type(exc).__name__, frames)
-        return None, f"it stopped on an unexpected error ({type(exc).__name__}, see the log); nothing was changed"
-
-
-def refuse_while_another_daemon_serves(home: Path) -> None:
-    """A daemon of another process serving this home keeps its store open (or, a shared one, in use)."""
-    from memvault.desktop import daemon  # noqa: PLC0415 - loads the daemon's modules
-
-    running = daemon.status(home)
-    if running["running"]:
-        raise StoreUnavailable(
-            f"another memvault process serves this store (pid {running['pid']}): stop it "
-            "(`memvault daemon --stop`), then move the store again"
+        return None, (
+            f"it stopped on an unexpected error ({type(exc).__name__}, see the log). The store now in use is "
+            "the one the app reopened: `memvault status` names it and `memvault doctor` checks it"
         )
 
 

@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from shellkit import RECORDS, seed
 
-from memvault.core.maintenance.migrate import TABLE_NAMES
+from memvault.core.maintenance.migrate import TABLE_NAMES, SharedTarget
 from memvault.core.runtime.paths import VaultPaths
+from memvault.core.store import engines
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.drafts import Draft
 from memvault.core.vocabulary.model import OWNER
@@ -26,7 +27,7 @@ from memvault.desktop.gui import app as app_module
 from memvault.desktop.gui.app import App
 from memvault.desktop.gui.operations import Operations
 from memvault.desktop.gui.windows.memories import MemoriesView
-from memvault.desktop.gui.windows.move_store import MoveStoreDialog, with_password
+from memvault.desktop.gui.windows.move_store import MoveStoreDialog, found_text, with_password
 from memvault.desktop.gui.windows.settings import SettingsView
 from memvault.mcp_bridge import relay
 
@@ -80,6 +81,12 @@ def test_a_connection_test_says_in_words_what_it_found(
     said = tried(qtbot, dialog, postgres_url)
     assert "The database answered, on this computer, where TLS is not needed." in said
     assert "pgvector" in said and "holds no memvault records" in said
+    assert "memvault's tables are not in it yet" in said and "The test changed nothing in it." in said
+    probe, _, _ = engines.open_shared(postgres_url, migrate=False)
+    try:
+        assert probe.maintenance.table_names() == set()  # a test makes no table in the database it reads
+    finally:
+        probe.close()
     assert dialog.move_button.isEnabled()
     dialog.url.setText(postgres_url + "&application_name=other")
     assert not dialog.move_button.isEnabled()  # another address: tested again first
@@ -89,6 +96,7 @@ def test_a_connection_test_says_in_words_what_it_found(
         joined.add(OWNER, Draft(statement="The lighthouse keeper's log is in the red binder", domain="work"))
     said = tried(qtbot, dialog, postgres_url)
     assert "already holds a memvault store (1 records" in said and "requires an empty database" in said
+    assert "It holds memvault's tables." in said
     assert not dialog.move_button.isEnabled()
     assert ops.vault.engine_name == "sqlcipher"  # a test touches no home
 
@@ -219,3 +227,17 @@ def test_a_passphrase_store_asks_for_its_passphrase_and_a_wrong_one_stops_nothin
         assert dialog.status.text().startswith("The store was not moved: ") and said in dialog.status.text()
         assert app.ops.vault is vault and app.serving and vault.engine_name == "sqlcipher"  # nothing stopped
         assert dialog.move_button.isEnabled()
+
+
+def test_a_test_that_finds_the_copy_an_interrupted_move_left_offers_to_finish_it() -> None:
+    found: SharedTarget = {
+        "store": "postgresql://memvault@127.0.0.1/memory",
+        "verified_tls": False,
+        "schema_version": 5,
+        "latest_schema": 5,
+        "rows": {"memories": 3, "events": 9},
+        "copy_of_this_store": True,
+    }
+    said = found_text(found)
+    assert "copy of this computer's store that an earlier move made" in said and "without copying again" in said
+    assert "requires an empty database" not in said

@@ -4,6 +4,7 @@ each move; refusals that change nothing; an interrupted move that leaves the hom
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -250,3 +251,182 @@ def test_a_move_killed_midway_leaves_the_home_on_its_store(home: Path, postgres_
         assert held_rows(shared) == {}
     finally:
         shared.close()
+
+
+def _on_its_file(home: Path, ids: dict[str, str], before: dict[str, Any]) -> None:
+    """The home opens on its store file, with everything it held."""
+    paths = VaultPaths.from_env(home)
+    assert paths.store.is_file() and not engines.is_shared(paths)
+    assert len(list(paths.backups.glob("memvault-*.db"))) == 1 and not list(paths.backups.glob("migrated-*"))
+    with Vault.open(home) as vault:
+        assert vault.engine_name == "sqlcipher" and _answers(vault, ids) == before
+
+
+def test_a_switch_that_fails_takes_the_shared_store_out_of_the_home_again(
+    home: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Vault.open(home) as vault:
+        ids = _fill(vault, home.parent)
+        before = _answers(vault, ids)
+    pointer = home / engines.SHARED_STORE
+    fsync = os.fsync
+
+    def failing(fd: int) -> None:  # the disk refuses the pointer
+        if pointer.exists() or pointer.with_name(f"{pointer.name}.tmp").exists():
+            raise OSError(5, "Input/output error")
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing)
+    with pytest.raises(StoreUnavailable, match="still uses its store file"):
+        migrate.to_shared(home, postgres_url, clock=CLOCK)
+    monkeypatch.setattr(os, "fsync", fsync)
+    assert not pointer.exists() and not pointer.with_name(f"{pointer.name}.tmp").exists()
+    _on_its_file(home, ids, before)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc")
+def test_the_store_file_is_closed_before_it_is_moved(
+    home: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows renames no file a process holds open: the holder lets go first (new openers refuse
+    by then: the home names the shared store too)."""
+    with Vault.open(home) as vault:
+        vault.add(OWNER, Draft.of(statement="The allotment plot is number 14 on the east side"))
+    paths = VaultPaths.from_env(home)
+    replace = os.replace
+    held: list[bool] = []
+
+    def checked(source: Any, target: Any) -> None:
+        if Path(source) == paths.store:
+            opened = {os.path.realpath(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")}
+            held.append(str(paths.store.resolve()) in opened)
+            with pytest.raises(Conflict):
+                Vault.open(home)
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", checked)
+    migrate.to_shared(home, postgres_url, clock=CLOCK)
+    assert held == [False]
+
+
+def test_a_move_interrupted_after_the_copy_committed_is_finished_by_running_it_again(
+    home: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Vault.open(home) as vault:
+        ids = _fill(vault, home.parent)
+        before = _answers(vault, ids)
+    retire = migrate._retire
+
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(migrate, "_retire", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        migrate.to_shared(home, postgres_url, clock=CLOCK)
+    monkeypatch.setattr(migrate, "_retire", retire)
+    _on_its_file(home, ids, before)  # opening it changes nothing in it
+    found = migrate.check_shared(postgres_url, home)
+    assert (
+        found["copy_of_this_store"] and not migrate.check_shared(postgres_url, home.parent / "x")["copy_of_this_store"]
+    )
+    seen: list[tuple[str, int, int]] = []
+    moved = migrate.to_shared(home, postgres_url, clock=CLOCK, progress=lambda *a: seen.append(a))
+    assert moved["resumed"] and {name: n for name, n in moved["rows"].items() if n} == before["rows"]
+    assert {table for table, done, total in seen if done == total} == {spec.name for spec in TABLES}
+    with Vault.open(home) as vault:
+        assert vault.engine_name == "postgresql" and _answers(vault, ids) == before
+    shared, _, _ = engines.open_shared(postgres_url)
+    try:
+        assert shared.settings.read(migrate.COPY_MARKER) is None  # the marker went with the move
+    finally:
+        shared.close()
+
+
+def test_a_copy_left_behind_is_not_used_once_the_store_changed(
+    home: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Vault.open(home) as vault:
+        vault.add(OWNER, Draft.of(statement="The allotment plot is number 14 on the east side"))
+
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(migrate, "_retire", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        migrate.to_shared(home, postgres_url, clock=CLOCK)
+    monkeypatch.undo()
+    with Vault.open(home) as vault:
+        vault.add(OWNER, Draft.of(statement="The shed key hangs by the back door"))
+    with pytest.raises(Conflict, match="changed since; nothing was changed"):
+        migrate.to_shared(home, postgres_url, clock=CLOCK)
+    assert not engines.is_shared(VaultPaths.from_env(home))
+
+
+def test_the_store_file_is_held_alone_twice_in_a_row_and_moves_back_and_forth_unopened(
+    home: Path, postgres_url: str
+) -> None:
+    from memvault.core.maintenance.restore import hold_alone  # noqa: PLC0415
+    from memvault.core.security import keys  # noqa: PLC0415
+
+    with Vault.open(home) as vault:
+        ids = {"first": vault.add(OWNER, Draft.of(statement="The allotment plot is number 14"))["id"]}
+        before = _answers(vault, ids)
+    paths = VaultPaths.from_env(home)
+    key = keys.load_key(paths.key_file)
+    for _ in range(2):  # the second finds the file in rollback-journal mode
+        holder = hold_alone(paths, key, "migrate")
+        assert holder is not None
+        holder.close()
+    migrate.to_shared(home, postgres_url, clock=CLOCK)
+    migrate.to_local(home)  # its new file is left in rollback-journal mode
+    import psycopg  # noqa: PLC0415
+
+    name = f"again_{os.getpid()}"
+    base, _, query = postgres_url.partition("?")
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    again = f"{base.rsplit('/', 1)[0]}/{name}?{query}"
+    try:
+        migrate.to_shared(home, again, clock=CLOCK)
+        with Vault.open(home) as vault:
+            assert _answers(vault, ids) == before
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def test_checking_a_database_changes_nothing_in_it(postgres_url: str) -> None:
+    found = migrate.check_shared(postgres_url)
+    assert found["schema_version"] is None and found["rows"] == {}
+    probe, _, _ = engines.open_shared(postgres_url, migrate=False)
+    try:
+        assert probe.maintenance.table_names() == set()
+    finally:
+        probe.close()
+
+
+def test_a_pointer_that_cannot_be_written_takes_its_password_back(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyring  # noqa: PLC0415
+    from memory_keyring import MemoryKeyring  # noqa: PLC0415
+
+    from memvault.core.store.postgres import credentials  # noqa: PLC0415
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    try:
+        paths = VaultPaths.from_env(home)
+        kept = "postgresql://memvault@db.example.net/memory?sslmode=verify-full"
+        replace = os.replace
+
+        def full_disk(source: Any, target: Any) -> None:
+            if Path(target).name == engines.SHARED_STORE:
+                raise OSError(28, "No space left on device")
+            replace(source, target)
+
+        monkeypatch.setattr(os, "replace", full_disk)
+        with pytest.raises(OSError, match="No space left"):
+            engines.point_at_shared(paths, kept, "hunter2")
+        assert credentials.password_for(kept) is None
+        assert not (home / engines.SHARED_STORE).exists() and list(home.glob(f"{engines.SHARED_STORE}*")) == []
+    finally:
+        keyring.set_keyring(previous)

@@ -214,3 +214,24 @@ def test_a_purge_leaves_a_tombstone_and_no_text(store: Store) -> None:
         assert reading.search.trigram_candidates(OWNER, ["kestrelmoor"], _everything(), 10) == []
         assert reading.maintenance.statements_of([gone, kept]) == {kept: "The blue folder is in the study"}
         assert reading.proposals.fetch(said_again) is None and reading.proposals.fetch(unrelated) is not None
+
+
+def test_revocations_read_from_a_store_are_applied_again_and_never_undone(store: Store) -> None:
+    """What a restore keeps from the store it replaces: a revoked principal and its tokens stay revoked."""
+    with store.write_transaction() as writing:
+        writing.principals.upsert("phone", "remote", None, NOW)
+        writing.principals.add_token("a" * 64, "phone", NOW)
+        writing.principals.upsert("tablet", "remote", None, NOW)
+        writing.principals.add_token("b" * 64, "tablet", NOW)
+        writing.principals.revoke("phone", LATER)
+    with store.read_snapshot() as reading:
+        revoked = reading.maintenance.revocations()
+    assert revoked["principals"] == [("phone", LATER)] and revoked["tokens"] == [("a" * 64, LATER)]
+    with store.write_transaction() as writing:
+        writing.principals.upsert("phone", "remote", None, NOW)  # as a backup from before the revocation has it
+        writing.maintenance.revoke_again({**revoked, "principals": [*revoked["principals"], ("gone", LATER)]})
+    with store.read_snapshot() as reading:
+        assert reading.principals.fetch("phone")["revoked_at"] == LATER  # type: ignore[index]
+        assert reading.principals.by_token_hash("a" * 64) is None
+        assert reading.principals.fetch("tablet")["revoked_at"] is None  # type: ignore[index]
+        assert reading.principals.by_token_hash("b" * 64) is not None

@@ -11,11 +11,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
 import pytest
 from clikit import run, run_json
 
 from memvault.core.maintenance import doctor, migrate, restore
 from memvault.core.maintenance.backup_files import PLAINTEXT_HEADER
+from memvault.core.maintenance.files import sha256_of
 from memvault.core.maintenance.store_copy import held_rows
 from memvault.core.store.engines import file_engine
 from memvault.core.store.seam import Store
@@ -23,7 +25,7 @@ from memvault.core.store.transfer_tables import TABLES, Tally
 from memvault.core.vault import Vault
 from memvault.core.vocabulary.clock import SystemClock
 from memvault.core.vocabulary.drafts import Draft
-from memvault.core.vocabulary.errors import NotFound, StoreTooNew, WrongPassphrase
+from memvault.core.vocabulary.errors import Conflict, NotFound, StoreTooNew, WrongPassphrase
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, PurgeRequest
 from memvault.core.vocabulary.search_request import SearchRequest
@@ -308,3 +310,138 @@ def test_the_command_line_backs_up_restores_and_checks_a_shared_home(
     assert code != 0
     assert {row["kind"] for row in run_json(capsys, *home, "backup", "--list")} == {"manual", "pre-restore"}
     assert run_json(capsys, *home, "doctor")["ok"]
+
+
+def test_a_restore_keeps_the_shared_stores_kill_switch_and_revocations(homes: tuple[Path, Path]) -> None:
+    """Security state is not rolled back for every machine: the stronger store-wide kill switch stays, and a
+    token revoked after the backup stays refused."""
+    laptop, desktop = homes
+    with Vault.open(laptop) as vault:
+        vault.add(OWNER, Draft.of(statement="The porch light is on a timer"))
+        phone = vault.create_token(OWNER, "phone", "remote")["token"]
+        tablet = vault.create_token(OWNER, "tablet", "remote")["token"]
+        backup = Path(vault.backup(OWNER)["path"])  # the store-wide switch is off here
+        vault.revoke_principal(OWNER, "phone")
+        vault.set_kill_switch(OWNER, "all", store_wide=True)
+        assert vault.authenticate(phone) is None
+
+    restore.restore_backup(backup, laptop, clock=CLOCK, replace=True)
+
+    with Vault.open(desktop) as other:
+        assert other.kill_switch().store.value == "all"
+        assert other.authenticate(phone) is None  # revoked after the backup: stays refused
+        assert other.authenticate(tablet) is not None
+        assert other.ctx.store.principals.fetch("phone")["revoked_at"] is not None  # type: ignore[index]
+
+
+class _DropsAfterCommit:
+    """The store's connection, losing the line right after the server committed (the answer never comes)."""
+
+    def __init__(self, raw: object) -> None:
+        self._raw = raw
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._raw, name)
+
+    def execute(self, query: object, *args: object, **kwargs: object) -> object:
+        done = self._raw.execute(query, *args, **kwargs)  # type: ignore[attr-defined]
+        if query == "COMMIT":
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return done
+
+
+def test_a_restore_whose_commit_answer_is_lost_keeps_the_safety_copy(
+    homes: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laptop, desktop = homes
+    with Vault.open(laptop) as vault:
+        vault.add(OWNER, Draft.of(statement="The boat trailer lights need new bulbs"))
+        backup = Path(vault.backup(OWNER)["path"])
+        later = vault.add(OWNER, Draft.of(statement="The boat trailer tyres were changed in June"))["id"]
+    opened = restore.open_store
+
+    def open_then_drop(*args: object, **kwargs: object) -> Store:
+        store = opened(*args, **kwargs)  # type: ignore[arg-type]
+        store.raw = _DropsAfterCommit(store.raw)  # type: ignore[attr-defined]
+        return store
+
+    monkeypatch.setattr(restore, "open_store", open_then_drop)
+    with pytest.raises(psycopg.OperationalError):
+        restore.restore_backup(backup, laptop, clock=CLOCK, replace=True)
+    monkeypatch.undo()
+    with Vault.open(desktop) as other, pytest.raises(NotFound):  # the server did commit: the store was replaced
+        other.get(OWNER, later)
+    kept = [p for p in (laptop / "backups").glob("memvault-*-pre-restore*.db")]
+    assert len(kept) == 1  # the only copy of what the store held is still there
+    with Vault.open(laptop) as vault, _open_backup(kept[0], vault.ctx.key) as copy:
+        assert copy.maintenance.existing_ids([later]) == [later]
+
+
+def test_checking_a_backup_leaves_its_bytes_and_a_rewrite_records_its_new_digest(homes: tuple[Path, Path]) -> None:
+    laptop, _ = homes
+    with Vault.open(laptop) as vault:
+        secret = vault.add(OWNER, Draft.of(statement="The shed padlock code is written in the blue notebook"))["id"]
+        made = Path(vault.backup(OWNER)["path"])
+        [row] = vault.list_backups(OWNER)
+    assert row["sha256"] == sha256_of(made)
+    assert doctor.run(laptop, clock=CLOCK)["ok"]
+    doctor.run(laptop, clock=CLOCK, fix=True)
+    assert sha256_of(made) == row["sha256"]  # checked twice, not rewritten
+    assert sorted(p.name for p in (laptop / "backups").iterdir()) == [made.name, f"{made.name}-keys"]
+    with Vault.open(laptop) as vault:
+        asked = vault.request_purge(OWNER, PurgeRequest.parse({"id": secret, "reason": "privacy"}))
+        assert vault.confirm_purge(OWNER, asked["request_id"])["backups"]["rewritten"] == [str(made)]
+        [after] = vault.list_backups(OWNER)
+    assert after["sha256"] == sha256_of(made) != row["sha256"]  # rewritten: its new digest is the recorded one
+    assert doctor.run(laptop, clock=CLOCK)["ok"]
+    assert sha256_of(made) == after["sha256"]
+
+
+def test_another_homes_backup_put_in_backups_is_reported_and_never_deleted(homes: tuple[Path, Path]) -> None:
+    laptop, desktop = homes
+    with Vault.open(laptop) as vault:
+        secret = vault.add(OWNER, Draft.of(statement="The gate remote lives in the glovebox"))["id"]
+        made = Path(vault.backup(OWNER)["path"])
+    carried = desktop / "backups" / made.name  # the person copied the laptop's backup, with its -keys
+    (desktop / "backups").mkdir(exist_ok=True)
+    carried.write_bytes(made.read_bytes())
+    Path(f"{carried}-keys").write_bytes(Path(f"{made}-keys").read_bytes())
+    before = sha256_of(carried)
+    report = doctor.run(desktop, clock=CLOCK, fix=True)
+    check = {c["name"]: c for c in report["checks"]}["unrecorded backups"]
+    assert not check["ok"] and "a backup from another memvault home" in check["detail"]
+    assert "memvault restore" in check["detail"]
+    with Vault.open(desktop) as other:
+        asked = other.request_purge(OWNER, PurgeRequest.parse({"id": secret, "reason": "privacy"}))
+        other.confirm_purge(OWNER, asked["request_id"])
+        other.scheduled_backup(OWNER)  # the daemon's follow-up too
+        assert str(carried) not in {row["path"] for row in other.list_backups(OWNER)}
+    assert carried.is_file() and Path(f"{carried}-keys").is_file() and sha256_of(carried) == before
+    assert (
+        "a backup from another memvault home"
+        in {c["name"]: c for c in doctor.run(desktop, clock=CLOCK)["checks"]}["unrecorded backups"]["detail"]
+    )
+
+
+def test_another_stores_backup_replaces_a_shared_store_with_records_only_when_told(
+    homes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    laptop, desktop = homes
+    elsewhere = tmp_path / "elsewhere"
+    with Vault.open(elsewhere, create=True, scrypt_n=SCRYPT_N) as vault:  # a store of its own
+        theirs = vault.add(OWNER, Draft.of(statement="The other store's note about the attic fan"))["id"]
+        backup = Path(vault.backup(OWNER)["path"])
+    with Vault.open(laptop) as vault:
+        ours = vault.add(OWNER, Draft.of(statement="The shared store's note about the cellar door"))["id"]
+        before = _tallies(vault.ctx.store)
+    passphrase = os.environ["MEMVAULT_PASSPHRASE"]
+    with pytest.raises(Conflict, match="--replace"):
+        restore.restore_backup(backup, laptop, clock=CLOCK, backup_secret=passphrase)
+    with Vault.open(desktop) as other:
+        assert _tallies(other.ctx.store) == before
+    assert not list((laptop / "backups").glob("*pre-restore*"))
+    restore.restore_backup(backup, laptop, clock=CLOCK, backup_secret=passphrase, replace=True)
+    with Vault.open(desktop) as other:
+        assert other.get(OWNER, theirs)["memory"]["id"] == theirs
+        with pytest.raises(NotFound):
+            other.get(OWNER, ours)

@@ -3,7 +3,7 @@
 A PostgreSQL store has one copy memvault writes to: its database (`schema` is always "main"). Its
 backups are SQLCipher files that `core/maintenance/` writes and rewrites with the file engine (a
 backup is opened as a store of its own there, never attached to this connection), so what a SQLCipher
-store does to an attached backup (`attached`, `export_into`, `copy_tombstones` to a copy) is refused
+store does to an attached backup (`attached`, `export_into`) is refused
 with the reason. A restore empties every logical table (`clear_for_restore`) in the transaction that
 copies the backup's rows in. What a purge
 can reach: the rows and their index entries, then a VACUUM of the touched tables; not the server's
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.core.store.postgres.connection import Connection, DatabaseError
-from memvault.core.store.transfer_tables import TABLES
+from memvault.core.store.transfer_tables import REVOCATIONS, TABLES
 from memvault.core.vocabulary.errors import StoreUnavailable
 
 REQUIRED_TABLES = frozenset(
@@ -292,11 +292,6 @@ def principal_surfaces(conn: Connection) -> dict[str, str]:
     return {str(r["name"]): str(r["surface"]) for r in conn.execute("SELECT name, surface FROM principals")}
 
 
-def copy_tombstones(conn: Connection, schema: str) -> None:
-    """Give a copy every tombstone the store has: there is no copy but the store itself."""
-    _main(schema)
-
-
 def add_tombstones(conn: Connection, rows: Iterable[tuple[str, str, str]], schema: str = "main") -> None:
     _main(schema)
     with conn.cursor() as cursor:
@@ -336,3 +331,24 @@ def continue_events_after(conn: Connection, cursor: int) -> None:
         " greatest(%s, (SELECT coalesce(max(id), 0) FROM events)), true)",
         (max(int(cursor), 1),),
     )
+
+
+def revocations(conn: Connection) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row a revocation (or a spent token) marks, by table: (key, *marks), as `REVOCATIONS` names them."""
+    found: dict[str, list[tuple[Any, ...]]] = {}
+    for table, key, marks in REVOCATIONS:
+        rows = conn.execute(
+            f"SELECT {key}, {', '.join(marks)} FROM {table} WHERE {' OR '.join(f'{m} IS NOT NULL' for m in marks)}"
+        ).fetchall()
+        found[table] = [tuple(row[c] for c in (key, *marks)) for row in rows]
+    return found
+
+
+def revoke_again(conn: Connection, revoked: dict[str, list[tuple[Any, ...]]]) -> None:
+    """Set every mark `revocations` read again where the row is there and the mark is not (never unset one)."""
+    for table, key, marks in REVOCATIONS:
+        rows = [(*row[1:], row[0]) for row in revoked.get(table, [])]
+        if rows:
+            sets = ", ".join(f"{m} = COALESCE({m}, %s)" for m in marks)
+            with conn.cursor() as cursor:
+                cursor.executemany(f"UPDATE {table} SET {sets} WHERE {key} = %s", rows)

@@ -258,8 +258,7 @@ def text_gone_since(conn: Connection, cursor: int) -> bool:
     """Whether, after the change feed's `cursor` (an event id), a record was purged or the store was
     restored from a backup: text a process keeps from before may be gone or belong to another record."""
     row = conn.execute(
-        "SELECT EXISTS (SELECT 1 FROM events WHERE id > %s AND action IN ('purged', 'restored_from_backup'))"
-        " AS found",
+        "SELECT EXISTS (SELECT 1 FROM events WHERE id > %s AND action IN ('purged', 'restored_from_backup')) AS found",
         (cursor,),
     ).fetchone()
     return bool(row and row["found"])

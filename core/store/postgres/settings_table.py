@@ -20,5 +20,9 @@ def write(conn: Connection, name: str, value: Any) -> None:
     )
 
 
+def forget(conn: Connection, name: str) -> None:
+    conn.execute("DELETE FROM settings WHERE name = %s", (name,))
+
+
 def read_all(conn: Connection) -> dict[str, Any]:
     return {row["name"]: json.loads(row["value"]) for row in conn.execute("SELECT name, value FROM settings")}

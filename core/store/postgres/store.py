@@ -164,15 +164,24 @@ class PostgresEngine:
     errors: tuple[type[Exception], ...] = (DatabaseError,)
 
     def open(
-        self, location: str | Path, key: bytes, *, create: bool = False, password: str | None = None
+        self,
+        location: str | Path,
+        key: bytes,
+        *,
+        create: bool = False,
+        read_only: bool = False,
+        password: str | None = None,
     ) -> PostgresStore:
         """`location`: a postgresql:// URL without its password, which comes from the keyring (or
         `password`, when a home is joining). `key` and `create` are the SQLCipher engine's concern: a
-        database is made by its operator, memvault's schema by `migrations.migrate`."""
+        database is made by its operator, memvault's schema by `migrations.migrate`. `read_only`: every
+        transaction of the session is read-only."""
         del key, create
         url = str(location)
         conn = open_connection(url, password or credentials.password_for(url))
         conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
+        if read_only:
+            conn.execute("SET default_transaction_read_only = on")
         return PostgresStore(conn)
 
     def listen(self, location: str | Path, wake: Callable[[], None]) -> AbstractContextManager[object]:

@@ -38,9 +38,10 @@ PLAINTEXT_HEADER = b"SQLite format 3\x00"
 
 def _apply_key(conn: Connection, key: bytes) -> None:
     # Silence SQLCipher's own stderr lines on a wrong key; we raise a clear error instead.
-    conn.execute("PRAGMA cipher_log_level = NONE")
+    # Each answer is read to its end (as every pragma's in `open_connection`: see there).
+    conn.execute("PRAGMA cipher_log_level = NONE").fetchall()
     # A raw 32-byte key skips SQLCipher's KDF: the key is already random.
-    conn.execute(f"PRAGMA key = \"x'{key.hex()}'\"")
+    conn.execute(f"PRAGMA key = \"x'{key.hex()}'\"").fetchall()
 
 
 def open_connection(path: Path, key: bytes, *, create: bool = False) -> Connection:
@@ -74,7 +75,41 @@ def open_connection(path: Path, key: bytes, *, create: bool = False) -> Connecti
         # memory: what they delete is zeroed too (the setting above leaves temp out).
         "PRAGMA temp.secure_delete = ON",
     ):
-        conn.execute(pragma)
+        conn.execute(pragma).fetchall()  # each answer read to its end: no statement is left pending
+    # Switching a file from rollback-journal mode to WAL (above) leaves the connection's read of the
+    # file open until a statement next reads it: the next checkpoint or journal-mode change would
+    # fail ("database table is locked") as if another process held the file. One read closes it.
+    conn.execute("PRAGMA user_version").fetchall()
+    conn.row_factory = dbapi2.Row
+    return conn
+
+
+def open_read_only(path: Path, key: bytes) -> Connection:
+    """Open an encrypted file to read it only (a `mode=ro` URI, `query_only`): not a byte of it changes,
+    not its journal mode (a backup's recorded sha256 stays true). A file in WAL mode may not open so."""
+    if len(key) != 32:
+        raise StoreUnavailable("the store key has the wrong length")
+    if not path.is_file():
+        raise StoreUnavailable(f"no store at {path}")
+    conn: Connection = sqlcipher3.connect(
+        f"{path.resolve().as_uri()}?mode=ro",
+        uri=True,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        isolation_level=None,
+        check_same_thread=False,
+    )
+    try:
+        _apply_key(conn, key)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except DatabaseError as exc:
+        conn.close()
+        if "not a database" not in str(exc):  # could not be read so (locked, WAL without its files): not a verdict
+            raise
+        raise WrongPassphrase(
+            "the file could not be decrypted with this key (another key, or not a memvault store)"
+        ) from None
+    for pragma in (f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}", "PRAGMA temp_store = MEMORY", "PRAGMA query_only = ON"):
+        conn.execute(pragma).fetchall()
     conn.row_factory = dbapi2.Row
     return conn
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.core.store.sqlcipher.connection import Connection, DatabaseError, OperationalError, is_encrypted_file
+from memvault.core.store.transfer_tables import REVOCATIONS
 from memvault.core.vocabulary.errors import StoreUnavailable
 
 ALIAS = "bk"
@@ -359,14 +360,6 @@ def principal_surfaces(conn: Connection) -> dict[str, str]:
     return {str(r[0]): str(r[1]) for r in conn.execute("SELECT name, surface FROM principals")}
 
 
-def copy_tombstones(conn: Connection, schema: str) -> None:
-    """Give an attached copy every tombstone the store has."""
-    conn.execute(
-        f"INSERT OR IGNORE INTO {_schema(schema)}.tombstones (memory_id, purged_at, reason_category)"
-        " SELECT memory_id, purged_at, reason_category FROM main.tombstones"
-    )
-
-
 def add_tombstones(conn: Connection, rows: Iterable[tuple[str, str, str]], schema: str = "main") -> None:
     conn.executemany(
         f"INSERT OR IGNORE INTO {_schema(schema)}.tombstones (memory_id, purged_at, reason_category) VALUES (?, ?, ?)",
@@ -391,3 +384,23 @@ def clear_for_restore(conn: Connection) -> None:
 def continue_events_after(conn: Connection, cursor: int) -> None:
     """Refused, as `clear_for_restore`: a restored store file keeps the backup's event ids."""
     raise StoreUnavailable("a store file is restored by replacing the file, not by emptying its tables")
+
+
+def revocations(conn: Connection) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row a revocation (or a spent token) marks, by table: (key, *marks), as `REVOCATIONS` names them."""
+    found: dict[str, list[tuple[Any, ...]]] = {}
+    for table, key, marks in REVOCATIONS:
+        rows = conn.execute(
+            f"SELECT {key}, {', '.join(marks)} FROM main.{table} WHERE {' OR '.join(f'{m} IS NOT NULL' for m in marks)}"
+        ).fetchall()
+        found[table] = [tuple(row) for row in rows]
+    return found
+
+
+def revoke_again(conn: Connection, revoked: dict[str, list[tuple[Any, ...]]]) -> None:
+    """Set every mark `revocations` read again where the row is there and the mark is not (never unset one)."""
+    for table, key, marks in REVOCATIONS:
+        rows = [(*row[1:], row[0]) for row in revoked.get(table, [])]
+        if rows:
+            sets = ", ".join(f"{m} = COALESCE({m}, ?)" for m in marks)
+            conn.executemany(f"UPDATE main.{table} SET {sets} WHERE {key} = ?", rows)

@@ -43,6 +43,7 @@ from memvault.core.store.sqlcipher.connection import (
     Connection,
     DatabaseError,
     open_connection,
+    open_read_only,
     read_snapshot,
     savepoint,
     write_transaction,
@@ -118,7 +119,11 @@ class SQLCipherEngine:
     latest_schema = migrations.LATEST
     errors: tuple[type[Exception], ...] = (DatabaseError,)
 
-    def open(self, location: str | Path, key: bytes, *, create: bool = False) -> SQLCipherStore:
+    def open(
+        self, location: str | Path, key: bytes, *, create: bool = False, read_only: bool = False
+    ) -> SQLCipherStore:
+        if read_only:
+            return SQLCipherStore(open_read_only(Path(location), key))
         return SQLCipherStore(open_connection(Path(location), key, create=create))
 
     def listen(self, location: str | Path, wake: Callable[[], None]) -> AbstractContextManager[object]:

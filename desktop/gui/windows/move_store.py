@@ -11,6 +11,7 @@ the OS keyring with the store's address; it is never shown again, logged or writ
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import quote
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -80,17 +81,17 @@ def with_password(url: str, password: str) -> str:
     return f"{url} password='{escaped}'"
 
 
-def probe(url: str) -> SharedTarget | str:
-    """What a test of the connection found, or why it failed (a refusal memvault words itself; for
-    an error of the database, its type only: no message is quoted)."""
+def probe(url: str, home: Path | None = None) -> SharedTarget | str:
+    """What a test of the connection found (for the store of `home`), or why it failed (a refusal
+    memvault words itself; for an error of the database, its type only: no message is quoted)."""
     try:
-        return check_shared(url)
+        return check_shared(url, home)
     except MemvaultError:
         raise
     except Exception as exc:
         return (
-            f"the database refused to set up memvault's tables ({type(exc).__name__}): its owner may need to "
-            "create the vector extension in it, or give you the right to create tables"
+            f"the database answered but could not be read ({type(exc).__name__}): its owner may need to "
+            "give you the right to read and create tables in it"
         )
 
 
@@ -105,11 +106,28 @@ def found_text(found: SharedTarget) -> str:
         if found["verified_tls"]
         else "on this computer, where TLS is not needed"
     )
+    version, latest = found["schema_version"], found["latest_schema"]
+    if version is None:
+        tables = "memvault's tables are not in it yet: moving makes them."
+    elif version > latest:
+        tables = f"It holds memvault's tables at schema {version}, newer than this memvault understands ({latest})."
+    elif version < latest:
+        tables = f"It holds memvault's tables at an older schema ({version}); moving brings them to {latest}."
+    else:
+        tables = "It holds memvault's tables."
     lines = [
         f"The database answered, {reach}.",
-        "It runs PostgreSQL 14 or newer with the pgvector extension, and memvault's tables are ready in it.",
+        "It runs PostgreSQL 14 or newer with the pgvector extension available. The test changed nothing in it.",
+        tables,
     ]
     rows = found["rows"]
+    if found["copy_of_this_store"]:
+        lines.append(
+            "It holds the copy of this computer's store that an earlier move made before it stopped, before "
+            "this computer switched to it. Moving checks that copy against your store and, if they still "
+            "match, switches to it without copying again."
+        )
+        return "\n".join(lines)
     if not rows:
         lines.append("It holds no memvault records: your memory can move there.")
         return "\n".join(lines)
@@ -130,6 +148,11 @@ def moved_text(report: MigrateReport) -> str:
         f"Moved and verified: {rows} rows in {len(report['rows'])} tables. "
         "The counts and checksums of every table match on both sides."
     ]
+    if report["resumed"]:
+        lines.append(
+            "An earlier move had copied the store there and stopped before this computer switched to it: "
+            "that copy matched the store, so nothing was copied again."
+        )
     if report["engine"] == "postgresql":
         backups = len(report["backups_moved"])
         lines += [
@@ -316,7 +339,7 @@ class MoveStoreDialog(QDialog):
             return
         self.status.setText("Testing the connection…")
         self.test_button.setEnabled(False)
-        self.ops.run(lambda _v: probe(url), lambda found: self._tested(url, found), self._test_failed)
+        self.ops.run(lambda v: probe(url, v.paths.home), lambda found: self._tested(url, found), self._test_failed)
 
     def _tested(self, url: str, found: SharedTarget | str) -> None:
         self.test_button.setEnabled(True)
@@ -324,7 +347,7 @@ class MoveStoreDialog(QDialog):
             self.status.setText(f"The connection test failed: {found}")
             return
         self.status.setText(found_text(found))
-        if not found["rows"] and url == self.target():
+        if (not found["rows"] or found["copy_of_this_store"]) and url == self.target():
             self.tested = url
             self.move_button.setEnabled(True)
 
