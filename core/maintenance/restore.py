@@ -685,11 +685,7 @@ def _keep_shared(paths: VaultPaths, store: Store, key: bytes, now: str, stamp: s
     """The shared store as it is, written to a `pre-restore` backup of this home, inside the restore's
     transaction (so it holds exactly what the restore replaces) and recorded there."""
     paths.ensure()
-    target = paths.backups / f"memvault-{stamp}-pre-restore.db"
-    n = 2
-    while target.exists():
-        target = paths.backups / f"memvault-{stamp}-pre-restore-{n}.db"
-        n += 1
+    target = unused_name(paths.backups, f"memvault-{stamp}-pre-restore", ".db")
     write_file(store, key, target, paths.key_file)
     row = _row(target, "pre-restore", now)
     store.backups.record(

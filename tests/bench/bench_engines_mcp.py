@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from bench_mcp_search import MEMVAULT, CpuMeter, children, distinct_queries, load, machine
 from bench_retrieval import DOMAINS, NAMES, WORDS, bulk_write, synthesise_vectors
-from benchkit import new_database, percentile
+from benchkit import new_database, percentile, served_environment
 
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.vectors import backfill
@@ -242,10 +242,7 @@ def main() -> None:
     parser.add_argument("--real", type=int, default=300, help="records embedded with the real model")
     parser.add_argument("--keep", metavar="DIR", help="keep the stores and the server's data in DIR, reuse them")
     options = parser.parse_args()
-    os.environ.setdefault("MEMVAULT_PASSPHRASE", "fictional benchmark passphrase")
-    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
-    for name in ("MEMVAULT_WRITE_MODE", "MEMVAULT_EMBEDDINGS"):
-        os.environ.pop(name, None)
+    served_environment()
     print(f"machine: {machine()}")
     work = Path(options.keep) if options.keep else Path(tempfile.mkdtemp(prefix="memvault-engines-mcp-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -47,6 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_retrieval import DOMAINS, NAMES, WORDS, bulk_write, cpu_model, synthesise_vectors
+from benchkit import served_environment
 
 from memvault.core.retrieval.embeddings import shared_embedder
 from memvault.core.retrieval.vectors import backfill
@@ -286,10 +287,7 @@ def main() -> None:
     parser.add_argument("--real", type=int, default=1000, help="records embedded with the real model")
     parser.add_argument("--keep", metavar="DIR", help="build the stores in DIR and reuse them (adds grow them)")
     options = parser.parse_args()
-    os.environ.setdefault("MEMVAULT_PASSPHRASE", "fictional benchmark passphrase")
-    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
-    for name in ("MEMVAULT_WRITE_MODE", "MEMVAULT_EMBEDDINGS"):
-        os.environ.pop(name, None)
+    served_environment()
     print(f"machine: {machine()}")
     for size in (int(s) for s in options.sizes.split(",")):
         run_size(size, options)

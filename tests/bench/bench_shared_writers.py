@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
 
 from bench_mcp_search import MEMVAULT, load, machine
 from bench_retrieval import NAMES, WORDS
-from benchkit import new_database, percentile
+from benchkit import new_database, percentile, served_environment
 from test_shared_store import assert_each_write_once
 
 from memvault.core.operations.changes import ChangeBatch
@@ -124,10 +124,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--writes", type=int, default=250, help="adds per client (two clients on each of two homes)")
     options = parser.parse_args()
-    os.environ.setdefault("MEMVAULT_PASSPHRASE", "fictional benchmark passphrase")
-    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
-    for name in ("MEMVAULT_WRITE_MODE", "MEMVAULT_EMBEDDINGS"):
-        os.environ.pop(name, None)
+    served_environment()
     print(f"machine: {machine()}")
     work = Path(tempfile.mkdtemp(prefix="memvault-shared-writers-"))
     server = pgserver.get_server(work / "pg", cleanup_mode="stop")

@@ -13,6 +13,15 @@ from pathlib import Path
 MEMVAULT = str(Path(sys.executable).with_name("memvault"))
 
 
+def served_environment() -> None:
+    """What a benchmark's servers inherit: a fictional passphrase instead of the keyring, and the
+    product's own write mode and embeddings (not whatever the shell that started it had set)."""
+    os.environ.setdefault("MEMVAULT_PASSPHRASE", "fictional benchmark passphrase")
+    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
+    for name in ("MEMVAULT_WRITE_MODE", "MEMVAULT_EMBEDDINGS"):
+        os.environ.pop(name, None)
+
+
 def initialised_home(prefix: str) -> tuple[Path, dict[str, str]]:
     """A temporary folder holding a new passphrase store (`home/`) and a private runtime folder, and
     the environment that points memvault at them."""
