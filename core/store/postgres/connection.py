@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -133,3 +135,21 @@ def check_server(conn: Connection) -> None:
             f"the PostgreSQL server offers pgvector {row['default_version']}; memvault needs 0.5 or newer "
             "(HNSW indexes): upgrade the extension"
         )
+
+
+@contextmanager
+def privileges_explained() -> Iterator[None]:
+    """Making the schema with a role that lacks what docs/postgresql.md asks for: an error naming the
+    fix instead of the server's "permission denied"."""
+    try:
+        yield
+    except psycopg.errors.InsufficientPrivilege as exc:
+        if "extension" in str(exc):
+            raise StoreUnavailable(
+                "the vector extension does not exist in this database and this role may not create it: "
+                "a superuser runs `CREATE EXTENSION vector;` in it once (a managed service: enable 'vector')"
+            ) from None
+        raise StoreUnavailable(
+            "this role may not create memvault's tables in this database: the role must own the database "
+            "(`createdb --owner ROLE`), or be allowed to create in its schema"
+        ) from None

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from memvault.core.store.postgres.connection import Connection
+from memvault.core.store.postgres.connection import Connection, privileges_explained
 from memvault.core.vocabulary.errors import StoreTooNew
 
 log = logging.getLogger("memvault.store")
@@ -57,7 +57,7 @@ def migrate(conn: Connection, target: int | None = None) -> int:
     """Bring the store to `target` (default: the latest schema); refuse a newer store."""
     migrations = available()
     target = len(migrations) if target is None else target
-    with conn.transaction():
+    with privileges_explained(), conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
         version = current_version(conn)
         if version > len(migrations):
