@@ -35,6 +35,15 @@ if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
     echo "test.sh: the browser install took $((SECONDS - browser_started)) s"
 fi
 
+# The real TLS server test (tests/store/test_tls.py) starts Debian's PostgreSQL, which is built with OpenSSL
+# (pgserver's is not); without it those tests skip.
+missing=()
+dpkg -s postgresql >/dev/null 2>&1 || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
+    { $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
+        echo "test.sh: could not install ${missing[*]}: the real TLS server tests will skip"
+fi
+
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q -e '.[dev]'
 
