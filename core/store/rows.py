@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from memvault.core.vocabulary.model import Explicitness, Memory, MemoryType, Scope, Sensitivity, Status
+from memvault.core.vocabulary.results import ProposalRow
 
 # The word index's columns and their weights in bm25: statement, tags, entity names. An engine ranks
 # its word matches with these; the in-memory postings (core/retrieval/word_postings.py) rank with them too.
@@ -118,3 +119,12 @@ def memory_from(values: list[Any]) -> Memory:
     tags = values[_TAGS]
     values[_TAGS] = [] if tags == "[]" else json.loads(tags)
     return Memory(*values)
+
+
+def proposal_from(row: Any) -> ProposalRow:
+    """A proposal row (any mapping of its columns) as the inbox hands it up: its payload decoded, its
+    duplicate key left in the store."""
+    data = dict(row)
+    data["payload"] = json.loads(data["payload"])
+    data.pop("norm_key", None)
+    return cast(ProposalRow, data)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
+from memvault.core.store.rows import proposal_from
 from memvault.core.store.sqlcipher.connection import Connection
 from memvault.core.vocabulary.model import Caller, new_id
 from memvault.core.vocabulary.results import ProposalRow
@@ -53,14 +54,14 @@ def pending_same(conn: Connection, caller: Caller, kind: str, norm_key: str, dom
 
 def fetch(conn: Connection, proposal_id: str) -> ProposalRow | None:
     row = conn.execute("SELECT * FROM proposals WHERE id = ?", (proposal_id,)).fetchone()
-    return _shape(row) if row else None
+    return proposal_from(row) if row else None
 
 
 def list_by_status(conn: Connection, status: str, limit: int) -> list[ProposalRow]:
     rows = conn.execute(
         "SELECT * FROM proposals WHERE status = ? ORDER BY created_at, id LIMIT ?", (status, limit)
     ).fetchall()
-    return [_shape(row) for row in rows]
+    return [proposal_from(row) for row in rows]
 
 
 def count_pending(conn: Connection, principal: str | None = None) -> int:
@@ -81,10 +82,3 @@ def decide(conn: Connection, proposal_id: str, status: str, now: str, result_id:
         " WHERE id = ? AND status = 'pending'",
         (status, now, result_id, status, status, status, proposal_id),
     )
-
-
-def _shape(row: Any) -> ProposalRow:
-    data = dict(row)
-    data["payload"] = json.loads(data["payload"])
-    data.pop("norm_key", None)
-    return cast(ProposalRow, data)
