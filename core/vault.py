@@ -305,7 +305,7 @@ class Vault:
     def propose(self, caller: Caller, request: ProposeRequest) -> ProposeResult:
         """memory_propose: classify candidates against the store, then write (core/writer/propose.py)."""
         self._guard(caller)
-        return self._written(propose.propose(self.ctx, caller, request))
+        return self._written(propose.propose(self.ctx, caller, request, self.retriever.nearby(self.ctx)))
 
     # -- the contract's advanced views (core/operations/views.py, core/operations/feedback.py) ----------------------
     def related(self, caller: Caller, request: RelatedRequest) -> Graph:

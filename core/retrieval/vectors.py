@@ -249,9 +249,10 @@ class Nearby:
         ahead = self._ahead(text)
         return ahead if ahead is not None else Made.now(self.embedder.embed_one(text))
 
-    def nearest(self, conn: Store, made: Made, floor: float) -> dict[str, float]:
-        """Every stored record (any status, visible or not: the caller filters) with cosine >= floor."""
-        return self._nearest(conn, conn.vectors.store_version(), made, floor)
+    def nearest(self, conn: Store, made: Made, floor: float, limit: int | None = None) -> dict[str, float]:
+        """Every stored record (any status, visible or not: the caller filters) with cosine >= floor;
+        with `limit`, only the closest `limit` of them."""
+        return self._nearest(conn, conn.vectors.store_version(), made, floor, limit)
 
     def nearest_as_stored(self, conn: Store, floor: float) -> Callable[[Made], dict[str, float]]:
         """`nearest` among the records as the store holds them now, for a write that asks after
@@ -260,15 +261,17 @@ class Nearby:
         version = conn.vectors.store_version()
         return lambda made: self._nearest(conn, version, made, floor)
 
-    def _nearest(self, conn: Store, version: int, made: Made, floor: float) -> dict[str, float]:
+    def _nearest(
+        self, conn: Store, version: int, made: Made, floor: float, limit: int | None = None
+    ) -> dict[str, float]:
         self._index.refresh(conn, version)  # new rows read here void what was found ahead
         vector, ahead = made.vector.result(), made.found()
-        k = self.POOL
+        k = min(self.POOL, limit) if limit else self.POOL
         while True:
             hits = self._index.search(vector, k, ahead)
-            if len(hits) < k or hits[-1][1] < floor:
+            if len(hits) < k or hits[-1][1] < floor or k == limit:
                 return {memory_id: cosine for memory_id, cosine in hits if cosine >= floor}
-            k *= 4
+            k = min(k * 4, limit) if limit else k * 4
 
     def closest(self, conn: Store, vector: Matrix, caller: Caller, limit: int) -> list[tuple[str, str]]:
         """(domain, text) of the live records the caller sees that are closest in meaning, closest

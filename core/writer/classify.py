@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
+from memvault.core.retrieval.vectors import Nearby
 from memvault.core.store.context import Context
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import Draft
@@ -20,12 +21,12 @@ from memvault.core.vocabulary.model import LIVE_STATUSES, Caller, Memory
 from memvault.core.vocabulary.search_request import SearchRequest
 from memvault.core.writer import pair_judge
 from memvault.core.writer.normalize import normalize_statement
-from memvault.core.writer.similarity import Judgement, Relation, could_be_same, relate
+from memvault.core.writer.similarity import SUBJECT_COSINE, Judgement, Relation, could_be_same, relate
 
 log = logging.getLogger("memvault.writer")
 
 POOL = 30  # nearest records by the lexical indexes
-EMBED_MISSING = 16  # neighbours without a stored vector that are embedded on the spot
+BY_MEANING = 10  # nearest records by meaning (cosine at least SUBJECT_COSINE), for the writer pass
 SAME_STATEMENT = "the same statement is already current"
 
 # A function answering the embedding of each text (None: embeddings are off or unavailable).
@@ -55,22 +56,40 @@ def _neighbours(conn: Store, caller: Caller, statement: str) -> dict[str, Memory
     return found
 
 
-def _cosines(conn: Store, embed: Embed | None, statement: str, near: dict[str, Memory]) -> dict[str, float]:
-    """Embedding cosine of the candidate with each neighbour (empty when embeddings are off)."""
-    if embed is None or not near:
+def _by_meaning(conn: Store, caller: Caller, nearby: Nearby, statement: str) -> tuple[dict[str, Memory], Any]:
+    """The live records the caller may see closest to the statement by meaning (a change said in
+    other words shares no word with what it changes: "I live in Carrow Bay" / "we moved to Elmstead"),
+    and the statement's vector."""
+    made = nearby.made(statement)
+    close = nearby.nearest(conn, made, SUBJECT_COSINE, limit=BY_MEANING)
+    found = conn.memories.fetch_many(caller, sorted(close))
+    return {i: m for i, m in found.items() if m.status in LIVE_STATUSES}, made.vector.result()
+
+
+def _cosines(
+    conn: Store, embed: Embed | None, statement: str, near: dict[str, Memory], mine: Any = None
+) -> dict[str, float]:
+    """Embedding cosine of the candidate with each neighbour (empty when embeddings are off).
+    `mine`: the candidate's vector when it was made already."""
+    if (embed is None and mine is None) or not near:
         return {}
     import numpy as np  # noqa: PLC0415 - only with embeddings on
 
     from memvault.core.retrieval.embeddings import MODEL_ID  # noqa: PLC0415
 
     stored = conn.vectors.vectors_of(MODEL_ID, list(near))
-    missing = [i for i in near if i not in stored][:EMBED_MISSING]
-    vectors = embed([statement] + [near[i].statement for i in missing])
+    # Every neighbour is compared by meaning: one left without a cosine is judged by the word rules
+    # alone, which take "…Falcon on Mondays" / "…Birch on Thursdays" for a change.
+    missing = [i for i in near if i not in stored]
+    texts = ([] if mine is not None else [statement]) + [near[i].statement for i in missing]
+    vectors = (embed(texts) if embed is not None else None) if texts else []
     if vectors is None:
         return {}
-    mine = np.asarray(vectors[0], dtype=np.float32)
+    if mine is None:
+        mine, vectors = vectors[0], vectors[1:]
+    mine = np.asarray(mine, dtype=np.float32)
     result = {i: float(np.frombuffer(blob, dtype="<f4") @ mine) for i, blob in stored.items()}
-    result.update((i, float(np.asarray(v, dtype=np.float32) @ mine)) for i, v in zip(missing, vectors[1:], strict=True))
+    result.update((i, float(np.asarray(v, dtype=np.float32) @ mine)) for i, v in zip(missing, vectors, strict=False))
     return result
 
 
@@ -87,20 +106,33 @@ def _evidence(judgement: Judgement | None, compared: int) -> dict[str, Any]:
     }
 
 
-def classify(conn: Store, caller: Caller, embed: Embed | None, draft: Draft, *, same_only: bool = False) -> Classified:
+def classify(
+    conn: Store,
+    caller: Caller,
+    embed: Embed | None,
+    draft: Draft,
+    *,
+    same_only: bool = False,
+    nearby: Nearby | None = None,
+) -> Classified:
     """What the candidate is to the store as `caller` sees it (never to records it may not see).
 
     `same_only`: the caller wants to know only whether a record says the same (NO_CHANGE); then only
     neighbours that could be near duplicates by their words are compared, and the model is not run
-    when there are none (a write's vector is then made after its commit).
+    when there are none (a write's vector is then made after its commit). `nearby` (the writer pass,
+    embeddings on): the records closest by meaning are compared too, beside those sharing words.
     """
     near = _neighbours(conn, caller, draft.statement)
+    mine = None
+    if nearby is not None and not same_only:
+        close, mine = _by_meaning(conn, caller, nearby, draft.statement)
+        near.update(close)
     exact = _exact(draft, near)
     if exact:
         return exact
     if same_only:
         near = {k: m for k, m in near.items() if could_be_same(draft.statement, m.statement)}
-    return _judged(draft, near, _cosines(conn, embed, draft.statement, near))
+    return _judged(draft, near, _cosines(conn, embed, draft.statement, near, mine))
 
 
 def _exact(draft: Draft, near: dict[str, Memory]) -> Classified | None:

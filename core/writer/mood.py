@@ -13,7 +13,7 @@ from memvault.core.writer.ngram_head import NgramHead
 from memvault.core.writer.secret_text import fold
 from memvault.core.writer.word_families import WordFamilies
 
-MOOD_HEAD = NgramHead("mood", "fe8c63ea9241dfc172ee747ce785faaf38229b94582649da6205bd6309e17ccb")
+MOOD_HEAD = NgramHead("mood", "b8f56951c84e00ed5888eddc75c203e410b42a47a23dd23d9820df0953408b77")
 LASTING = WordFamilies(
     {
         "lasting": r"every|each|hourly|daily|weekly|monthly|yearly|always|usually|whenever|this (?:month|year|season)"

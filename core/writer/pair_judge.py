@@ -2,18 +2,21 @@
 
 The rules in similarity.py read English sentence structure; people say a change in other words and
 in other languages ("I switched to a Fairphone 5", "Osprey est passé en bêta", "Schwimmen ist jetzt
-am Montag"). For a pair that is close by meaning (cosine at least SUBJECT_COSINE), three heads
-(same / changes / another fact, ngram_head.py) read a view of the pair: what the rules found, the
-cosine and word overlap in steps, the words only the record says and only the new statement says
-(numbers and names by their shape), and whether the new statement says it is a change or names
-another person. They were trained on the tuning part of tests/writer_eval's pairs
-(tests/writer_eval/train_heads.py).
+am Montag"). For a pair close by meaning (cosine at least HEADS_FLOOR), three heads (same / changes / another
+fact, ngram_head.py) read a view of the pair: what the rules found, the cosine and word overlap in
+steps, the words only the record says and only the new statement says (numbers and names by their
+shape), and whether the new statement says it is a change or names another person. They were
+trained on the tuning parts of tests/writer_eval's pairs (tests/writer_eval/train_heads.py).
 
-The heads only add what the rules do not see: where the rules find a conflict (a new value, a
-reversed preference, added detail: contract revision 4 says these are never duplicates), an ending
-or a said replacement, their answer stands. "The same" is never taken from the heads alone: a pair
-with a value change, whose new statement says it changed, or whose cosine is below SAME_FLOOR, is
-not a duplicate whatever the heads say (a write dropped as a duplicate is lost).
+Where the rules read a conflict (a new value, a turned-round comparison, added detail: contract
+revision 4 says these are never duplicates), an ending or a said replacement, their answer stands:
+heads allowed to overrule them took "my sister lives in Bergen" / "... in Tromsø" and "I eat meat" /
+"I do not eat meat" for other facts. Otherwise the heads decide, the rules' finding among what they
+read. A head's answer is taken only when it says yes (a score above zero): a change the heads are
+unsure of would supersede another fact, a "same" they are unsure of would drop a write. "The same" is
+vetoed besides by what the words say: a pair with a value change, whose new statement says it
+changed, or whose cosine is below SAME_FLOOR, is not a duplicate whatever the heads say. In doubt the
+answer is another fact: a duplicate kept costs a record the person can merge, a write dropped is lost.
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from memvault.core.writer.similarity import SUBJECT_COSINE, Judgement, Relation,
 from memvault.core.writer.word_families import WordFamilies
 
 SAME_FLOOR = 0.6
+# Below this cosine a pair is about different things whatever its words say of a change: in a store
+# of 312 records, heads judging every neighbour took 110 of 300 unrelated statements for changes.
+HEADS_FLOOR = SUBJECT_COSINE
 HEADS = {
-    Relation.CONFLICT: NgramHead("pair_changes", "1219d46ed7cd283956fab4fa1fc9f6f31f781d59883e7a8f69c8def35b1edaab"),
-    Relation.SAME: NgramHead("pair_same", "a85d6f150481e085daf1f6791b06b8055924391b5387f0a9a3350bdfc00ab83b"),
-    Relation.UNRELATED: NgramHead("pair_other", "96f807226f82e66501d19b660cdf4be3480d1652fb7b6f10bb4165767d1043c2"),
+    Relation.CONFLICT: NgramHead("pair_changes", "164e7b9a995347d4705f523e0404561acd2e20f028d7202421777e39c39cfca1"),
+    Relation.SAME: NgramHead("pair_same", "552e5eb80aa26c18b9fd677acdc0725174b030eceb0111fdef867948e868557f"),
+    Relation.UNRELATED: NgramHead("pair_other", "b89b0cdadb964d1f7e929946a37f6f473623c61fc43968fee0c71ef8c1e22916"),
 }
 CUES = WordFamilies(
     {
@@ -61,7 +67,7 @@ CUES = WordFamilies(
     }
 )
 _WORD = re.compile(r"\w+(?:[.:']\w+)*")
-_KEPT = (Relation.ENDS, Relation.REPLACES, Relation.CONFLICT)
+_KEPT = (Relation.ENDS, Relation.REPLACES, Relation.CONFLICT)  # the rules' answer stands
 
 
 def _words(text: str) -> list[str]:
@@ -138,19 +144,21 @@ def could_be_same(candidate: str, record: str, judgement: Judgement) -> bool:
 
 
 def judged(candidate: str, record: str, judgement: Judgement) -> Judgement:
-    """The rules' judgement, or the heads' where they apply (a close pair, embeddings on)."""
-    if judgement.relation in _KEPT or judgement.cosine is None or judgement.cosine < SUBJECT_COSINE:
+    """The rules' judgement, or the heads' where they apply (embeddings on, a close pair, no conflict,
+    ending or replacement read by the rules)."""
+    if judgement.relation in _KEPT or judgement.cosine is None or judgement.cosine < HEADS_FLOOR:
         return judgement
     seen = view(candidate, record, judgement)
     scores = {relation: head.score(seen) for relation, head in HEADS.items()}
     if any(score is None for score in scores.values()):
         return judgement  # a head missing or not matching its pin: the rules alone
-    ranked = sorted(scores, key=lambda relation: scores[relation] or 0.0, reverse=True)
-    if ranked[0] is Relation.CONFLICT and (scores[Relation.CONFLICT] or 0.0) <= 0.0:
-        ranked.remove(Relation.CONFLICT)  # a change needs its head to say yes: else another fact is superseded
-    if ranked[0] is Relation.SAME and not could_be_same(candidate, record, judgement):
-        ranked.remove(Relation.SAME)
-    relation = ranked[0]
+    said = [
+        relation
+        for relation in sorted(scores, key=lambda relation: scores[relation] or 0.0, reverse=True)
+        if (scores[relation] or 0.0) > 0.0
+        and (relation is not Relation.SAME or could_be_same(candidate, record, judgement))
+    ]
+    relation = said[0] if said else Relation.UNRELATED
     if relation is judgement.relation:
         return judgement
     rule = {Relation.SAME: "same (head)", Relation.CONFLICT: "changes (head)", Relation.UNRELATED: ""}[relation]

@@ -10,7 +10,8 @@ Per call:
 2. Per candidate, in order: the writer gate (secrets, chatter) -> outcome `rejected`, never
    compared with anything; otherwise the candidate is compared, *as the caller*, with the
    live records it may see near it (exact normalised statement, the word and trigram
-   indexes) and classified (core/writer/similarity.py): NO_CHANGE, ARCHIVE, SUPERSEDE or ADD.
+   indexes, and with embeddings on the closest by meaning) and classified
+   (core/writer/similarity.py, pair_judge.py): NO_CHANGE, ARCHIVE, SUPERSEDE or ADD.
 3. The write mode decides what is committed, through the functions of core/writer/writes.py:
    ADD is `memory_add`, SUPERSEDE is `memory_correct` of the target, ARCHIVE is
    `memory_archive` of the target, NO_CHANGE confirms the target (its last_confirmed_at
@@ -26,6 +27,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
+from memvault.core.retrieval.vectors import Nearby
 from memvault.core.security.access import write_scope
 from memvault.core.store.context import Context
 from memvault.core.store.seam import Store
@@ -126,7 +128,9 @@ def _commit(ctx: Context, caller: Caller, item: Candidate, found: Classified, re
     return _answer(found, archived["outcome"], proposal_id=archived.get("proposal_id"))
 
 
-def _one(ctx: Context, caller: Caller, embed: Embed | None, item: Candidate, ref: str | None) -> ProposalVerdict:
+def _one(
+    ctx: Context, caller: Caller, embed: Embed | None, nearby: Nearby | None, item: Candidate, ref: str | None
+) -> ProposalVerdict:
     draft = item.draft
     refused = rejection(
         draft.statement,
@@ -135,21 +139,22 @@ def _one(ctx: Context, caller: Caller, embed: Embed | None, item: Candidate, ref
     if refused:
         return _answer(None, "rejected", reason=refused)
     with ctx.reading() as conn:
-        found = classify(conn, caller, embed, draft)
+        found = classify(conn, caller, embed, draft, nearby=nearby)
     try:
         return _commit(ctx, caller, item, found, ref)
     except (Conflict, NotFound, InvalidArgument) as exc:  # the target moved on since it was read
         return _answer(found, "rejected", reason=f"not written: {exc}")
 
 
-def propose(ctx: Context, caller: Caller, request: ProposeRequest) -> ProposeResult:
-    """The writer pass over the request's candidates (see the module's docstring)."""
+def propose(ctx: Context, caller: Caller, request: ProposeRequest, nearby: Nearby | None = None) -> ProposeResult:
+    """The writer pass over the request's candidates (see the module's docstring). `nearby`
+    (embeddings on): candidates are compared with the records closest by meaning too."""
     ref = _conversation_ref(request.conversation_ref)
     with ctx.reading() as conn:
         candidates = parse_candidates(conn, caller, request.candidates)
     writes.require_writable(ctx, caller)
     embed = local_embeddings(ctx)
-    results = [_one(ctx, caller, embed, item, ref) for item in candidates]
+    results = [_one(ctx, caller, embed, nearby, item, ref) for item in candidates]
     log.info(
         "writer pass: %d candidate(s): %s",
         len(results),

@@ -39,14 +39,16 @@ FAMILIES = WordFamilies(
         r"|cuenta\w*|pincode|geheimzahl|login\w*|logins?|identifiant\w*|zugang\w*|acceso|credential\w*"
         r"|key\b|keys\b|schlüssel\w*|schluessel\w*|clé\w*|cle\b|token\w*|jeton\w*|secret\w*|geheim\w*|secreto\w*"
         r"|wi-?fi|wlan|code\w*|código\w*|codigo\w*|digicode|combinaci\w+|combinaison\w*|combination\w*"
-        r"|kombination\w*|tan\b|otp\b|cvv|cvc|crypto\w*|prüfziffer|iban|seed|phrase",
+        r"|kombination\w*|tan\b|otp\b|sms|cvv|cvc|crypto\w*|prüfziffer|iban|seed|phrase",
         # A lock, a door, an alarm: something a code opens.
         "lock": r"door\w*|gate\w*|garage\w*|alarm\w*|safe\b|locker\w*|padlock\w*|keypad\w*|key ?box\w*|lock\w*"
         r"|building|portal\w*|entry|\w*tür\w*|\w*tor|\w*tores|\w*schloss\w*|schlösser|tresor\w*|spind\w*"
         r"|zahlenschloss\w*"
         r"|schlüsselkasten\w*|haustür\w*|porte\w*|portail\w*|cadenas|coffre\w*|casier\w*|alarme\w*|interphone"
         r"|puerta\w*|candado\w*|caja fuerte|taquilla\w*|alarma\w*|portero|unlock\w*|entsperr\w*|déverrouill\w*"
-        r"|desbloque\w*|bloqueo|sim|card\w*|karte\w*|carte\w*|tarjeta\w*|bank|banks|banque|banco|banking"
+        r"|desbloque\w*|bloqueo|key ?safe\w*|lockbox\w*|schlüsselbox\w*|schlüsseltresor\w*|boîte à clés?"
+        r"|boite à clés?|cajet[íi]n\w*|caja de llaves|parcel locker\w*|packstation\w*|paketfach\w*|consigne\w*"
+        r"|sim|card\w*|karte\w*|carte\w*|tarjeta\w*|bank|banks|banque|banco|banking"
         r"",
         # Getting in with it.
         "enter": r"press|presses|pressed|pressing|dial|dials|dialed|dialled|dialing|dialling|enter|enters|entered"

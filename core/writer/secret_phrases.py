@@ -126,6 +126,16 @@ _GENERIC_CODE = re.compile(
     re.IGNORECASE,
 )
 
+# A dial's combination: two or more turns, each a direction and the number it stops at ("left 18,
+# right 40, left 7", "à droite jusqu'à 14, gauche 32", "links 18, rechts 40").
+_DIRECTION = r"(?:left|right|links|rechts|gauche|droite|izquierda|derecha)"
+_TURN = rf"{_DIRECTION}\b(?:\s+(?:to|auf|bis|jusqu'(?:à|a)|hasta|a|zu))?\s*\d{{1,2}}\b"
+_DIAL = re.compile(
+    rf"\b{_TURN}(?:[\s,;]+(?:then\s+|dann\s+|puis\s+|luego\s+|and\s+|und\s+|et\s+|y\s+)?"
+    rf"(?:(?:turn|dreh\w*|tourn\w*|gir\w*)\s+)?(?:à\s+|a\s+la\s+|nach\s+)?{_TURN})+",
+    re.IGNORECASE,
+)
+
 _ACCOUNT_WORDS = (
     r"account\s+(?:number|no\.?|#)|acct\.?\s*(?:number|no\.?|#)?|routing(?:\s+(?:number|no\.?|#))?|aba|rtn"
     r"|sort\s+code|bank\s+code|bsb|transit\s+number|checking\s+account|savings\s+account"
@@ -160,7 +170,7 @@ _FAMILIES = (
             _EMAIL_AND_PASSWORD,
         ),
     ),
-    ("access or one-time code", (_CODE, _RECOVERY_CODES, _GENERIC_CODE)),
+    ("access or one-time code", (_CODE, _RECOVERY_CODES, _GENERIC_CODE, _DIAL)),
     ("account or routing number", (_ACCOUNT,)),
 )
 

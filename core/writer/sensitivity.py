@@ -17,7 +17,7 @@ from memvault.core.writer.ngram_head import NgramHead
 from memvault.core.writer.secret_text import fold
 from memvault.core.writer.sensitive_cues import sensitive_view
 
-SENSITIVE_HEAD = NgramHead("sensitive", "3410032a4b4ff1cfe1b74d2bf0252802664370f73a3abe4fe1907db96b6e6890")
+SENSITIVE_HEAD = NgramHead("sensitive", "01e4218d8ef15b7b8efcad8c896c9f359da94b5f9d97eda037a4fc599311cccd")
 _RANK = {Sensitivity.NORMAL: 0, Sensitivity.PERSONAL: 1, Sensitivity.SENSITIVE: 2}
 _PERSONAL = re.compile(
     r"\b(?:my (?:wife|husband|partner|sister|brother|daughter|son|mother|father|mum|mom|dad|kids?|children|"

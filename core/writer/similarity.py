@@ -412,6 +412,54 @@ def could_be_same(candidate: str, record: str) -> bool:
     return dice(a.content, b.content) >= NEAR_DICE_WITH_COSINE and not _hard_difference(a, b) and a.ending == b.ending
 
 
+_WORDS = re.compile(r"[\w'.-]*\w")
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that"})
+_NO_KIND = frozenset({"now", "today", "instead", "anymore", "too", "already", "yet", "these", "days"})  # "the VW now"
+
+
+def _kind_word(word: str, position: int, noun_phrase: bool = False) -> bool:
+    """A word that names a kind of thing ("report", "project", "sister"): no function, value or verb
+    word, no name; in a noun phrase ("the Marten report") a word that could be a verb too."""
+    folded = word.casefold()
+    return (
+        word.isalpha()
+        and len(word) >= 3
+        and folded not in _FUNCTION_WORDS
+        and folded not in _VALUE_WORDS
+        and folded not in _NO_KIND
+        and (noun_phrase or _verb_base(folded) is None)
+        and not _is_name(word, position)
+    )
+
+
+def names_another(candidate: str, record: str) -> bool:
+    """The two differ only in a name that says which thing they are about, the kind beside it in
+    both ("the Marten report" / "the Juniper report", "my sister Ylva" / "my sister Maja", "project
+    Heron" / "project Osprey"): another thing of the same kind, not a change of one. A name where a
+    value stands ("lives in Bergen" / "... in Tromsø", "use PostgreSQL for ..." / "use SQLite for
+    ...") is a change."""
+    a = _WORDS.findall(unicodedata.normalize("NFKC", candidate))
+    b = _WORDS.findall(unicodedata.normalize("NFKC", record))
+    shortest = min(len(a), len(b))
+    start = 0
+    while start < shortest and a[start].casefold() == b[start].casefold():
+        start += 1
+    end = 0
+    while end < shortest - start and a[-1 - end].casefold() == b[-1 - end].casefold():
+        end += 1
+    middles = (a[start : len(a) - end], b[start : len(b) - end])
+    if not all(1 <= len(m) <= 2 and all(_is_name(w, start + k) for k, w in enumerate(m)) for m in middles):
+        return False
+    after = a[len(a) - end] if end else None
+    before = a[start - 1] if start else None
+    in_phrase = before is not None and before.casefold() in _DETERMINERS
+    return (in_phrase and after is not None and _kind_word(after, len(a) - end, noun_phrase=True)) or (
+        before is not None and _kind_word(before, start - 1)
+    )
+
+
 def _conflict(a: Parsed, b: Parsed, cosine: float | None) -> str | None:
     """Why candidate `a` contradicts record `b` (same subject, different value), or None."""
     if cosine is not None and cosine < SUBJECT_COSINE:
@@ -504,6 +552,8 @@ def relate(candidate: str, record: str, cosine: float | None = None) -> Judgemen
             return Judgement(relation, held + (cosine or 0.0), overlap, cosine, rule="ending")
         return Judgement(Relation.UNRELATED, overlap, overlap, cosine)
     why = why or _conflict(a, b, cosine)
+    if why == "value" and names_another(candidate, record):
+        return Judgement(Relation.UNRELATED, overlap, overlap, cosine, rule="another of its kind")
     if why:
         differences = value_differences(a, b) or [
             {

@@ -43,7 +43,7 @@ def run(export: Path, mode: str, root: Path) -> None:
     print(
         f"| {mode} | {counts['conversations']} | {records} | {seconds:.1f} s | {counts['conversations'] / seconds:.0f}"
         f" | {records / seconds:.0f} | added {counts['added']}, known {counts['confirmed']},"
-        f" excluded {counts['excluded']} |",
+        f" corrected {counts['corrected']}, excluded {counts['excluded']} |",
         flush=True,
     )
     shutil.rmtree(home, ignore_errors=True)

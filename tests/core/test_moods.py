@@ -22,6 +22,11 @@ DURABLE = [
     "I get anxious before flights, so I prefer aisle seats.",
     "The kitchen renovation starts in March with the Oakfield builders.",
     "Mein Bruder wohnt in Graz.",
+    # Said of today, but an event, not a feeling.
+    "we shipped the beta today",
+    # Text the head knows no n-gram of scores its learned constant, below the cut: no mood.
+    "東京の大学で日本語を勉強しました",
+    "bank account",
 ]
 
 

@@ -151,6 +151,28 @@ def test_names_polarity_and_choices_conflict(vault: Vault, add: Adder, record: s
     assert (result["classification"], result["target_id"]) == ("SUPERSEDE", target)
 
 
+@pytest.mark.parametrize(
+    ("record", "candidate"),
+    [
+        ("I need to send the Marten report by Friday.", "I need to send the Juniper report by Friday."),
+        ("My sister Ylva lives in Bergen.", "My sister Maja lives in Bergen."),
+        ("The Heron project is in beta now.", "The Osprey project is in beta now."),
+    ],
+)
+def test_a_name_that_says_which_thing_it_is_makes_another_fact(
+    vault: Vault, add: Adder, record: str, candidate: str
+) -> None:
+    add(record)
+    (result,) = propose(vault, ASSISTANT, candidate)
+    assert result["classification"] == "ADD", result
+
+
+def test_a_record_sharing_no_word_is_compared_by_meaning(vault: Vault, add: Adder) -> None:
+    add("I work as a nurse in Dundee.")
+    (result,) = propose(vault, ASSISTANT, "My job: caring for patients at a Scottish hospital.")
+    assert result["evidence"]["compared"] == 1 and result["evidence"]["cosine"] is not None, result
+
+
 def test_no_longer_is_archive_and_approval_archives_the_target(vault: Vault, add: Adder) -> None:
     target = add("I play tennis on Sunday mornings.", domain="sport")
     other = add("I watch tennis on television at night.", domain="sport")

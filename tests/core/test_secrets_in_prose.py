@@ -17,6 +17,7 @@ SAID = {
     "garage code in words": "garage opener code: nine one five two",
     "key split in two": "the Brindle API key starts with sk_live_7Hq2 and ends with Zp9RrT4mWq",
     "safe combination": "Oma's safe opens with 22-41-09",
+    "dial turns": "Tresor im Lager: rechts 31, links 12, rechts 5",
     "SIM PIN": "the SIM PIN of my work phone is 6604",
     "alarm code in German": "Alarmanlage im Laden: 7312 und dann Raute",
     "building code in French": "le code de l'immeuble c'est 48B17",
@@ -28,6 +29,7 @@ SAID = {
     "SMS code in French": "le code reçu par SMS est 734 118",
 }
 NOT_SECRETS = [
+    "turn left at the bakery, then right after 200 m",
     "my desk phone extension is 2291",
     "the build fails with exit code 137",
     "the Lisbon flat is on the 4th floor, door 4B",

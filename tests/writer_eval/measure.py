@@ -1,7 +1,7 @@
 """Measure today's writer judgements on the writer evaluation set (statements.jsonl, pairs.jsonl).
 
 Run from the checkout: `.venv/bin/python tests/writer_eval/measure.py
-[--split heldout|tune|both|fresh|fresh2|fresh2-tune] [--json FILE] [--show N] [--embeddings on|off]`.
+[--split heldout|tune|both|fresh|fresh2|fresh2-tune|fresh3|fresh3-tune] [--json FILE] [--show N] [--embeddings on|off]`.
 Builds the set first when the files are missing.
 
 What is measured, as the code stands (nothing here changes or tunes a rule):
@@ -425,9 +425,15 @@ def code_state() -> dict[str, Any]:
     return {"head": head.stdout.strip(), "modified": [line[3:] for line in status.stdout.splitlines()]}
 
 
-# The hand-written sets: `fresh` is measured only (nobody tunes on it); `fresh2` has a tuning part
-# the heads train on and a held-out part.
-SECOND_SETS = {"fresh": ("fresh", "fresh"), "fresh2": ("fresh2", "heldout"), "fresh2-tune": ("fresh2", "tune")}
+# The hand-written sets: `fresh` is measured only (nobody tunes on it); `fresh2` and `fresh3` have a
+# tuning part the heads train on and a held-out part.
+SECOND_SETS = {
+    "fresh": ("fresh", "fresh"),
+    "fresh2": ("fresh2", "heldout"),
+    "fresh2-tune": ("fresh2", "tune"),
+    "fresh3": ("fresh3", "heldout"),
+    "fresh3-tune": ("fresh3", "tune"),
+}
 
 
 def load(path: Path) -> list[dict[str, Any]]:

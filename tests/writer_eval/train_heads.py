@@ -2,13 +2,13 @@
 
     .venv/bin/python tests/writer_eval/train_heads.py [mood|secret|sensitive|pairs ...] [--write]
 
-The tuning parts are the built set's and the second hand-written set's (README: "The second
-hand-written set"); each held-out part is reported apart. Ridge regression in its dual form (a few
-thousand statements, 16k buckets), one class against everything else. The threshold is chosen on
-the tuning parts alone, from out-of-fold scores (folds by template, so a template's statements are
-never scored by a head that saw them): the lowest score that keeps the class's recall at the head's
-target, unless that refuses more ordinary statements than the head allows. The held-out parts are
-scored once, after; their figures are printed per language.
+The tuning parts are the built set's and the hand-written sets' (README: "The second hand-written
+set", "The third hand-written set"); each held-out part is reported apart. Ridge regression in its
+dual form (a few thousand statements, 16k buckets), one class against everything else. The threshold
+is chosen on the tuning parts alone, from out-of-fold scores (folds by template, so a template's
+statements are never scored by a head that saw them): the lowest score that keeps the class's recall
+at the head's target, unless that refuses more ordinary statements than the head allows. The held-
+out parts are scored once, after; their figures are printed per language.
 With --write, the weights go to resources/writer/<name>_head.bin, the bias (the threshold folded in)
 to <name>_head.json, and the pin to write beside the head (ngram_head.pin) is printed.
 """
@@ -33,6 +33,7 @@ HERE = Path(__file__).parent
 OUT = HERE.parents[1] / "resources" / "writer"
 RIDGE = 1.0
 FOLDS = 5
+HAND_WRITTEN = ("fresh2", "fresh3")  # the hand-written sets with a tuning part (the first is measured only)
 
 
 @dataclass(frozen=True)
@@ -45,15 +46,19 @@ class Head:
     # Whether the pairs' statements (tuning parts) train it too, as ordinary statements. The mood
     # head: without them it took plain durable statements for moods ("I'm vegan", "I'm learning Dutch").
     pair_statements: bool = False
-    # Whether the second hand-written set's tuning part trains it. Not the secret head: trained with
-    # it, no held-out figure moved and "The promo code SPRING25 gives 25% off" was refused (0024).
-    second_set: bool = True
+    # Whether the hand-written sets' tuning parts train it. Not the secret head: trained with the
+    # second set, no held-out figure moved and "The promo code SPRING25 gives 25% off" was refused (0024).
+    hand_written: bool = True
+    # Whether the head learns a constant beside its n-grams (folded into the bias it ships). The mood
+    # head judges every statement: without one, a text it knows no n-gram of (Japanese, "bank
+    # account") scores 0, above its cut, and was refused as a mood.
+    intercept: bool = False
 
 
 HEADS = {
-    "mood": Head("mood", lambda r: bool(r["labels"]["mood"]), lambda t: t, 0.75, 0.005, pair_statements=True),
+    "mood": Head("mood", lambda r: bool(r["labels"]["mood"]), fold, 0.95, 0.005, pair_statements=True, intercept=True),
     "secret": Head(
-        "secret", lambda r: bool(r["labels"]["secret"]), lambda t: secret_view(fold(t)), 0.99, 0.01, second_set=False
+        "secret", lambda r: bool(r["labels"]["secret"]), lambda t: secret_view(fold(t)), 0.99, 0.01, hand_written=False
     ),
     "sensitive": Head(
         "sensitive", lambda r: bool(r["labels"]["sensitive"]), lambda t: sensitive_view(fold(t)), 0.97, 0.25
@@ -105,18 +110,18 @@ def threshold(
 
 
 def held_out(rows: list[dict]) -> dict[str, list[dict]]:
-    """The held-out parts, each reported apart: the built set's and the second hand-written set's. The
+    """The held-out parts, each reported apart: the built set's and each hand-written set's. The
     first hand-written set (`fresh`) is left to measure.py, so that no choice here is made on it."""
     return {
-        "held-out": [r for r in rows if r["split"] == "heldout" and r.get("source") != "fresh2"],
-        "fresh2-ho": [r for r in rows if r["split"] == "heldout" and r.get("source") == "fresh2"],
+        "held-out": [r for r in rows if r["split"] == "heldout" and r.get("source") not in HAND_WRITTEN],
+        **{f"{s}-ho": [r for r in rows if r["split"] == "heldout" and r.get("source") == s] for s in HAND_WRITTEN},
     }
 
 
 def load(name: str) -> list[dict]:
-    """The rows of `<name>.jsonl` and of the second hand-written set beside it, if there."""
+    """The rows of `<name>.jsonl` and of the hand-written sets beside it, if there."""
     rows = []
-    for prefix in ("", "fresh2_"):
+    for prefix in ("", *(f"{s}_" for s in HAND_WRITTEN)):
         path = HERE / f"{prefix}{name}.jsonl"
         if path.exists():
             rows += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -147,12 +152,14 @@ def as_ordinary(pairs: list[dict]) -> list[dict]:
 
 
 def train(head: Head, rows: list[dict], write: bool) -> None:
-    tune = [r for r in rows if r["split"] == "tune" and (head.second_set or r.get("source") != "fresh2")]
+    tune = [r for r in rows if r["split"] == "tune" and (head.hand_written or r.get("source") not in HAND_WRITTEN)]
     if head.pair_statements:
         tune += as_ordinary([p for p in load("pairs") if p["split"] == "tune"])
     views = [head.view(r["text"]) for r in tune]
     judged = np.array([bool(v) for v in views])
     a = matrix([v for v in views if v])
+    if head.intercept:
+        a = np.hstack([a, np.ones((len(a), 1))])
     truth = np.array([head.label(r) for r in tune])
     y = np.where(truth[judged], 1.0, -1.0)
     oof = np.full(len(tune), -np.inf)
@@ -163,6 +170,8 @@ def train(head: Head, rows: list[dict], write: bool) -> None:
     report("tune-oof", oof > cut, tune, truth)
     weights = fit(a, y).astype(np.float32)
     bias = -cut
+    if head.intercept:
+        weights, bias = weights[:-1], bias + float(weights[-1])
     for name, held in held_out(rows).items():
         held_views = [head.view(r["text"]) for r in held]
         held_scores = np.array(
