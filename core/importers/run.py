@@ -28,7 +28,7 @@ from memvault.core.store.context import Context
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.errors import Conflict, MemvaultError
 from memvault.core.vocabulary.model import Caller, LinkType, new_id
-from memvault.core.writer.classify import Embed, local_embeddings
+from memvault.core.writer.classify import Embed, local_embeddings, remembered
 from memvault.core.writer.gate import secret_rejection
 from memvault.core.writer.normalize import normalize_statement
 from memvault.core.writer.similarity import parse
@@ -37,7 +37,6 @@ from memvault.core.writer.writes import apply_correction, commit_draft, confirm
 log = logging.getLogger("memvault.import")
 
 SNIPPET_CHARS = 240
-MEMO_TEXTS = 20_000  # ~30 MB of 384-d vectors
 # progress(conversations done, conversations in all, counts so far)
 Progress = Callable[[int, int, dict[str, int]], None]
 Stop = Callable[[], bool]  # asked between conversations (dry run) or chunks (commit): True stops
@@ -61,28 +60,6 @@ class Stopped(MemvaultError):
     """The person stopped a dry run: nothing was written. (No MCP tool passes a stop.)"""
 
     code = "conflict"
-
-
-def _memo(embed: Embed | None) -> Embed | None:
-    """The model's answer per distinct text, kept for the import: records written by earlier chunks
-    have no stored vector yet (they are embedded after the commit), so the writer's comparison would
-    embed the same neighbours again for every candidate."""
-    if embed is None:
-        return None
-    known: dict[str, Any] = {}
-
-    def cached(texts: list[str]) -> list[Any] | None:
-        missing = list(dict.fromkeys(t for t in texts if t not in known))
-        if missing:
-            vectors = embed(missing)
-            if vectors is None:
-                return None
-            if len(known) > MEMO_TEXTS:
-                known.clear()
-            known.update(zip(missing, vectors, strict=True))
-        return [known[t] for t in texts]
-
-    return cached
 
 
 def select(export: Export, request: ImportRequest) -> tuple[list[Outline], int]:
@@ -135,7 +112,7 @@ def dry_run(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks |
     progress, stop = (hooks.progress, hooks.stop) if hooks else (None, None)
     export = read_export(request.path, request.format, request.max_bytes)
     chosen, left_out = select(export, request)
-    embed = _memo(local_embeddings(ctx))
+    embed = remembered(local_embeddings(ctx))
     tally, batch = Tally(), BatchMemory()
     seen: dict[str, Decision] = {}  # a sentence said again gets the first one's verdict, judged once
     with ctx.reading() as conn:
@@ -208,7 +185,7 @@ def commit(ctx: Context, caller: Caller, request: ImportRequest, hooks: Hooks | 
     chosen, left_out = select(export, request)
     chunks = _chunks(chosen, request.chunk_size)
     done = reached = manifest["chunks_done"] if manifest else 0
-    batch = _Batch(caller, _memo(local_embeddings(ctx)), export, request, batch_id or new_id("b"), Tally())
+    batch = _Batch(caller, remembered(local_embeddings(ctx)), export, request, batch_id or new_id("b"), Tally())
     started = time.monotonic()
     reading = export.conversations([outline for chunk in chunks[done:] for outline in chunk])
     for number in range(done, len(chunks)):

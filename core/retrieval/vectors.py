@@ -230,7 +230,8 @@ class Nearby:
     The writer's duplicate check for an assistant's add (core/writer/classify.py): a record can be
     the same only above a cosine floor, so the exact search over every stored vector finds all
     such records (a lexical top-N need not). The vector is then stored with the record, in the
-    add's own transaction: no embedding is left pending behind the commit.
+    add's own transaction: no embedding is left pending behind the commit. The writer pass asks it
+    too, for the records closest to a candidate by meaning.
     """
 
     POOL = 30  # nearest records asked at first; more while all of them clear the floor
@@ -264,14 +265,16 @@ class Nearby:
     def _nearest(
         self, conn: Store, version: int, made: Made, floor: float, limit: int | None = None
     ) -> dict[str, float]:
+        if limit is not None and limit < 1:
+            raise ValueError("limit: at least 1")
         self._index.refresh(conn, version)  # new rows read here void what was found ahead
         vector, ahead = made.vector.result(), made.found()
-        k = min(self.POOL, limit) if limit else self.POOL
+        k = self.POOL if limit is None else min(self.POOL, limit)
         while True:
             hits = self._index.search(vector, k, ahead)
             if len(hits) < k or hits[-1][1] < floor or k == limit:
                 return {memory_id: cosine for memory_id, cosine in hits if cosine >= floor}
-            k = min(k * 4, limit) if limit else k * 4
+            k = k * 4 if limit is None else min(k * 4, limit)
 
     def closest(self, conn: Store, vector: Matrix, caller: Caller, limit: int) -> list[tuple[str, str]]:
         """(domain, text) of the live records the caller sees that are closest in meaning, closest

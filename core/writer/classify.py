@@ -8,12 +8,12 @@ Shared by the writer pass (core/writer/propose.py), `memory_add`'s near-duplicat
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from memvault.core.retrieval.hybrid import Gathered, gather_lexical
-from memvault.core.retrieval.vectors import Nearby
+from memvault.core.retrieval.vectors import Made, Nearby
 from memvault.core.store.context import Context
 from memvault.core.store.seam import Store
 from memvault.core.vocabulary.drafts import Draft
@@ -27,6 +27,8 @@ log = logging.getLogger("memvault.writer")
 
 POOL = 30  # nearest records by the lexical indexes
 BY_MEANING = 10  # nearest records by meaning (cosine at least SUBJECT_COSINE), for the writer pass
+LOOK_FURTHER = 4  # ...looked for among this many times as many (other versions and scopes are in the index)
+MEMO_TEXTS = 20_000  # texts whose vectors `remembered` keeps (~30 MB of 384-d vectors)
 SAME_STATEMENT = "the same statement is already current"
 
 # A function answering the embedding of each text (None: embeddings are off or unavailable).
@@ -56,14 +58,22 @@ def _neighbours(conn: Store, caller: Caller, statement: str) -> dict[str, Memory
     return found
 
 
+def _live_visible(conn: Store, caller: Caller, ids: Iterable[str]) -> dict[str, Memory]:
+    """The live records among `ids` the caller may see."""
+    found = conn.memories.fetch_many(caller, sorted(ids))
+    return {i: m for i, m in found.items() if m.status in LIVE_STATUSES}
+
+
 def _by_meaning(conn: Store, caller: Caller, nearby: Nearby, statement: str) -> tuple[dict[str, Memory], Any]:
-    """The live records the caller may see closest to the statement by meaning (a change said in
-    other words shares no word with what it changes: "I live in Carrow Bay" / "we moved to Elmstead"),
-    and the statement's vector."""
-    made = nearby.made(statement)
-    close = nearby.nearest(conn, made, SUBJECT_COSINE, limit=BY_MEANING)
-    found = conn.memories.fetch_many(caller, sorted(close))
-    return {i: m for i, m in found.items() if m.status in LIVE_STATUSES}, made.vector.result()
+    """The BY_MEANING live records the caller may see closest to the statement by meaning (a change
+    said in other words shares no word with what it changes: "I live in Carrow Bay" / "we moved to
+    Elmstead"), and the statement's vector. The index holds every version and scope, so more are
+    asked than kept."""
+    vector = nearby.embedder.embed_one(statement)  # made here: a concurrent add's head start stays its own
+    close = nearby.nearest(conn, Made.now(vector), SUBJECT_COSINE, limit=BY_MEANING * LOOK_FURTHER)
+    live = _live_visible(conn, caller, close)
+    kept = sorted(live, key=lambda i: close[i], reverse=True)[:BY_MEANING]
+    return {i: live[i] for i in kept}, vector
 
 
 def _cosines(
@@ -82,15 +92,39 @@ def _cosines(
     # alone, which take "…Falcon on Mondays" / "…Birch on Thursdays" for a change.
     missing = [i for i in near if i not in stored]
     texts = ([] if mine is not None else [statement]) + [near[i].statement for i in missing]
-    vectors = (embed(texts) if embed is not None else None) if texts else []
-    if vectors is None:
-        return {}
+    made = (embed(texts) if embed is not None else None) if texts else []
+    if made is None:  # the model failed: what is stored still compares, with the vector made already
+        if mine is None:
+            return {}
+        missing, made = [], []
     if mine is None:
-        mine, vectors = vectors[0], vectors[1:]
+        mine, made = made[0], made[1:]
     mine = np.asarray(mine, dtype=np.float32)
     result = {i: float(np.frombuffer(blob, dtype="<f4") @ mine) for i, blob in stored.items()}
-    result.update((i, float(np.asarray(v, dtype=np.float32) @ mine)) for i, v in zip(missing, vectors, strict=False))
+    result.update((i, float(np.asarray(v, dtype=np.float32) @ mine)) for i, v in zip(missing, made, strict=True))
     return result
+
+
+def remembered(embed: Embed | None) -> Embed | None:
+    """`embed` keeping the model's answer per distinct text for one pass (an import, a writer pass):
+    records written earlier in it have no stored vector yet (they are embedded after the commit), so
+    every candidate would embed the same neighbours again."""
+    if embed is None:
+        return None
+    known: dict[str, Any] = {}
+
+    def cached(texts: list[str]) -> list[Any] | None:
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            vectors = embed(missing)
+            if vectors is None:
+                return None
+            if len(known) > MEMO_TEXTS:
+                known.clear()
+            known.update(zip(missing, vectors, strict=True))
+        return [known[t] for t in texts]
+
+    return cached
 
 
 def _evidence(judgement: Judgement | None, compared: int) -> dict[str, Any]:
@@ -123,13 +157,13 @@ def classify(
     embeddings on): the records closest by meaning are compared too, beside those sharing words.
     """
     near = _neighbours(conn, caller, draft.statement)
+    exact = _exact(draft, near)
+    if exact:
+        return exact
     mine = None
     if nearby is not None and not same_only:
         close, mine = _by_meaning(conn, caller, nearby, draft.statement)
         near.update(close)
-    exact = _exact(draft, near)
-    if exact:
-        return exact
     if same_only:
         near = {k: m for k, m in near.items() if could_be_same(draft.statement, m.statement)}
     return _judged(draft, near, _cosines(conn, embed, draft.statement, near, mine))
@@ -177,9 +211,7 @@ def same_by_meaning(
         for m in conn.memories.live_with_norm_key(caller, normalize_statement(draft.statement))
         if m.id != written
     }
-    near.update(
-        (i, m) for i, m in conn.memories.fetch_many(caller, sorted(cosines)).items() if m.status in LIVE_STATUSES
-    )
+    near.update(_live_visible(conn, caller, cosines))
     exact = _exact(draft, near)
     if exact:
         return exact

@@ -149,14 +149,14 @@ def judged(candidate: str, record: str, judgement: Judgement) -> Judgement:
     if judgement.relation in _KEPT or judgement.cosine is None or judgement.cosine < HEADS_FLOOR:
         return judgement
     seen = view(candidate, record, judgement)
-    scores = {relation: head.score(seen) for relation, head in HEADS.items()}
-    if any(score is None for score in scores.values()):
+    scored = {relation: head.score(seen) for relation, head in HEADS.items()}
+    scores = {relation: score for relation, score in scored.items() if score is not None}
+    if len(scores) < len(scored):
         return judgement  # a head missing or not matching its pin: the rules alone
     said = [
         relation
-        for relation in sorted(scores, key=lambda relation: scores[relation] or 0.0, reverse=True)
-        if (scores[relation] or 0.0) > 0.0
-        and (relation is not Relation.SAME or could_be_same(candidate, record, judgement))
+        for relation in sorted(scores, key=scores.__getitem__, reverse=True)
+        if scores[relation] > 0.0 and (relation is not Relation.SAME or could_be_same(candidate, record, judgement))
     ]
     relation = said[0] if said else Relation.UNRELATED
     if relation is judgement.relation:

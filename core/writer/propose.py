@@ -37,7 +37,7 @@ from memvault.core.vocabulary.model import Caller
 from memvault.core.vocabulary.requests import ArchiveRequest, CorrectRequest, ProposeRequest
 from memvault.core.vocabulary.results import ProposalVerdict, ProposeResult
 from memvault.core.writer import writes
-from memvault.core.writer.classify import SAME_STATEMENT, Classified, Embed, classify, local_embeddings
+from memvault.core.writer.classify import SAME_STATEMENT, Classified, Embed, classify, local_embeddings, remembered
 from memvault.core.writer.gate import rejection, secret_rejection
 
 log = logging.getLogger("memvault.writer")
@@ -153,7 +153,7 @@ def propose(ctx: Context, caller: Caller, request: ProposeRequest, nearby: Nearb
     with ctx.reading() as conn:
         candidates = parse_candidates(conn, caller, request.candidates)
     writes.require_writable(ctx, caller)
-    embed = local_embeddings(ctx)
+    embed = remembered(local_embeddings(ctx))  # neighbours without a vector are embedded once a call
     results = [_one(ctx, caller, embed, nearby, item, ref) for item in candidates]
     log.info(
         "writer pass: %d candidate(s): %s",

@@ -47,7 +47,7 @@ FAMILIES = WordFamilies(
         r"|schlüsselkasten\w*|haustür\w*|porte\w*|portail\w*|cadenas|coffre\w*|casier\w*|alarme\w*|interphone"
         r"|puerta\w*|candado\w*|caja fuerte|taquilla\w*|alarma\w*|portero|unlock\w*|entsperr\w*|déverrouill\w*"
         r"|desbloque\w*|bloqueo|key ?safe\w*|lockbox\w*|schlüsselbox\w*|schlüsseltresor\w*|boîte à clés?"
-        r"|boite à clés?|cajet[íi]n\w*|caja de llaves|parcel locker\w*|packstation\w*|paketfach\w*|consigne\w*"
+        r"|boite à clés?|cajet[íi]n\w*|caja de llaves"
         r"|sim|card\w*|karte\w*|carte\w*|tarjeta\w*|bank|banks|banque|banco|banking"
         r"",
         # Getting in with it.

@@ -126,13 +126,14 @@ _GENERIC_CODE = re.compile(
     re.IGNORECASE,
 )
 
-# A dial's combination: two or more turns, each a direction and the number it stops at ("left 18,
-# right 40, left 7", "à droite jusqu'à 14, gauche 32", "links 18, rechts 40").
+# A dial's combination: three or more turns, each a direction and the number it stops at ("left 18,
+# right 40, left 7", "à droite jusqu'à 14, gauche 32, droite 7"); two are a measurement as often
+# ("eye pressure right 18, left 17", "tyre pressure left 32, right 32").
 _DIRECTION = r"(?:left|right|links|rechts|gauche|droite|izquierda|derecha)"
 _TURN = rf"{_DIRECTION}\b(?:\s+(?:to|auf|bis|jusqu'(?:à|a)|hasta|a|zu))?\s*\d{{1,2}}\b"
 _DIAL = re.compile(
     rf"\b{_TURN}(?:[\s,;]+(?:then\s+|dann\s+|puis\s+|luego\s+|and\s+|und\s+|et\s+|y\s+)?"
-    rf"(?:(?:turn|dreh\w*|tourn\w*|gir\w*)\s+)?(?:à\s+|a\s+la\s+|nach\s+)?{_TURN})+",
+    rf"(?:(?:turn|dreh\w*|tourn\w*|gir\w*)\s+)?(?:à\s+|a\s+la\s+|nach\s+)?{_TURN}){{2,}}",
     re.IGNORECASE,
 )
 

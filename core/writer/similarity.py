@@ -435,11 +435,13 @@ def _kind_word(word: str, position: int, noun_phrase: bool = False) -> bool:
 
 
 def names_another(candidate: str, record: str) -> bool:
-    """The two differ only in a name that says which thing they are about, the kind beside it in
-    both ("the Marten report" / "the Juniper report", "my sister Ylva" / "my sister Maja", "project
-    Heron" / "project Osprey"): another thing of the same kind, not a change of one. A name where a
-    value stands ("lives in Bergen" / "... in Tromsø", "use PostgreSQL for ..." / "use SQLite for
-    ...") is a change."""
+    """The two differ only in a name that says which thing they are about: the kind beside it in both
+    and more said of it, or whose it is ("the Marten report by Friday" / "the Juniper report by
+    Friday", "my sister Ylva lives in Bergen" / "my sister Maja lives in Bergen", "... for the Heron
+    project" / "... for the Osprey project"). Another thing of the same kind, not a
+    change of one. A name where a value stands ("lives in Bergen" / "... in Tromsø", "use
+    PostgreSQL for ..." / "use SQLite for ...", "I use the Vim editor" / "... the Emacs editor") or
+    a weekday ("due Friday" / "due Monday") is a change."""
     a = _WORDS.findall(unicodedata.normalize("NFKC", candidate))
     b = _WORDS.findall(unicodedata.normalize("NFKC", record))
     shortest = min(len(a), len(b))
@@ -450,14 +452,28 @@ def names_another(candidate: str, record: str) -> bool:
     while end < shortest - start and a[-1 - end].casefold() == b[-1 - end].casefold():
         end += 1
     middles = (a[start : len(a) - end], b[start : len(b) - end])
-    if not all(1 <= len(m) <= 2 and all(_is_name(w, start + k) for k, w in enumerate(m)) for m in middles):
+    if not all(1 <= len(m) <= 2 and all(_names(w, start + k) for k, w in enumerate(m)) for m in middles):
         return False
-    after = a[len(a) - end] if end else None
+    suffix = a[len(a) - end :]
     before = a[start - 1] if start else None
-    in_phrase = before is not None and before.casefold() in _DETERMINERS
-    return (in_phrase and after is not None and _kind_word(after, len(a) - end, noun_phrase=True)) or (
-        before is not None and _kind_word(before, start - 1)
-    )
+    if before is not None and before.casefold() in _DETERMINERS and suffix:
+        # "the Marten report by Friday": the kind after the name, and more said of the thing; or
+        # whose it is ("... for the Juniper project").
+        whose = start >= 2 and a[start - 2].casefold() == "for"
+        return _kind_word(suffix[0], len(a) - end, noun_phrase=True) and (whose or _says_more(suffix[1:]))
+    # "my sister Ylva lives in Bergen": the kind before the name, and more said of the one named.
+    return before is not None and _kind_word(before, start - 1) and _says_more(suffix)
+
+
+def _names(word: str, position: int) -> bool:
+    """A name, not a weekday, month or other value word ("due Friday" / "due Monday" is a change)."""
+    return _is_name(word, position) and word.casefold() not in _VALUE_WORDS
+
+
+def _says_more(words: list[str]) -> bool:
+    """Words that say something of what was named (a name that ends its statement is its value:
+    "I use the Vim editor" / "... the Emacs editor")."""
+    return any(w.casefold() not in _FUNCTION_WORDS and w.casefold() not in _NO_KIND for w in words)
 
 
 def _conflict(a: Parsed, b: Parsed, cosine: float | None) -> str | None:

@@ -173,6 +173,12 @@ def test_a_record_sharing_no_word_is_compared_by_meaning(vault: Vault, add: Adde
     assert result["evidence"]["compared"] == 1 and result["evidence"]["cosine"] is not None, result
 
 
+def test_records_found_by_meaning_are_only_those_the_caller_may_see(vault: Vault, add: Adder) -> None:
+    add("I work as a nurse in Dundee.")  # local_only: invisible to REMOTE
+    (result,) = propose(vault, REMOTE, "My job: caring for patients at a Scottish hospital.")
+    assert result["evidence"]["compared"] == 0, result
+
+
 def test_no_longer_is_archive_and_approval_archives_the_target(vault: Vault, add: Adder) -> None:
     target = add("I play tennis on Sunday mornings.", domain="sport")
     other = add("I watch tennis on television at night.", domain="sport")

@@ -30,6 +30,9 @@ SAID = {
 }
 NOT_SECRETS = [
     "turn left at the bakery, then right after 200 m",
+    "Eye pressure: right 18, left 17 at the last check-up.",
+    "Tyre pressure left 32, right 32.",
+    "Packstation 112 near the station is where my parcels go.",
     "my desk phone extension is 2291",
     "the build fails with exit code 137",
     "the Lisbon flat is on the 4th floor, door 4B",

@@ -1,16 +1,18 @@
 """How often the writer pass takes a statement for a change of a record it has nothing to do with.
 
-    .venv/bin/python tests/writer_eval/unrelated_store.py [--pairs fresh2,fresh3] [--limit 300] [--show 10]
+    .venv/bin/python tests/writer_eval/unrelated_store.py [--pairs fresh2,fresh3] [--split tune|heldout]
+        [--limit 300] [--show 10]
 
 A pair measures one record against one statement; a store holds hundreds, and every neighbour the
-writer compares is a chance to supersede the wrong one (an import once took "send the Marten
-report by Friday" for a correction of "...the Juniper report..."). This script fills a private
-store with the demo's and the benchmark's fictional records (another person's life: 312 records),
-then proposes the new statements of the hand-written pairs' tuning parts, one at a time, as a
-local assistant in review mode (nothing is committed, so each is judged against the same store),
-and counts the classifications. Every SUPERSEDE, NO_CHANGE or ARCHIVE is a candidate error: the
-statements were written about other people, though a few share a topic with the demo's person
-("oat milk in coffee") and may fairly be read as changes; `--show` prints them to judge.
+writer compares is a chance to supersede the wrong one (an import once took "send the Marten report
+by Friday" for a correction of "...the Juniper report..."). This script fills a private store with
+the demo's and the benchmark's fictional records (another person's life: 312 records), then proposes
+the new statements of the hand-written pairs (each set in turn; tuning parts unless `--split
+heldout`), one at a time, as a local assistant in review mode (nothing is committed, so each is
+judged against the same store), and counts the classifications. Every SUPERSEDE, NO_CHANGE or
+ARCHIVE is a candidate error: the statements were written about other people, though a few share a
+topic with the demo's person ("oat milk in coffee") and may fairly be read as changes; `--show`
+prints them to judge.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import shutil
 import sys
 import time
 from collections import Counter
+from itertools import zip_longest
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -48,19 +51,20 @@ def records() -> list[tuple[str, str]]:
     return out
 
 
-def statements(sets: list[str], limit: int) -> list[str]:
-    out = []
+def statements(sets: list[str], split: str, limit: int) -> list[str]:
+    """The new statements of each set's pairs in `split`, taken in turn from each set."""
+    each = []
     for name in sets:
-        for line in (HERE / f"{name}_pairs.jsonl").read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if row["split"] == "tune":
-                out.append(row["text"])
-    return out[:limit]
+        rows = [json.loads(line) for line in (HERE / f"{name}_pairs.jsonl").read_text(encoding="utf-8").splitlines()]
+        each.append([row["text"] for row in rows if row["split"] == split])
+    taken = [text for group in zip_longest(*each) for text in group if text is not None]
+    return taken[:limit]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--pairs", default="fresh2,fresh3", help="hand-written pair sets whose tuning parts are used")
+    parser.add_argument("--split", choices=("tune", "heldout"), default="tune")
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--show", type=int, default=0, help="print up to N statements taken for changes")
     args = parser.parse_args()
@@ -71,7 +75,7 @@ def main() -> None:
         from memvault.core.vocabulary.model import LOCAL_ASSISTANT, OWNER  # noqa: PLC0415
         from memvault.core.vocabulary.requests import ProposeRequest  # noqa: PLC0415
 
-        stored, proposed = records(), statements(args.pairs.split(","), args.limit)
+        stored, proposed = records(), statements(args.pairs.split(","), args.split, args.limit)
         with Vault.open(root / "store", create=True, scrypt_n=2**12) as vault:
             for statement, domain in stored:
                 vault.add(OWNER, Draft.of(statement=statement, domain=domain))
