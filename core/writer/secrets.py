@@ -39,11 +39,24 @@ SECRET_HEAD = NgramHead("secret", "a9881560eab3b77e8e8a27c23da2822b4b3e3fb8e85d4
 _SECRET_WORDS = re.compile(r"\b(?:key|secret|token|password|credential|api|bearer|auth)\b", re.IGNORECASE)
 
 
+_import_lock = threading.Lock()
+
+
+def _load_detect_secrets() -> None:
+    """detect-secrets' modules import one another in a circle: two threads importing them at once
+    (a server's warm-up and its first write) can meet a half-made module and fail with ImportError.
+    One thread imports them; once loaded this is a lock and a few dictionary look-ups."""
+    with _import_lock:
+        import detect_secrets.core.plugins.util  # noqa: PLC0415 - ~0.2 s import, only on writes
+        import detect_secrets.core.scan  # noqa: PLC0415
+        import detect_secrets.plugins.base  # noqa: PLC0415
+        import detect_secrets.plugins.jwt  # noqa: PLC0415
+        import detect_secrets.settings  # noqa: F401, PLC0415
+
+
 @cache
 def _detect_secrets_plugins() -> list[dict[str, Any]]:
-    from detect_secrets.core.plugins.util import (  # noqa: PLC0415 - ~0.2 s import, only on writes
-        get_mapping_from_secret_type_to_class,
-    )
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class  # noqa: PLC0415
 
     plugins: list[type] = list(get_mapping_from_secret_type_to_class().values())
     names = {plugin.__name__ for plugin in plugins}
@@ -57,6 +70,7 @@ def _use_our_plugins() -> None:
     """detect-secrets reads process-wide settings: ours are set once and checked on every scan
     (setting and restoring them around each scan, as `transient_settings` does, cost ~1 ms a write:
     it clears every cache the detectors keep)."""
+    _load_detect_secrets()
     from detect_secrets.settings import cache_bust, configure_settings_from_baseline, get_settings  # noqa: PLC0415
 
     plugins = _detect_secrets_plugins()
@@ -72,11 +86,11 @@ def _finding_patterns() -> tuple[re.Pattern[str], ...] | None:
     """Patterns one of which every provider finding matches: each of our detectors reports only
     what its own denylist patterns match (RegexBasedDetector; the JWT detector then also checks
     the token's form). None if a detector does not work so: then every line is scanned."""
+    _use_our_plugins()
     from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector  # noqa: PLC0415
     from detect_secrets.plugins.jwt import JwtTokenDetector  # noqa: PLC0415
     from detect_secrets.settings import get_plugins  # noqa: PLC0415
 
-    _use_our_plugins()
     narrowing = (RegexBasedDetector.analyze_string, JwtTokenDetector.analyze_string)
     plugins = get_plugins()
     for plugin in plugins:
