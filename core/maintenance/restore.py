@@ -521,12 +521,11 @@ def _another_stores_backup(
     """
     info, home_key, phrase = this_home
     sidecar = key_backup.sidecar(chosen)
-    if not sidecar.exists():
-        raise InvalidArgument(
-            "not a memvault backup of this store: it does not open with this store's key "
-            f"(and no {sidecar.name} lies beside it, as one does beside a backup of another store)"
-        )
-    carried = key_backup.read_beside(chosen)
+    carried = _keys_beside(
+        chosen,
+        "not a memvault backup of this store: it does not open with this store's key",
+        "a backup of another store",
+    )
     if str(carried["store_id"]) == str(info.get("store_id")):
         raise InvalidArgument(
             f"{chosen.name} is a backup of this store (so says {sidecar.name}) but does not open with its key: "
@@ -665,18 +664,22 @@ def restore_backup(
     }
 
 
+def _keys_beside(chosen: Path, refusal: str, beside: str) -> dict[str, Any]:
+    """The `-keys` file beside a backup this home's key does not open, or InvalidArgument saying so."""
+    sidecar = key_backup.sidecar(chosen)
+    if not sidecar.exists():
+        raise InvalidArgument(f"{refusal} (and no {sidecar.name} lies beside it, as one does beside {beside})")
+    return key_backup.read_beside(chosen)
+
+
 # -- into a shared store ---------------------------------------------------------------------------
 def _another_homes_key(chosen: Path, backup_secret: str | None, phrase: str | None) -> tuple[bytes, str]:
     """The key of a backup another home wrote (another machine on the same shared store, this home
     before it was made anew, or another store's), from the `-keys` beside it: its passphrase or recovery
     key unwraps it. With the store_id of the home that wrote it."""
-    sidecar = key_backup.sidecar(chosen)
-    if not sidecar.exists():
-        raise InvalidArgument(
-            "not a memvault backup this home can open: it does not open with this home's key "
-            f"(and no {sidecar.name} lies beside it, as one does beside every backup)"
-        )
-    carried = key_backup.read_beside(chosen)
+    carried = _keys_beside(
+        chosen, "not a memvault backup this home can open: it does not open with this home's key", "every backup"
+    )
     key, _ = key_backup.unlock_backup(chosen, carried, given=backup_secret, this_machine=phrase)
     return key, str(carried["store_id"])
 

@@ -8,7 +8,9 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import keyring
 import pytest
+from memory_keyring import MemoryKeyring
 
 from memvault.core.store.seam import Store
 from memvault.core.store.sqlcipher.store import ENGINE as SQLCIPHER
@@ -54,3 +56,14 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         yield opened
     finally:
         opened.close()
+
+
+@pytest.fixture
+def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
+    """A usable OS keyring held in memory, where `init --store` keeps the store's password."""
+    held = MemoryKeyring()
+    monkeypatch.setattr(keyring, "get_keyring", lambda: held)
+    monkeypatch.setattr(keyring, "set_password", held.set_password)
+    monkeypatch.setattr(keyring, "get_password", held.get_password)
+    monkeypatch.setattr(keyring, "delete_password", held.delete_password)
+    return held

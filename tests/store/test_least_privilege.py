@@ -14,10 +14,8 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import quote
 
-import keyring
 import psycopg
 import pytest
-from memory_keyring import MemoryKeyring
 from psycopg import sql
 
 from memvault.core.maintenance import migrate, restore
@@ -34,6 +32,8 @@ from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.requests import CorrectRequest, PurgeRequest
 from memvault.core.vocabulary.results import SearchAnswer
 from memvault.core.vocabulary.search_request import SearchRequest
+
+pytestmark = pytest.mark.usefixtures("memory_keyring")  # init --store keeps the password there
 
 CLOCK = SystemClock()
 SCRYPT_N = 2**12  # as tests/conftest.py: scrypt at test cost
@@ -110,17 +110,6 @@ def make_database(postgres_server: str, app_role: str) -> Iterator[Callable[[], 
     with _admin(postgres_server) as admin:
         for name in made:
             admin.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
-@pytest.fixture(autouse=True)
-def ring(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
-    """A usable keyring (in memory), where `init --store` keeps the store's password."""
-    held = MemoryKeyring()
-    monkeypatch.setattr(keyring, "get_keyring", lambda: held)
-    monkeypatch.setattr(keyring, "set_password", held.set_password)
-    monkeypatch.setattr(keyring, "get_password", held.get_password)
-    monkeypatch.setattr(keyring, "delete_password", held.delete_password)
-    return held
 
 
 def _assert_least_privileged(url: str) -> None:

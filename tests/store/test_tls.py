@@ -32,14 +32,12 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import quote
 
-import keyring
 import psycopg
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
-from memory_keyring import MemoryKeyring
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
@@ -50,6 +48,8 @@ from memvault.core.vocabulary.errors import StoreUnavailable
 from memvault.core.vocabulary.model import OWNER
 from memvault.core.vocabulary.results import SearchAnswer
 from memvault.core.vocabulary.search_request import SearchRequest
+
+pytestmark = pytest.mark.usefixtures("memory_keyring")  # init --store keeps the password there
 
 SCRYPT_N = 2**12  # as tests/conftest.py: scrypt at test cost
 ROLE = "memvault_tls"
@@ -377,17 +377,6 @@ def front(postgres_server: str, certificates: Certificates) -> Iterator[Callable
     yield make
     for each in made:
         each.close()
-
-
-@pytest.fixture(autouse=True)
-def ring(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
-    """A usable keyring (in memory), where `init --store` keeps the store's password."""
-    held = MemoryKeyring()
-    monkeypatch.setattr(keyring, "get_keyring", lambda: held)
-    monkeypatch.setattr(keyring, "set_password", held.set_password)
-    monkeypatch.setattr(keyring, "get_password", held.get_password)
-    monkeypatch.setattr(keyring, "delete_password", held.delete_password)
-    return held
 
 
 def _ids(vault: Vault, query: str) -> list[str]:
